@@ -1,0 +1,34 @@
+import * as ops from "@/lib/chat/operations";
+import { collectTurn, handle, jsonResponse, ndjsonResponse, readJsonBody } from "@/lib/http/handlers";
+
+export const runtime = "nodejs";
+export const dynamic = "force-dynamic";
+
+type Params = { params: Promise<{ id: string }> };
+
+/** GET /api/conversations/:id/messages?beforeSeq=&limit= — the timeline (compactions + messages in view). */
+export function GET(request: Request, { params }: Params) {
+  return handle(async () => {
+    const url = new URL(request.url);
+    const number = (name: string) => (url.searchParams.has(name) ? Number(url.searchParams.get(name)) : undefined);
+    return jsonResponse(
+      await ops.timeline({ conversationId: (await params).id, beforeSeq: number("beforeSeq"), limit: number("limit") }),
+    );
+  });
+}
+
+/**
+ * POST /api/conversations/:id/messages {content, stream?} | {retry: true} | {editSeq, content}
+ * With stream: true the reply arrives as NDJSON events; otherwise one JSON document.
+ * Closing the connection stops the turn and keeps the partial reply.
+ */
+export function POST(request: Request, { params }: Params) {
+  return handle(async () => {
+    const body = (await readJsonBody(request)) as Record<string, unknown>;
+    const { stream, ...turn } = body;
+    const events = await ops.startTurn({ ...turn, conversationId: (await params).id }, request.signal);
+    if (stream === true) return ndjsonResponse(events);
+    const result = await collectTurn(events);
+    return jsonResponse(result, result.error ? 502 : 200);
+  });
+}

@@ -1,0 +1,41 @@
+import { notFound } from "next/navigation";
+import { getConversation, meter, modelInfo, timeline } from "@/lib/chat/operations";
+import { AppError } from "@/lib/errors";
+import { ConversationScreen } from "@/components/chat/ConversationScreen";
+
+export const dynamic = "force-dynamic";
+
+const FIRST_PAGE = 200;
+
+async function loadModelInfo() {
+  try {
+    return await modelInfo();
+  } catch {
+    return null;
+  }
+}
+
+export default async function ConversationPage({ params }: { params: Promise<{ id: string }> }) {
+  const { id } = await params;
+  let conversation;
+  try {
+    conversation = await getConversation(id);
+  } catch (error) {
+    if (error instanceof AppError && (error.code === "not_found" || error.code === "invalid_input")) notFound();
+    throw error;
+  }
+  const [page, context, info] = await Promise.all([
+    timeline({ conversationId: id, limit: FIRST_PAGE }),
+    meter(id).catch(() => null),
+    loadModelInfo(),
+  ]);
+  return (
+    <ConversationScreen
+      conversation={conversation}
+      initialItems={page.items}
+      initialHasEarlier={page.hasEarlier}
+      initialMeter={context}
+      demo={info?.demo ?? false}
+    />
+  );
+}

@@ -1,0 +1,52 @@
+"use client";
+import Link from "next/link";
+import { useChat } from "@/lib/client/chat-store";
+import { useConversationList } from "@/lib/client/conversation-list-store";
+import type { ConversationView } from "@/lib/views";
+import { ActivityIcon, GearIcon } from "../ui/icons";
+import { CompressNowDialog } from "./CompressNowDialog";
+import { ContextMeter } from "./ContextMeter";
+import { DemoBadge } from "./DemoBadge";
+
+export function ChatHeader({ conversation, demo }: { conversation: ConversationView; demo: boolean }) {
+  const title = useConversationList((state) => state.conversations.find((c) => c.id === conversation.id)?.title) ?? conversation.title;
+  const activityOpen = useChat((state) => state.activityOpen);
+  const toggleActivity = useChat((state) => state.toggleActivity);
+
+  return (
+    <header className="flex h-12 shrink-0 items-center gap-3 border-b border-neutral-200 px-4 dark:border-neutral-800">
+      <div className="flex min-w-0 flex-1 items-center gap-2">
+        <h1 className="truncate text-[13.5px] font-semibold" data-testid="conversation-heading">
+          {title}
+        </h1>
+        <span className="truncate font-mono text-[11.5px] text-neutral-500" data-testid="model-name" title="Model">
+          {conversation.model}
+        </span>
+        {demo ? <DemoBadge /> : null}
+      </div>
+      <ContextMeter />
+      <CompressNowDialog />
+      <button
+        type="button"
+        data-testid="activity-toggle"
+        aria-pressed={activityOpen}
+        onClick={toggleActivity}
+        className={`inline-flex h-7 items-center gap-1.5 rounded-md px-2 text-[12.5px] font-medium ${
+          activityOpen
+            ? "bg-neutral-900 text-white dark:bg-neutral-100 dark:text-neutral-900"
+            : "text-neutral-600 hover:bg-neutral-100 dark:text-neutral-400 dark:hover:bg-neutral-800"
+        }`}
+      >
+        <ActivityIcon /> Activity
+      </button>
+      <Link
+        href="/settings"
+        data-testid="settings-link"
+        aria-label="Compression settings"
+        className="inline-flex size-7 items-center justify-center rounded-md text-neutral-600 hover:bg-neutral-100 dark:text-neutral-400 dark:hover:bg-neutral-800"
+      >
+        <GearIcon className="size-4" />
+      </Link>
+    </header>
+  );
+}

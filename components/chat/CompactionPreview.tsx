@@ -1,0 +1,68 @@
+"use client";
+import { useState } from "react";
+import { useChat, type Proposal } from "@/lib/client/chat-store";
+import { formatCount } from "@/lib/client/format";
+import { Button } from "../ui/Button";
+
+/** The proposed summary, editable, with Apply and Discard. */
+export function CompactionPreview({
+  proposal,
+  onDone,
+  onDiscard,
+}: {
+  proposal: Proposal;
+  onDone: () => void;
+  onDiscard: () => void;
+}) {
+  const applyProposal = useChat((state) => state.applyProposal);
+  const [summary, setSummary] = useState(proposal.summary);
+  const [applying, setApplying] = useState(false);
+  const empty = summary.trim().length === 0;
+
+  return (
+    <section data-testid="compaction-preview" aria-label="Proposed summary" className="space-y-2">
+      <div className="flex items-baseline justify-between">
+        <h3 className="text-[12.5px] font-medium">Proposed summary</h3>
+        <span className="font-mono text-[11.5px] text-neutral-500">
+          replaces messages #{formatCount(proposal.fromSeq)}–#{formatCount(proposal.toSeq)}
+        </span>
+      </div>
+      {proposal.instructions ? (
+        <p className="text-[12px] text-neutral-500">
+          Instructions: <span className="italic">{proposal.instructions}</span>
+        </p>
+      ) : null}
+      <textarea
+        data-testid="preview-summary"
+        aria-label="Proposed summary (editable)"
+        value={summary}
+        onChange={(event) => setSummary(event.target.value)}
+        rows={12}
+        className="w-full resize-y rounded-md border border-neutral-300 bg-neutral-50 px-2.5 py-2 font-mono text-[12px] leading-relaxed dark:border-neutral-700 dark:bg-neutral-950"
+      />
+      {empty ? (
+        <p role="alert" className="text-[12px] text-red-600 dark:text-red-400">
+          The summary is empty.
+        </p>
+      ) : null}
+      <div className="flex justify-end gap-2">
+        <Button variant="ghost" data-testid="preview-discard" onClick={onDiscard} disabled={applying}>
+          Discard
+        </Button>
+        <Button
+          variant="primary"
+          data-testid="preview-apply"
+          disabled={applying || empty}
+          onClick={async () => {
+            setApplying(true);
+            const applied = await applyProposal({ ...proposal, summary });
+            setApplying(false);
+            if (applied) onDone();
+          }}
+        >
+          {applying ? "Applying…" : "Apply summary"}
+        </Button>
+      </div>
+    </section>
+  );
+}

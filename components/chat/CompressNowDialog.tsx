@@ -1,0 +1,121 @@
+"use client";
+import { useRef, useState } from "react";
+import { useChat, type Proposal } from "@/lib/client/chat-store";
+import { Button } from "../ui/Button";
+import { CloseIcon, LayersIcon } from "../ui/icons";
+import { CompactionPreview } from "./CompactionPreview";
+
+/** "Compress now": optional instructions, then a preview to edit and apply, or a direct run. */
+export function CompressNowDialog() {
+  const dialogRef = useRef<HTMLDialogElement>(null);
+  const busy = useChat((state) => state.busy);
+  const compactNow = useChat((state) => state.compactNow);
+  const previewCompaction = useChat((state) => state.previewCompaction);
+  const [instructions, setInstructions] = useState("");
+  const [proposal, setProposal] = useState<Proposal | null>(null);
+  const [working, setWorking] = useState<"preview" | "compress" | null>(null);
+
+  const close = () => {
+    dialogRef.current?.close();
+    setProposal(null);
+  };
+
+  async function run(kind: "preview" | "compress") {
+    setWorking(kind);
+    try {
+      if (kind === "preview") {
+        setProposal(await previewCompaction(instructions));
+      } else {
+        await compactNow(instructions);
+        setInstructions("");
+        close();
+      }
+    } finally {
+      setWorking(null);
+    }
+  }
+
+  return (
+    <>
+      <Button
+        data-testid="compress-now"
+        onClick={() => {
+          setProposal(null);
+          dialogRef.current?.showModal();
+        }}
+        disabled={busy}
+      >
+        <LayersIcon /> Compress now
+      </Button>
+      <dialog
+        ref={dialogRef}
+        aria-labelledby="compress-now-title"
+        data-testid="compress-dialog"
+        onClose={() => setProposal(null)}
+        className="m-auto w-[min(40rem,calc(100vw-2rem))] rounded-xl border border-neutral-200 bg-white p-0 text-neutral-900 shadow-2xl backdrop:bg-neutral-950/40 dark:border-neutral-700 dark:bg-neutral-900 dark:text-neutral-100"
+      >
+        <div className="flex items-center justify-between border-b border-neutral-200 px-4 py-2.5 dark:border-neutral-800">
+          <h2 id="compress-now-title" className="text-[13.5px] font-semibold">
+            Compress now
+          </h2>
+          <button
+            type="button"
+            onClick={close}
+            aria-label="Close"
+            className="rounded p-1 text-neutral-500 hover:bg-neutral-100 dark:hover:bg-neutral-800"
+          >
+            <CloseIcon />
+          </button>
+        </div>
+        <div className="space-y-3 p-4">
+          {proposal ? (
+            <CompactionPreview
+              proposal={proposal}
+              onDone={() => {
+                setInstructions("");
+                close();
+              }}
+              onDiscard={() => setProposal(null)}
+            />
+          ) : (
+            <>
+              <label className="block text-[12.5px] font-medium" htmlFor="compact-instructions">
+                Instructions for the summary <span className="font-normal text-neutral-500">(optional)</span>
+              </label>
+              <textarea
+                id="compact-instructions"
+                data-testid="compact-instructions"
+                value={instructions}
+                onChange={(event) => setInstructions(event.target.value)}
+                rows={3}
+                maxLength={5000}
+                placeholder="e.g. keep every file path and the decisions about the schema"
+                className="w-full resize-y rounded-md border border-neutral-300 bg-white px-2.5 py-2 text-[13px] dark:border-neutral-700 dark:bg-neutral-950"
+              />
+              <p className="text-[12px] text-neutral-500">
+                Summarizes the oldest messages outside the keep-recent window. Preview lets you edit the summary before it
+                replaces them; the originals stay one click away.
+              </p>
+              <div className="flex justify-end gap-2">
+                <Button variant="ghost" onClick={close}>
+                  Cancel
+                </Button>
+                <Button data-testid="compact-preview-button" onClick={() => void run("preview")} disabled={busy || working !== null}>
+                  {working === "preview" ? "Preparing preview…" : "Preview"}
+                </Button>
+                <Button
+                  variant="primary"
+                  data-testid="compact-run"
+                  onClick={() => void run("compress")}
+                  disabled={busy || working !== null}
+                >
+                  {working === "compress" ? "Compressing…" : "Compress"}
+                </Button>
+              </div>
+            </>
+          )}
+        </div>
+      </dialog>
+    </>
+  );
+}

@@ -1,0 +1,115 @@
+"use client";
+import { useId, useState } from "react";
+import { useChat } from "@/lib/client/chat-store";
+import { formatCount, formatPercent } from "@/lib/client/format";
+import type { ContextMeterView } from "@/lib/views";
+
+const SEGMENTS = [
+  { key: "systemTokens", label: "System prompt", color: "bg-neutral-500 dark:bg-neutral-400" },
+  { key: "summaryTokens", label: "Summaries", color: "bg-violet-500 dark:bg-violet-400" },
+  { key: "messageTokens", label: "Recent messages", color: "bg-sky-500 dark:bg-sky-400" },
+] as const;
+
+function share(tokens: number, window: number): number {
+  return window > 0 ? Math.max(0, Math.min(100, (tokens / window) * 100)) : 0;
+}
+
+function MeterBar({ meter }: { meter: ContextMeterView }) {
+  return (
+    <div className="relative h-2 w-36 overflow-visible rounded-full bg-neutral-200 dark:bg-neutral-800">
+      <div className="flex h-full overflow-hidden rounded-full">
+        {SEGMENTS.map((segment) => (
+          <div key={segment.key} className={segment.color} style={{ width: `${share(meter[segment.key], meter.contextWindow)}%` }} />
+        ))}
+      </div>
+      {meter.preemptiveThreshold > 0 ? (
+        <span
+          aria-hidden="true"
+          className="absolute -top-0.5 h-3 w-px bg-amber-500"
+          style={{ left: `${meter.preemptiveThreshold * 100}%` }}
+        />
+      ) : null}
+      <span aria-hidden="true" className="absolute -top-1 h-4 w-0.5 rounded bg-red-500" style={{ left: `${meter.threshold * 100}%` }} />
+    </div>
+  );
+}
+
+function MeterDetails({ meter, id }: { meter: ContextMeterView; id: string }) {
+  const rows: [string, string, string | null][] = SEGMENTS.map((segment) => [
+    segment.label,
+    formatCount(meter[segment.key]),
+    segment.color,
+  ]);
+  if (meter.correctionTokens !== 0) rows.push(["API usage correction", formatCount(meter.correctionTokens), null]);
+  return (
+    <div
+      id={id}
+      role="tooltip"
+      data-testid="context-meter-details"
+      className="absolute top-full right-0 z-30 mt-2 w-72 rounded-lg border border-neutral-200 bg-white p-3 text-[12px] shadow-lg dark:border-neutral-700 dark:bg-neutral-900"
+    >
+      <p className="mb-2 font-semibold">
+        {formatCount(meter.totalTokens)} of {formatCount(meter.contextWindow)} tokens ({formatPercent(meter.ratio)})
+      </p>
+      <dl className="space-y-1">
+        {rows.map(([label, value, color]) => (
+          <div key={label} className="flex items-center gap-2">
+            <span className={`size-2 rounded-sm ${color ?? "bg-transparent"}`} />
+            <dt className="flex-1 text-neutral-600 dark:text-neutral-400">{label}</dt>
+            <dd className="font-mono tabular-nums">{value}</dd>
+          </div>
+        ))}
+      </dl>
+      <dl className="mt-2 space-y-1 border-t border-neutral-200 pt-2 dark:border-neutral-800">
+        {meter.preemptiveThreshold > 0 ? (
+          <div className="flex gap-2">
+            <span className="mt-1 h-2 w-px bg-amber-500" />
+            <dt className="flex-1 text-neutral-600 dark:text-neutral-400">Pre-emptive (background) at</dt>
+            <dd className="font-mono tabular-nums">{formatPercent(meter.preemptiveThreshold)}</dd>
+          </div>
+        ) : null}
+        <div className="flex gap-2">
+          <span className="mt-1 h-2 w-0.5 bg-red-500" />
+          <dt className="flex-1 text-neutral-600 dark:text-neutral-400">Auto compression at</dt>
+          <dd className="font-mono tabular-nums">{formatPercent(meter.threshold)}</dd>
+        </div>
+        <div className="flex gap-2">
+          <span className="w-0.5" />
+          <dt className="flex-1 text-neutral-600 dark:text-neutral-400">Hard limit</dt>
+          <dd className="font-mono tabular-nums">{formatCount(meter.hardLimit)} tokens</dd>
+        </div>
+      </dl>
+    </div>
+  );
+}
+
+export function ContextMeter() {
+  const meter = useChat((state) => state.meter);
+  const [open, setOpen] = useState(false);
+  const detailsId = useId();
+  if (!meter) return null;
+  const percent = Math.round(meter.ratio * 100);
+  const tone = meter.ratio >= meter.threshold ? "text-red-600 dark:text-red-400" : "text-neutral-600 dark:text-neutral-400";
+  return (
+    <div className="relative" onMouseEnter={() => setOpen(true)} onMouseLeave={() => setOpen(false)}>
+      <button
+        type="button"
+        data-testid="context-meter"
+        data-percent={percent}
+        aria-label={`Context ${percent}% full: ${formatCount(meter.totalTokens)} of ${formatCount(meter.contextWindow)} tokens`}
+        aria-expanded={open}
+        aria-describedby={open ? detailsId : undefined}
+        onClick={() => setOpen((value) => !value)}
+        onBlur={() => setOpen(false)}
+        onKeyDown={(event) => {
+          if (event.key === "Escape") setOpen(false);
+        }}
+        className="flex h-7 items-center gap-2 rounded-md px-2 hover:bg-neutral-100 dark:hover:bg-neutral-800"
+      >
+        <MeterBar meter={meter} />
+        <span className={`w-9 text-right font-mono text-[11.5px] tabular-nums ${tone}`}>{percent}%</span>
+      </button>
+      {open ? <MeterDetails meter={meter} id={detailsId} /> : null}
+    </div>
+  );
+}

@@ -1,0 +1,95 @@
+"use client";
+import Link from "next/link";
+import { usePathname, useRouter } from "next/navigation";
+import { useEffect, useState } from "react";
+import { createConversationAction } from "@/app/actions";
+import { useConversationList } from "@/lib/client/conversation-list-store";
+import type { ConversationSummary } from "@/lib/views";
+import { Button } from "../ui/Button";
+import { GearIcon, LayersIcon, PlusIcon } from "../ui/icons";
+import { ConversationListItem } from "./ConversationListItem";
+
+export function ConversationSidebar({
+  initialConversations,
+  loadError,
+}: {
+  initialConversations: ConversationSummary[];
+  loadError: string | null;
+}) {
+  const router = useRouter();
+  const pathname = usePathname();
+  const { conversations, seed, refresh } = useConversationList();
+  const [creating, setCreating] = useState(false);
+  const [error, setError] = useState<string | null>(loadError);
+
+  useEffect(() => seed(initialConversations), [initialConversations, seed]);
+
+  const activeId = pathname.startsWith("/c/") ? decodeURIComponent(pathname.slice(3).split("/")[0] ?? "") : null;
+
+  async function createConversation() {
+    setCreating(true);
+    setError(null);
+    const result = await createConversationAction({});
+    setCreating(false);
+    if (!result.ok) {
+      setError(result.error.message);
+      return;
+    }
+    await refresh();
+    router.push(`/c/${result.data.id}`);
+  }
+
+  return (
+    <nav
+      aria-label="Conversations"
+      className="flex w-64 shrink-0 flex-col border-r border-neutral-200 bg-neutral-50 dark:border-neutral-800 dark:bg-neutral-900/60"
+    >
+      <div className="flex h-12 items-center justify-between border-b border-neutral-200 px-3 dark:border-neutral-800">
+        <Link href="/" className="flex items-center gap-2 text-sm font-semibold tracking-tight">
+          <LayersIcon className="size-4 text-sky-600 dark:text-sky-400" />
+          Strata
+        </Link>
+        <Button
+          variant="primary"
+          size="xs"
+          data-testid="new-conversation"
+          onClick={createConversation}
+          disabled={creating}
+          aria-label="New conversation"
+        >
+          <PlusIcon className="size-3" /> New
+        </Button>
+      </div>
+      {error ? (
+        <p role="alert" className="m-2 rounded-md bg-red-50 p-2 text-xs text-red-700 dark:bg-red-950/50 dark:text-red-300">
+          {error}
+        </p>
+      ) : null}
+      <ul className="flex-1 space-y-px overflow-y-auto p-2" data-testid="conversation-list">
+        {conversations.length === 0 ? (
+          <li className="px-2 py-6 text-center text-xs text-neutral-500">No conversations yet.</li>
+        ) : null}
+        {conversations.map((conversation) => (
+          <ConversationListItem
+            key={conversation.id}
+            conversation={conversation}
+            active={conversation.id === activeId}
+            onDeleted={() => {
+              if (conversation.id === activeId) router.push("/");
+            }}
+          />
+        ))}
+      </ul>
+      <div className="border-t border-neutral-200 p-2 dark:border-neutral-800">
+        <Link
+          href="/settings"
+          className={`flex items-center gap-2 rounded-md px-2 py-1.5 text-[12.5px] text-neutral-600 hover:bg-neutral-200/60 dark:text-neutral-400 dark:hover:bg-neutral-800 ${
+            pathname === "/settings" ? "bg-neutral-200/70 text-neutral-900 dark:bg-neutral-800 dark:text-neutral-100" : ""
+          }`}
+        >
+          <GearIcon /> Compression settings
+        </Link>
+      </div>
+    </nav>
+  );
+}

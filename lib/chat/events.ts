@@ -1,0 +1,12 @@
+import type { AttemptView, CompactionView, ContextMeterView, MessageView } from "../views";
+
+/** What a running turn tells the browser, in order. Serializable (NDJSON / RSC). */
+export type TurnEvent =
+  | { type: "message"; message: MessageView }
+  | { type: "status"; stage: "compressing"; messageCount: number }
+  | { type: "compaction"; compaction: CompactionView }
+  | { type: "compaction_failed"; attempt: AttemptView }
+  | { type: "assistant_start"; model: string }
+  | { type: "delta"; text: string }
+  | { type: "error"; message: string; retryable: boolean }
+  | { type: "done"; context: ContextMeterView };

@@ -1,0 +1,92 @@
+// Validation at the boundary (server actions and route handlers share these).
+import { z } from "zod";
+
+export const MAX_MESSAGE_CHARS = Number(process.env.STRATA_MAX_MESSAGE_CHARS ?? 100_000);
+
+// Lone surrogates cannot be encoded as UTF-8: reject rather than store mojibake.
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+export const idSchema = z.string().uuid({ message: "Not a valid id." });
+
+export const messageContentSchema = z
+  .string({ message: "The message must be text." })
+  .refine((text) => text.trim().length > 0, { message: "The message is empty." })
+  .refine((text) => text.length <= MAX_MESSAGE_CHARS, {
+    message: `The message is longer than the maximum of ${MAX_MESSAGE_CHARS.toLocaleString("en-US")} characters.`,
+  })
+  .refine((text) => !LONE_SURROGATE.test(text), { message: "The message contains invalid Unicode (a lone surrogate)." });
+
+export const sendMessageInput = z.object({
+  conversationId: idSchema,
+  content: messageContentSchema,
+});
+
+export const retryInput = z.object({ conversationId: idSchema });
+
+export const createConversationInput = z.object({
+  title: z.string().trim().min(1).max(200).optional(),
+  model: z.string().trim().min(1).max(200).optional(),
+  systemPrompt: z.string().max(50_000).optional(),
+});
+
+export const updateConversationInput = z.object({
+  conversationId: idSchema,
+  title: z.string().trim().min(1, { message: "The title is empty." }).max(200).optional(),
+  model: z.string().trim().min(1).max(200).optional(),
+  systemPrompt: z.string().max(50_000).optional(),
+});
+
+export const seqInput = z.object({ conversationId: idSchema, seq: z.number().int().positive() });
+
+export const pinInput = seqInput.extend({ pinned: z.boolean() });
+
+export const rewindInput = z.object({
+  conversationId: idSchema,
+  turns: z.number().int().min(1).max(1000),
+});
+
+export const editMessageInput = seqInput.extend({ content: messageContentSchema });
+
+export const compactInput = z.object({
+  conversationId: idSchema,
+  instructions: z.string().max(5_000).optional(),
+  preview: z.boolean().optional(),
+});
+
+export const applyProposalInput = z.object({
+  conversationId: idSchema,
+  summary: z.string().trim().min(1, { message: "The summary is empty." }).max(200_000),
+  fromSeq: z.number().int().positive(),
+  toSeq: z.number().int().positive(),
+  instructions: z.string().max(5_000).optional(),
+});
+
+export const childrenInput = z.object({
+  compactionId: idSchema,
+  afterSeq: z.number().int().nonnegative().optional(),
+  limit: z.number().int().min(1).max(500).default(50),
+});
+
+export const timelineInput = z.object({
+  conversationId: idSchema,
+  beforeSeq: z.number().int().positive().optional(),
+  limit: z.number().int().min(1).max(1000).default(200),
+});
+
+export type FieldErrors = Record<string, string[]>;
+
+export function fieldErrors(error: z.ZodError): FieldErrors {
+  const errors: FieldErrors = {};
+  for (const issue of error.issues) {
+    const key = issue.path.join(".") || "_";
+    (errors[key] ??= []).push(issue.message);
+  }
+  return errors;
+}
+
+/** One turn: a new message, a retry of the last unanswered one, or an edit of a past user message. */
+export const turnInput = z.union([
+  z.object({ conversationId: idSchema, retry: z.literal(true) }),
+  z.object({ conversationId: idSchema, editSeq: z.number().int().positive(), content: messageContentSchema }),
+  z.object({ conversationId: idSchema, content: messageContentSchema }),
+]);

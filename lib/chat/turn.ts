@@ -1,0 +1,205 @@
+// The chat loop: persist the user's message, let compression run, build the request
+// from the active context, stream the reply, persist it with its usage, run tool
+// calls and loop until the model answers in text.
+import { COMPRESS_CONTEXT_TOOL } from "../compression/tools";
+import type { ChatMessage, ToolCall } from "../compression/types";
+import { getDb } from "../db/client";
+import { appendMessages, type MessageDraft } from "../db/messages";
+import { readSettings } from "../db/settings";
+import { attemptRecordToView } from "../db/mappers";
+import { AppError } from "../errors";
+import { ModelError, streamChat } from "../llm/client";
+import { countMessageTokens, countRequestTokens } from "../llm/tokens";
+import { builtinTools } from "../llm/tools";
+import { logger } from "../log/logger";
+import {
+  activeTranscript,
+  compressBeforeCall,
+  compressionManager,
+  contextMeter,
+  scheduleBackgroundCompaction,
+  withTranscript,
+} from "./compressor";
+import type { TurnEvent } from "./events";
+import { registerTurn } from "./running-turns";
+
+const MAX_TOOL_ROUNDS = 6;
+const MODEL_TIMEOUT_MS = Number(process.env.STRATA_MODEL_TIMEOUT_MS ?? 120_000);
+
+export type TurnInput = {
+  conversationId: string;
+  /** The user's new message; absent to retry after a failed reply. */
+  content?: string;
+  signal?: AbortSignal;
+};
+
+const TOOL_DEFINITIONS = [...builtinTools.map((tool) => tool.definition), COMPRESS_CONTEXT_TOOL];
+
+function assistantWire(content: string, toolCalls: ToolCall[]): ChatMessage {
+  return {
+    role: "assistant",
+    content: content || null,
+    ...(toolCalls.length
+      ? {
+          tool_calls: toolCalls.map((call) => ({
+            id: call.id,
+            type: "function" as const,
+            function: { name: call.name, arguments: call.arguments },
+          })),
+        }
+      : {}),
+  };
+}
+
+async function runToolCall(conversationId: string, call: ToolCall): Promise<string> {
+  if (call.name === COMPRESS_CONTEXT_TOOL.function.name) {
+    let summary = "";
+    try {
+      summary = String((JSON.parse(call.arguments || "{}") as { summary?: unknown }).summary ?? "");
+    } catch {
+      return "compress_context failed: the arguments were not valid JSON.";
+    }
+    const applied = await withTranscript(conversationId, (transcript, settings) =>
+      compressionManager().applyProvided(transcript, { summary, trigger: "tool" }, settings),
+    );
+    const created = applied.compactions[0];
+    if (!created) {
+      const reason = applied.change.attempts[0]?.reason ?? "nothing to compress";
+      return `compress_context did not change the context: ${reason}`;
+    }
+    return `Context compressed: ${created.coveredMessageCount} messages (${created.coveredTokens} tokens) replaced by your summary (${created.summaryTokens} tokens).`;
+  }
+  const tool = builtinTools.find((candidate) => candidate.definition.function.name === call.name);
+  if (!tool) return `Unknown tool "${call.name}".`;
+  try {
+    return await tool.run(call.arguments ? (JSON.parse(call.arguments) as Record<string, unknown>) : {});
+  } catch (error) {
+    return `Tool "${call.name}" failed: ${error instanceof Error ? error.message : String(error)}`;
+  }
+}
+
+/** Checks that a retry has something to answer: the active context must end with the user's turn. */
+async function assertRetryable(conversationId: string): Promise<void> {
+  const transcript = await activeTranscript(conversationId);
+  const last = transcript.messages.at(-1);
+  if (!last || last.role !== "user") {
+    throw new AppError("invalid_input", "There is no unanswered message to retry.");
+  }
+}
+
+export async function* runTurn(input: TurnInput): AsyncGenerator<TurnEvent> {
+  const { conversationId } = input;
+  const db = await getDb();
+  const turn = registerTurn(conversationId, input.signal);
+  try {
+    if (input.content != null) {
+      const [userMessage] = await appendMessages(db, conversationId, [
+        { role: "user", content: input.content, tokenCount: countMessageTokens({ role: "user", content: input.content }) },
+      ]);
+      if (userMessage) yield { type: "message", message: userMessage };
+    } else {
+      await assertRetryable(conversationId);
+    }
+
+    for (let round = 0; round < MAX_TOOL_ROUNDS; round++) {
+      const applied = await compressBeforeCall(conversationId, turn.signal);
+      for (const compaction of applied.compactions) yield { type: "compaction", compaction };
+      for (const attempt of applied.change.attempts) {
+        if (attempt.outcome === "failed") {
+          yield {
+            type: "compaction_failed",
+            attempt: attemptRecordToView(attempt),
+          };
+        }
+      }
+
+      const transcript = applied.change.transcript;
+      const settings = await readSettings(db);
+      const { messages } = compressionManager().buildRequest(transcript, settings);
+      const model = transcript.model;
+      const requestTokens = countRequestTokens(messages);
+      yield { type: "assistant_start", model };
+
+      let text = "";
+      let toolCalls: ToolCall[] = [];
+      let usage: { promptTokens: number; completionTokens: number } | undefined;
+      let failure: ModelError | undefined;
+      try {
+        for await (const event of streamChat({
+          model,
+          messages,
+          tools: TOOL_DEFINITIONS,
+          signal: turn.signal,
+          timeoutMs: MODEL_TIMEOUT_MS,
+        })) {
+          if (event.type === "text") {
+            text += event.delta;
+            yield { type: "delta", text: event.delta };
+          } else if (event.type === "tool_calls") {
+            toolCalls = event.calls;
+          } else if (event.type === "usage") {
+            usage = { promptTokens: event.promptTokens, completionTokens: event.completionTokens };
+          }
+        }
+      } catch (error) {
+        if (!(error instanceof ModelError)) throw error;
+        failure = error;
+      }
+
+      const stopped = turn.signal.aborted;
+      if (stopped || failure) {
+        // Keep whatever arrived; a stopped reply stays in the context, a failed one does not.
+        if (text) {
+          const [partial] = await appendMessages(db, conversationId, [
+            {
+              role: "assistant",
+              content: text,
+              tokenCount: countMessageTokens({ role: "assistant", content: text }),
+              model,
+              status: stopped ? "stopped" : "error",
+              ...(failure ? { error: failure.message } : {}),
+            },
+          ]);
+          if (partial) yield { type: "message", message: partial };
+        }
+        if (failure && !stopped) {
+          logger.warn({ conversationId, kind: failure.kind, err: failure.message }, "model call failed");
+          yield { type: "error", message: failure.message, retryable: true };
+        }
+        return;
+      }
+
+      const assistantDraft: MessageDraft = {
+        role: "assistant",
+        content: text,
+        tokenCount: countMessageTokens(assistantWire(text, toolCalls)),
+        model,
+        status: "complete",
+        toolCalls,
+        requestTokens,
+        ...(usage ? { usage } : {}),
+      };
+      const [assistant] = await appendMessages(db, conversationId, [assistantDraft]);
+      if (assistant) yield { type: "message", message: assistant };
+      if (toolCalls.length === 0) break;
+
+      const toolDrafts: MessageDraft[] = [];
+      for (const call of toolCalls) {
+        const result = await runToolCall(conversationId, call);
+        toolDrafts.push({
+          role: "tool",
+          content: result,
+          toolCallId: call.id,
+          toolName: call.name,
+          tokenCount: countMessageTokens({ role: "tool", content: result, tool_call_id: call.id }),
+        });
+      }
+      for (const message of await appendMessages(db, conversationId, toolDrafts)) yield { type: "message", message };
+    }
+
+    yield { type: "done", context: await contextMeter(conversationId) };
+    void scheduleBackgroundCompaction(conversationId);
+  } finally {
+    turn.release();
+  }
+}

@@ -1,0 +1,344 @@
+"use client";
+// The open conversation: its timeline, the turn in flight, notices, the context meter
+// and the compaction activity. Actions here are the only place the chat view talks
+// to the server.
+import { create } from "zustand";
+import {
+  applyProposalAction,
+  attemptsAction,
+  compactNowAction,
+  contextMeterAction,
+  pinMessageAction,
+  rewindAction,
+  stopTurnAction,
+  timelineAction,
+} from "@/app/actions";
+import type { TurnEvent } from "@/lib/chat/events";
+import type { AttemptView, ContextMeterView, TimelineItem } from "@/lib/views";
+import { patchLoadedMessage } from "./compaction-tree-store";
+import { useConversationList } from "./conversation-list-store";
+import { plural } from "./format";
+import { streamTurn, TurnRequestError, type TurnRequest } from "./stream-turn";
+import { applyCompaction, itemSeq, patchMessage, prependPage, upsertMessage } from "./timeline-items";
+
+export const TIMELINE_PAGE_SIZE = 200;
+
+export type Notice = { id: number; tone: "error" | "warning" | "info"; text: string };
+
+export type Proposal = { summary: string; fromSeq: number; toSeq: number; instructions: string };
+
+type ChatState = {
+  conversationId: string | null;
+  items: TimelineItem[];
+  hasEarlier: boolean;
+  loadingEarlier: boolean;
+  /** A turn is running (from send until done/error/stop). */
+  busy: boolean;
+  /** The assistant reply being streamed, before it is persisted. */
+  streaming: { text: string; model: string | null } | null;
+  /** A compaction is running; messageCount when the server said how many. */
+  compressing: { messageCount: number | null } | null;
+  lastError: { message: string; retryable: boolean } | null;
+  notices: Notice[];
+  meter: ContextMeterView | null;
+  attempts: AttemptView[] | null;
+  activityOpen: boolean;
+  abort: AbortController | null;
+
+  open: (input: { conversationId: string; items: TimelineItem[]; hasEarlier: boolean; meter: ContextMeterView | null }) => void;
+  send: (content: string) => Promise<void>;
+  retry: () => Promise<void>;
+  edit: (seq: number, content: string) => Promise<void>;
+  stop: () => Promise<void>;
+  loadEarlier: () => Promise<void>;
+  refreshTimeline: () => Promise<void>;
+  refreshMeter: () => Promise<void>;
+  refreshAttempts: () => Promise<void>;
+  toggleActivity: () => void;
+  compactNow: (instructions: string) => Promise<boolean>;
+  previewCompaction: (instructions: string) => Promise<Proposal | null>;
+  applyProposal: (proposal: Proposal) => Promise<boolean>;
+  setPinned: (messageId: string, seq: number, pinned: boolean) => Promise<void>;
+  deleteLastTurn: () => Promise<void>;
+  notify: (tone: Notice["tone"], text: string) => void;
+  dismissNotice: (id: number) => void;
+};
+
+let noticeIds = 0;
+
+export const useChat = create<ChatState>()((set, get) => {
+  /** Runs `work` only if the conversation is still the open one. */
+  const forConversation = (conversationId: string, work: () => void) => {
+    if (get().conversationId === conversationId) work();
+  };
+
+  const applyEvent = (conversationId: string, event: TurnEvent, turn: { compacted: boolean }) => {
+    forConversation(conversationId, () => {
+      switch (event.type) {
+        case "message":
+          set((state) => ({
+            items: upsertMessage(state.items, event.message),
+            streaming: event.message.role === "assistant" ? null : state.streaming,
+          }));
+          break;
+        case "status":
+          set({ compressing: { messageCount: event.messageCount ?? null } });
+          break;
+        case "compaction":
+          turn.compacted = true;
+          set((state) => ({ items: applyCompaction(state.items, event.compaction), compressing: null }));
+          break;
+        case "compaction_failed":
+          set({ compressing: null });
+          get().notify(
+            "warning",
+            `Compression failed (${event.attempt.trigger.replace("_", " ")}, ${event.attempt.strategy.replaceAll("_", " ")}): ${
+              event.attempt.error ?? event.attempt.reason
+            }. The conversation continues uncompressed.`,
+          );
+          break;
+        case "assistant_start":
+          set({ streaming: { text: "", model: event.model }, compressing: null });
+          break;
+        case "delta":
+          set((state) => ({ streaming: { text: (state.streaming?.text ?? "") + event.text, model: state.streaming?.model ?? null } }));
+          break;
+        case "error":
+          set({ lastError: { message: event.message, retryable: event.retryable }, streaming: null, compressing: null });
+          get().notify("error", `The model failed: ${event.message}`);
+          break;
+        case "done":
+          set({ meter: event.context, streaming: null, compressing: null });
+          break;
+      }
+    });
+  };
+
+  const runTurn = async (request: TurnRequest, before?: () => void) => {
+    const conversationId = get().conversationId;
+    if (!conversationId || get().busy) return;
+    const abort = new AbortController();
+    set({ busy: true, abort, lastError: null, streaming: null, compressing: null });
+    before?.();
+    const turn = { compacted: false };
+    try {
+      for await (const event of streamTurn(conversationId, request, abort.signal)) {
+        applyEvent(conversationId, event, turn);
+      }
+    } catch (error) {
+      if (!abort.signal.aborted) {
+        const message =
+          error instanceof TurnRequestError ? error.message : `The connection to the server failed: ${String(error)}`;
+        forConversation(conversationId, () => get().notify("error", message));
+      }
+    } finally {
+      forConversation(conversationId, () => set({ busy: false, abort: null, streaming: null, compressing: null }));
+      if (abort.signal.aborted || turn.compacted || "editSeq" in request) await get().refreshTimeline();
+      await Promise.all([get().refreshMeter(), get().activityOpen ? get().refreshAttempts() : null]);
+      void useConversationList.getState().refresh();
+    }
+  };
+
+  return {
+    conversationId: null,
+    items: [],
+    hasEarlier: false,
+    loadingEarlier: false,
+    busy: false,
+    streaming: null,
+    compressing: null,
+    lastError: null,
+    notices: [],
+    meter: null,
+    attempts: null,
+    activityOpen: false,
+    abort: null,
+
+    open({ conversationId, items, hasEarlier, meter }) {
+      if (get().conversationId === conversationId && get().busy) return;
+      set({
+        conversationId,
+        items,
+        hasEarlier,
+        meter,
+        loadingEarlier: false,
+        busy: false,
+        abort: null,
+        streaming: null,
+        compressing: null,
+        lastError: null,
+        notices: [],
+        attempts: null,
+      });
+      if (get().activityOpen) void get().refreshAttempts();
+    },
+
+    send: (content) => runTurn({ content }),
+    retry: () => runTurn({ retry: true }),
+    edit: (seq, content) =>
+      runTurn({ editSeq: seq, content }, () =>
+        // The edited message and everything after it leave the view; the new turn streams in.
+        set((state) => ({ items: state.items.filter((item) => itemSeq(item) < seq) })),
+      ),
+
+    async stop() {
+      const { conversationId, abort } = get();
+      if (!conversationId) return;
+      await stopTurnAction(conversationId);
+      abort?.abort();
+    },
+
+    async loadEarlier() {
+      const { conversationId, items, loadingEarlier, hasEarlier } = get();
+      if (!conversationId || loadingEarlier || !hasEarlier) return;
+      const oldest = items.find((item) => item.type === "message");
+      if (!oldest || oldest.type !== "message") return;
+      set({ loadingEarlier: true });
+      const result = await timelineAction({ conversationId, beforeSeq: oldest.message.seq, limit: TIMELINE_PAGE_SIZE });
+      forConversation(conversationId, () => {
+        if (result.ok) {
+          set((state) => ({ items: prependPage(state.items, result.data.items), hasEarlier: result.data.hasEarlier, loadingEarlier: false }));
+        } else {
+          set({ loadingEarlier: false });
+          get().notify("error", `Could not load earlier messages: ${result.error.message}`);
+        }
+      });
+    },
+
+    async refreshTimeline() {
+      const conversationId = get().conversationId;
+      if (!conversationId) return;
+      const result = await timelineAction({ conversationId, limit: TIMELINE_PAGE_SIZE });
+      if (result.ok) forConversation(conversationId, () => set({ items: result.data.items, hasEarlier: result.data.hasEarlier }));
+    },
+
+    async refreshMeter() {
+      const conversationId = get().conversationId;
+      if (!conversationId) return;
+      const result = await contextMeterAction(conversationId);
+      if (result.ok) forConversation(conversationId, () => set({ meter: result.data }));
+    },
+
+    async refreshAttempts() {
+      const conversationId = get().conversationId;
+      if (!conversationId) return;
+      const result = await attemptsAction(conversationId);
+      forConversation(conversationId, () => {
+        if (result.ok) set({ attempts: result.data });
+        else get().notify("error", `Could not load the compaction activity: ${result.error.message}`);
+      });
+    },
+
+    toggleActivity() {
+      const open = !get().activityOpen;
+      set({ activityOpen: open });
+      if (open) void get().refreshAttempts();
+    },
+
+    async compactNow(instructions) {
+      const conversationId = get().conversationId;
+      if (!conversationId || get().busy) return false;
+      set({ busy: true, compressing: { messageCount: null } });
+      try {
+        const result = await compactNowAction({ conversationId, ...(instructions.trim() ? { instructions: instructions.trim() } : {}) });
+        if (!result.ok) {
+          get().notify("error", `Compression refused: ${result.error.message}`);
+          return false;
+        }
+        for (const failed of result.data.failed) {
+          get().notify(failed.outcome === "failed" ? "warning" : "info", `Compression ${failed.outcome}: ${failed.error ?? failed.reason}`);
+        }
+        const applied = result.data.compactions;
+        if (applied.length) {
+          const covered = applied.reduce((sum, c) => sum + c.coveredMessageCount, 0);
+          get().notify("info", `Compressed ${plural(covered, "message")} into ${plural(applied.length, "summary", "summaries")}.`);
+        }
+        return applied.length > 0;
+      } finally {
+        forConversation(conversationId, () => set({ busy: false, compressing: null }));
+        await Promise.all([get().refreshTimeline(), get().refreshMeter(), get().activityOpen ? get().refreshAttempts() : null]);
+      }
+    },
+
+    async previewCompaction(instructions) {
+      const conversationId = get().conversationId;
+      if (!conversationId || get().busy) return null;
+      set({ busy: true, compressing: { messageCount: null } });
+      try {
+        const trimmed = instructions.trim();
+        const result = await compactNowAction({ conversationId, preview: true, ...(trimmed ? { instructions: trimmed } : {}) });
+        if (!result.ok) {
+          get().notify("error", `Preview failed: ${result.error.message}`);
+          return null;
+        }
+        if (!result.data.proposal) {
+          const why = result.data.failed[0];
+          get().notify("warning", `Nothing to preview${why ? `: ${why.error ?? why.reason}` : "."}`);
+          return null;
+        }
+        return { ...result.data.proposal, instructions: trimmed };
+      } finally {
+        forConversation(conversationId, () => set({ busy: false, compressing: null }));
+        if (get().activityOpen) await get().refreshAttempts();
+      }
+    },
+
+    async applyProposal(proposal) {
+      const conversationId = get().conversationId;
+      if (!conversationId || get().busy) return false;
+      set({ busy: true });
+      try {
+        const result = await applyProposalAction({
+          conversationId,
+          summary: proposal.summary,
+          fromSeq: proposal.fromSeq,
+          toSeq: proposal.toSeq,
+          ...(proposal.instructions ? { instructions: proposal.instructions } : {}),
+        });
+        if (!result.ok) {
+          get().notify("error", `Could not apply the summary: ${result.error.message}`);
+          return false;
+        }
+        for (const failed of result.data.failed) get().notify("warning", `Compression ${failed.outcome}: ${failed.error ?? failed.reason}`);
+        return result.data.compactions.length > 0;
+      } finally {
+        forConversation(conversationId, () => set({ busy: false }));
+        await Promise.all([get().refreshTimeline(), get().refreshMeter(), get().activityOpen ? get().refreshAttempts() : null]);
+      }
+    },
+
+    async setPinned(messageId, seq, pinned) {
+      const conversationId = get().conversationId;
+      if (!conversationId) return;
+      set((state) => ({ items: patchMessage(state.items, messageId, { pinned }) }));
+      patchLoadedMessage(messageId, { pinned });
+      const result = await pinMessageAction({ conversationId, seq, pinned });
+      if (!result.ok) {
+        set((state) => ({ items: patchMessage(state.items, messageId, { pinned: !pinned }) }));
+        patchLoadedMessage(messageId, { pinned: !pinned });
+        get().notify("error", `Could not ${pinned ? "pin" : "unpin"} the message: ${result.error.message}`);
+      } else {
+        void get().refreshMeter();
+      }
+    },
+
+    async deleteLastTurn() {
+      const conversationId = get().conversationId;
+      if (!conversationId || get().busy) return;
+      const result = await rewindAction({ conversationId, turns: 1 });
+      if (!result.ok) get().notify("error", `Could not delete the last turn: ${result.error.message}`);
+      set({ lastError: null });
+      await Promise.all([get().refreshTimeline(), get().refreshMeter()]);
+      void useConversationList.getState().refresh();
+    },
+
+    notify(tone, text) {
+      const id = ++noticeIds;
+      set((state) => ({ notices: [...state.notices.slice(-4), { id, tone, text }] }));
+    },
+
+    dismissNotice(id) {
+      set((state) => ({ notices: state.notices.filter((notice) => notice.id !== id) }));
+    },
+  };
+});

@@ -1,0 +1,85 @@
+"use client";
+// What the user opened in the compaction tree: expanded flags and the children loaded
+// so far, keyed by compaction id. Module-level, so it survives navigating between
+// conversations (and back) within the session.
+import { create } from "zustand";
+import { compactionChildrenAction } from "@/app/actions";
+import type { TimelineItem } from "@/lib/views";
+
+export const CHILDREN_PAGE_SIZE = 50;
+
+export type LoadedChildren = {
+  items: TimelineItem[];
+  nextAfterSeq: number | null;
+  loading: boolean;
+  error: string | null;
+  /** True once the first page arrived. */
+  loaded: boolean;
+};
+
+type CompactionTreeState = {
+  expanded: Record<string, boolean>;
+  children: Record<string, LoadedChildren>;
+  toggle: (compactionId: string) => void;
+  collapse: (compactionId: string) => void;
+  loadChildren: (compactionId: string, more?: boolean) => Promise<void>;
+};
+
+const EMPTY: LoadedChildren = { items: [], nextAfterSeq: null, loading: false, error: null, loaded: false };
+
+export const useCompactionTree = create<CompactionTreeState>()((set, get) => ({
+  expanded: {},
+  children: {},
+
+  toggle(compactionId) {
+    const open = !get().expanded[compactionId];
+    set((state) => ({ expanded: { ...state.expanded, [compactionId]: open } }));
+    const loaded = get().children[compactionId];
+    if (open && (!loaded || (!loaded.loaded && !loaded.loading))) void get().loadChildren(compactionId);
+  },
+
+  collapse(compactionId) {
+    set((state) => ({ expanded: { ...state.expanded, [compactionId]: false } }));
+  },
+
+  async loadChildren(compactionId, more = false) {
+    const current = get().children[compactionId] ?? EMPTY;
+    if (current.loading) return;
+    const afterSeq = more ? current.nextAfterSeq : null;
+    set((state) => ({ children: { ...state.children, [compactionId]: { ...current, loading: true, error: null } } }));
+    const result = await compactionChildrenAction({
+      compactionId,
+      limit: CHILDREN_PAGE_SIZE,
+      ...(afterSeq != null ? { afterSeq } : {}),
+    });
+    set((state) => {
+      const before = state.children[compactionId] ?? EMPTY;
+      const next: LoadedChildren = result.ok
+        ? {
+            items: more ? [...before.items, ...result.data.items] : result.data.items,
+            nextAfterSeq: result.data.nextAfterSeq,
+            loading: false,
+            error: null,
+            loaded: true,
+          }
+        : { ...before, loading: false, error: result.error.message };
+      return { children: { ...state.children, [compactionId]: next } };
+    });
+  },
+}));
+
+/** Updates one message (e.g. its pin) wherever it sits in loaded children. */
+export function patchLoadedMessage(messageId: string, patch: { pinned: boolean }) {
+  useCompactionTree.setState((state) => {
+    const children: Record<string, LoadedChildren> = {};
+    for (const [id, loaded] of Object.entries(state.children)) {
+      children[id] = {
+        ...loaded,
+        items: loaded.items.map((item) =>
+          item.type === "message" && item.message.id === messageId ? { ...item, message: { ...item.message, ...patch } } : item,
+        ),
+      };
+    }
+    return { children };
+  });
+}

@@ -1,0 +1,44 @@
+// Display formatting shared by the chat, activity and settings views.
+
+const integer = new Intl.NumberFormat("en-US");
+
+export function formatCount(value: number): string {
+  return integer.format(Math.round(value));
+}
+
+export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
+  return `${formatCount(count)} ${count === 1 ? singular : pluralForm}`;
+}
+
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
+  return `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
+}
+
+export function formatTime(iso: string): string {
+  const date = new Date(iso);
+  const sameDay = new Date().toDateString() === date.toDateString();
+  return sameDay
+    ? date.toLocaleTimeString("en-US", { hour: "2-digit", minute: "2-digit" })
+    : date.toLocaleString("en-US", { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" });
+}
+
+export function formatPercent(ratio: number): string {
+  return `${Math.round(ratio * 100)}%`;
+}
+
+const TRIGGER_LABELS: Record<string, string> = {
+  auto: "auto",
+  manual: "manual",
+  tool: "tool",
+  hard_limit: "hard limit",
+};
+
+export function triggerLabel(trigger: string): string {
+  return TRIGGER_LABELS[trigger] ?? trigger;
+}
+
+export function strategyLabel(strategy: string): string {
+  return strategy.replaceAll("_", " ");
+}

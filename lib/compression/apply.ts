@@ -1,0 +1,19 @@
+import type { CompactionRecord, Transcript } from "./types";
+
+/**
+ * The transcript after `record` becomes active: its children leave, the non-pinned
+ * messages of its range leave (pinned ones stay visible), and it takes its place.
+ */
+export function applyCompaction(transcript: Transcript, record: CompactionRecord): Transcript {
+  const children = new Set(record.childIds);
+  const compactions = [...transcript.compactions.filter((c) => !children.has(c.id)), record].sort((a, b) => a.fromSeq - b.fromSeq);
+  const messages = transcript.messages.filter(
+    (message) => message.pinned || message.seq < record.fromSeq || message.seq > record.toSeq,
+  );
+  return { ...transcript, compactions, messages };
+}
+
+/** Active compactions that overlap [fromSeq, toSeq]; a new record must absorb them whole. */
+export function overlapping(transcript: Transcript, fromSeq: number, toSeq: number): CompactionRecord[] {
+  return transcript.compactions.filter((c) => c.toSeq >= fromSeq && c.fromSeq <= toSeq);
+}

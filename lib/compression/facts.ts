@@ -1,0 +1,106 @@
+// FACT lines ("FACT key=value") are the user's loss-free channel: whatever a summary
+// paraphrases, these must reach the model verbatim at every level. A fact may stand on
+// its own line (the value is the rest of the line) or sit inside a sentence (the value
+// is the next word), matching how the project's test model server reads them.
+
+const OCCURRENCE = /FACT ([^\s=]+)=/g;
+const LINE_PREFIX = /^[ \t>*-]*$/;
+const NEXT_FACT_ON_LINE = /[;,]?\s+FACT [^\s=]+=/;
+const TRAILING_PUNCTUATION = /[.,;:!?)\]}"'`*]+$/;
+
+export type Fact = { key: string; value: string; line: string; start: number; end: number };
+
+export function findFacts(text: string): Fact[] {
+  const facts: Fact[] = [];
+  for (const match of text.matchAll(OCCURRENCE)) {
+    const start = match.index;
+    const key = match[1]!;
+    const valueStart = start + match[0].length;
+    const lineStart = text.lastIndexOf("\n", start - 1) + 1;
+    let raw: string;
+    if (LINE_PREFIX.test(text.slice(lineStart, start))) {
+      const lineEnd = text.indexOf("\n", valueStart);
+      raw = text.slice(valueStart, lineEnd < 0 ? text.length : lineEnd);
+      const next = raw.search(NEXT_FACT_ON_LINE);
+      if (next >= 0) raw = raw.slice(0, next);
+    } else {
+      raw = /^\S*/.exec(text.slice(valueStart))![0];
+    }
+    const value = raw.trim().replace(TRAILING_PUNCTUATION, "");
+    if (value) facts.push({ key, value, line: `FACT ${key}=${value}`, start, end: valueStart + raw.length });
+  }
+  return facts;
+}
+
+/** Every fact in `text` as a normalized `FACT key=value` line, first occurrence order, no duplicates. */
+export function extractFacts(text: string): string[] {
+  return [...new Set(findFacts(text).map((fact) => fact.line))];
+}
+
+/**
+ * Moves a cut position out of any fact it would split: "FACT color=bl" left behind by a
+ * character limit would be read as a (false) fact by every later reader.
+ */
+export function cutOutsideFacts(text: string, index: number): number {
+  for (const fact of findFacts(text)) if (fact.start < index && index < fact.end) return fact.start;
+  return index;
+}
+
+function lastValues(facts: string[]): Map<string, string> {
+  const values = new Map<string, string>();
+  for (const fact of facts) {
+    const [key] = fact.slice(5).split("=", 1);
+    values.set(key!, fact);
+  }
+  return values;
+}
+
+/**
+ * Appends the source's facts the summary lost (a model may paraphrase or drop them),
+ * removes facts the model only copied from context summaries that stay active anyway,
+ * and makes sure the newest value of each key is also the last one in the text, since
+ * readers take the last occurrence.
+ */
+export function reconcileFacts(summary: string, sourceFacts: string[], contextFacts: string[] = []): string {
+  const source = new Set(sourceFacts);
+  const contextOnly = new Set(contextFacts.filter((fact) => !source.has(fact)));
+  let text = summary;
+  if (contextOnly.size > 0) {
+    text = text
+      .split("\n")
+      .filter((line) => {
+        const facts = extractFacts(line);
+        return !(facts.length > 0 && facts.every((fact) => contextOnly.has(fact)));
+      })
+      .join("\n");
+  }
+  const present = new Set(extractFacts(text));
+  const appended = sourceFacts.filter((fact) => !present.has(fact));
+  const order = [...findFacts(text).map((fact) => fact.line), ...appended];
+  for (const [key, newest] of lastValues(sourceFacts)) {
+    if (lastValues(order).get(key) === newest) continue;
+    if (appended.includes(newest)) appended.splice(appended.indexOf(newest), 1);
+    appended.push(newest);
+    order.push(newest);
+  }
+  if (appended.length === 0) return text.trim();
+  return `${text.trim()}\n${appended.join("\n")}`.trim();
+}
+
+/**
+ * Caps a summary at `maxChars` (seed 004's 1500-character summaries) without losing
+ * facts: fact lines are set aside, the prose is shortened, facts are kept even past the cap.
+ */
+export function capSummary(summary: string, maxChars: number): string {
+  if (summary.length <= maxChars) return summary;
+  const facts = extractFacts(summary);
+  const prose = summary
+    .split("\n")
+    .filter((line) => extractFacts(line).length === 0 || !LINE_PREFIX.test(line.slice(0, line.indexOf("FACT "))))
+    .join("\n")
+    .trim();
+  const factBlock = facts.join("\n");
+  const room = maxChars - factBlock.length - (factBlock ? 1 : 0);
+  const keptProse = room <= 1 ? "" : prose.length <= room ? prose : `${prose.slice(0, cutOutsideFacts(prose, room - 1)).trimEnd()}…`;
+  return [keptProse, factBlock].filter(Boolean).join("\n");
+}

@@ -1,0 +1,88 @@
+import type { ChatMessage } from "./types";
+
+/**
+ * The first line of the first system message of every summary-model request. The test
+ * model server recognises the kind of request by these tags, so they must stay exact.
+ */
+export const PROMPT_TAGS = {
+  summary: "[strata:summary]",
+  structured: "[strata:structured]",
+  digest: "[strata:digest]",
+} as const;
+export type PromptKind = keyof typeof PROMPT_TAGS;
+
+const PRESERVE_RULES = [
+  "Keep identifiers, file paths, URLs, numbers, names, commands and error messages exactly as written.",
+  'Copy every fact line verbatim, one per line, even if it seems minor. A fact line starts with the word FACT, a space, then a key, "=" and a value.',
+  "Do not invent anything. Leave out small talk and repeated tool output.",
+].join("\n");
+
+/** REQ-3.2: goals, decisions, completed work, open items; facts verbatim. */
+// The instructions never spell out a literal fact line: servers and reconcileFacts
+// pick fact lines out of the whole request, and an example would become a "fact".
+export const DEFAULT_SUMMARY_INSTRUCTIONS = [
+  "You compress the earlier part of a long conversation between a user and an AI assistant, so that the assistant can continue the work without the original messages.",
+  "Write a concise summary covering:",
+  "- Task goals: what the user wants to achieve.",
+  "- Important decisions: what was chosen and why.",
+  "- Completed work: what has been done and its results.",
+  "- Open items: what is still pending, asked for or promised.",
+  PRESERVE_RULES,
+].join("\n");
+
+export const MERGE_INSTRUCTIONS = [
+  "You merge several consecutive summaries of an earlier conversation into ONE shorter summary that replaces them all.",
+  "Keep the task goals, important decisions, completed work and open items; drop what later summaries show was superseded.",
+  PRESERVE_RULES,
+].join("\n");
+
+export const STRUCTURED_INSTRUCTIONS = [
+  "You compress the earlier part of a conversation between a user and an AI assistant into JSON.",
+  'Reply with ONLY a JSON object of this shape: {"goals": string[], "decisions": string[], "completed": string[], "openItems": string[], "facts": string[]}.',
+  "goals: what the user wants to achieve. decisions: what was chosen and why. completed: work done and results. openItems: what is still pending.",
+  'facts: every fact line found in the input, copied verbatim (a fact line starts with the word FACT, a space, then a key, "=" and a value).',
+  "Keep identifiers, file paths, numbers and names exactly as written. No prose outside the JSON.",
+].join("\n");
+
+export const DIGEST_INSTRUCTIONS = [
+  "The text is one turn of a conversation: a user message and the assistant's actions and replies that followed.",
+  "Condense what was asked, what was done and its result into ONE line.",
+  "Preserve specific factual information: identifiers, paths, numbers, names.",
+  "Reply with the single line only.",
+].join("\n");
+
+export type PromptParts = {
+  kind: PromptKind;
+  /** Replaces the default instructions when non-empty (settings.customPrompt). */
+  instructions: string;
+  /** Per-compaction instructions, appended. */
+  extraInstructions?: string;
+  limits?: string;
+  /** Earlier summaries the model may use to understand the range, not to repeat. */
+  context?: string;
+  body: string;
+};
+
+/** Builds a summary-model request: the tagged system prompt, then the material as a user message. */
+export function buildPromptMessages(parts: PromptParts): ChatMessage[] {
+  const system = [PROMPT_TAGS[parts.kind], parts.instructions.trim()];
+  if (parts.limits) system.push(parts.limits);
+  if (parts.extraInstructions?.trim()) {
+    system.push(`Additional instructions for this summary:\n${parts.extraInstructions.trim()}`);
+  }
+  const user: string[] = [];
+  if (parts.context?.trim()) {
+    user.push(`Earlier context, already summarized (for reference, do not repeat it):\n${parts.context.trim()}`);
+  }
+  user.push(parts.body);
+  return [
+    { role: "system", content: system.join("\n\n") },
+    { role: "user", content: user.join("\n\n") },
+  ];
+}
+
+export function lengthLimit(maxTokens: number, maxChars?: number): string {
+  return maxChars
+    ? `Keep the result under ${maxChars} characters.`
+    : `Keep the result under about ${Math.round(maxTokens * 0.75)} words.`;
+}

@@ -1,0 +1,40 @@
+import type { CompactionRecord, SummarySections, TokenCounter } from "./types";
+
+/** Role and framing tokens of a message the engine writes itself (the stored counts include theirs). */
+export const MESSAGE_OVERHEAD_TOKENS = 4;
+
+export function formatCount(value: number): string {
+  return Math.round(value).toLocaleString("en-US");
+}
+
+/** How a compaction appears to the chat model: one system message per compaction. */
+export function renderCompactionText(compaction: Pick<CompactionRecord, "kind" | "fromSeq" | "toSeq" | "level" | "summary">): string {
+  if (compaction.kind === "truncation") return compaction.summary;
+  return `[Summary of messages ${compaction.fromSeq}–${compaction.toSeq} (level ${compaction.level})]\n${compaction.summary}`;
+}
+
+export function renderedCompactionTokens(
+  compaction: Pick<CompactionRecord, "kind" | "fromSeq" | "toSeq" | "level" | "summary">,
+  tokens: TokenCounter,
+): number {
+  return tokens.count(renderCompactionText(compaction)) + MESSAGE_OVERHEAD_TOKENS;
+}
+
+const SECTION_TITLES: [keyof SummarySections, string][] = [
+  ["goals", "Goals"],
+  ["decisions", "Decisions"],
+  ["completed", "Completed"],
+  ["openItems", "Open items"],
+];
+
+/** Structured summaries as text: titled bullet lists, FACT lines verbatim (not bulleted). */
+export function renderSections(sections: SummarySections): string {
+  const blocks: string[] = [];
+  for (const [key, title] of SECTION_TITLES) {
+    const items = sections[key].map((item) => item.trim()).filter(Boolean);
+    if (items.length > 0) blocks.push(`${title}:\n${items.map((item) => `- ${item}`).join("\n")}`);
+  }
+  const facts = sections.facts.map((fact) => fact.trim()).filter(Boolean);
+  if (facts.length > 0) blocks.push(`Facts:\n${facts.join("\n")}`);
+  return blocks.join("\n\n");
+}

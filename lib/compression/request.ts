@@ -1,0 +1,191 @@
+import { elideMiddle } from "./elide";
+import { breakdownOf, contextWindowFor, hardLimitFor, measureTranscript, usageCorrection, type MeasureDeps } from "./measure";
+import { formatCount, MESSAGE_OVERHEAD_TOKENS, renderCompactionText, renderedCompactionTokens } from "./render";
+import type { CompressionSettings } from "./settings";
+import type { BuiltRequest, ChatMessage, CompressionLogger, Transcript, TranscriptMessage } from "./types";
+
+type EntrySource = "system" | "summary" | "message" | "note";
+type Entry = { chat: ChatMessage; tokens: number; source: EntrySource; seq?: number; keep?: boolean };
+
+const MIN_ELIDED_TOKENS = 32;
+
+function toChat(message: TranscriptMessage): ChatMessage {
+  switch (message.role) {
+    case "assistant":
+      return message.toolCalls?.length
+        ? {
+            role: "assistant",
+            content: message.content || null,
+            tool_calls: message.toolCalls.map((call) => ({
+              id: call.id,
+              type: "function" as const,
+              function: { name: call.name, arguments: call.arguments },
+            })),
+          }
+        : { role: "assistant", content: message.content };
+    case "tool":
+      return { role: "tool", content: message.content, tool_call_id: message.toolCallId };
+    default:
+      return { role: message.role, content: message.content };
+  }
+}
+
+/** Summaries sit at their fromSeq; a pinned message inside a range follows its summary. */
+function ordered(transcript: Transcript, deps: MeasureDeps): Entry[] {
+  const items: { position: number; rank: number; entry: Entry }[] = [];
+  for (const compaction of transcript.compactions) {
+    items.push({
+      position: compaction.fromSeq,
+      rank: 0,
+      entry: {
+        chat: { role: "system", content: renderCompactionText(compaction) },
+        tokens: renderedCompactionTokens(compaction, deps.tokens),
+        source: "summary",
+      },
+    });
+  }
+  for (const message of transcript.messages) {
+    items.push({ position: message.seq, rank: 1, entry: { chat: toChat(message), tokens: message.tokens, source: "message", seq: message.seq } });
+  }
+  items.sort((a, b) => a.position - b.position || a.rank - b.rank);
+  return items.map((item) => item.entry);
+}
+
+/**
+ * The API rejects a tool result that does not directly follow its call and a call
+ * whose results are missing. Summaries can separate them, so repair by dropping.
+ */
+export function repairToolPairs(entries: Entry[], deps: MeasureDeps): Entry[] {
+  const repaired: Entry[] = [];
+  for (let index = 0; index < entries.length; index++) {
+    const entry = entries[index]!;
+    const chat = entry.chat;
+    if (chat.role === "tool") continue; // only reached when not claimed by a call just before it
+    if (chat.role !== "assistant" || !chat.tool_calls?.length) {
+      repaired.push(entry);
+      continue;
+    }
+    const results: Entry[] = [];
+    let next = index + 1;
+    while (next < entries.length && entries[next]!.chat.role === "tool") results.push(entries[next++]!);
+    const callIds = new Set(chat.tool_calls.map((call) => call.id));
+    const answered = new Set(results.map((result) => (result.chat as { tool_call_id: string }).tool_call_id));
+    const complete = [...callIds].every((id) => answered.has(id));
+    index = next - 1;
+    if (complete) {
+      repaired.push(entry, ...results.filter((result) => callIds.has((result.chat as { tool_call_id: string }).tool_call_id)));
+    } else if (chat.content?.trim()) {
+      const content = chat.content;
+      repaired.push({ ...entry, chat: { role: "assistant", content }, tokens: deps.tokens.count(content) + MESSAGE_OVERHEAD_TOKENS });
+    }
+  }
+  return repaired;
+}
+
+function budgetNoteText(totalTokens: number, contextWindow: number, settings: CompressionSettings): string {
+  const used = Math.round((totalTokens / contextWindow) * 100);
+  const plan = !settings.enabled
+    ? "automatic compression is off"
+    : settings.triggerMode === "tokens"
+      ? `automatic compression at ${Math.round(settings.threshold * 100)}%`
+      : "older messages are compressed automatically";
+  return `Context: ${used}% of ${formatCount(contextWindow)} tokens used; ${plan}.`;
+}
+
+/** Every entry of the request, in order, before it is made to fit. */
+export function assembleEntries(transcript: Transcript, settings: CompressionSettings, deps: MeasureDeps): Entry[] {
+  const entries: Entry[] = [];
+  if (transcript.systemPrompt.trim()) {
+    entries.push({ chat: { role: "system", content: transcript.systemPrompt }, tokens: transcript.systemPromptTokens, source: "system", keep: true });
+  }
+  const body = repairToolPairs(ordered(transcript, deps), deps);
+  const lastUser = body.findLastIndex((entry) => entry.chat.role === "user");
+  if (lastUser >= 0) body[lastUser] = { ...body[lastUser]!, keep: true };
+  entries.push(...body);
+  if (settings.budgetNote) {
+    const measured = measureTranscript(transcript, settings, deps);
+    const content = budgetNoteText(measured.totalTokens, measured.contextWindow, settings);
+    entries.push({ chat: { role: "system", content }, tokens: deps.tokens.count(content) + MESSAGE_OVERHEAD_TOKENS, source: "note" });
+  }
+  return entries;
+}
+
+/** A negative correction (we over-estimate) is not trusted for fitting: it would let a request through. */
+function fittingTokens(entries: Entry[], correction: number): number {
+  return entries.reduce((sum, entry) => sum + entry.tokens, 0) + Math.max(0, correction);
+}
+
+/** Tokens the request for `transcript` would have before any safety-net cutting. */
+export function requestTokens(transcript: Transcript, settings: CompressionSettings, deps: MeasureDeps): number {
+  return fittingTokens(assembleEntries(transcript, settings, deps), usageCorrection(transcript.messages));
+}
+
+/** Drops the oldest droppable entry; an assistant tool call goes with its results. */
+function dropOldest(entries: Entry[]): boolean {
+  const index = entries.findIndex((entry) => !entry.keep && entry.source !== "note" && entry.chat.role !== "tool");
+  const note = entries.findIndex((entry) => entry.source === "note");
+  if (note >= 0) {
+    entries.splice(note, 1);
+    return true;
+  }
+  if (index < 0) return false;
+  let end = index + 1;
+  while (end < entries.length && entries[end]!.chat.role === "tool") end++;
+  entries.splice(index, end - index);
+  return true;
+}
+
+function elideLargest(entries: Entry[], excess: number, deps: MeasureDeps): boolean {
+  let largest = -1;
+  for (let index = 0; index < entries.length; index++) {
+    const entry = entries[index]!;
+    if (typeof entry.chat.content !== "string" || entry.tokens <= MIN_ELIDED_TOKENS) continue;
+    if (largest < 0 || entry.tokens > entries[largest]!.tokens) largest = index;
+  }
+  if (largest < 0) return false;
+  const entry = entries[largest]!;
+  const content = entry.chat.content as string;
+  const target = Math.max(MIN_ELIDED_TOKENS, entry.tokens - excess) - MESSAGE_OVERHEAD_TOKENS;
+  const elided = elideMiddle(content, target, deps.tokens);
+  const tokens = deps.tokens.count(elided) + MESSAGE_OVERHEAD_TOKENS;
+  if (tokens >= entry.tokens) return false;
+  entries[largest] = { ...entry, chat: { ...entry.chat, content: elided } as ChatMessage, tokens };
+  return true;
+}
+
+/**
+ * The one context assembly for every model call. Compaction (process) normally keeps
+ * the request under the hard limit; this is the guarantee when it could not: oldest
+ * entries are dropped from the request, then the largest remaining content is cut in
+ * the middle. Nothing here changes the stored conversation.
+ */
+export function buildRequest(
+  transcript: Transcript,
+  settings: CompressionSettings,
+  deps: MeasureDeps,
+  logger?: CompressionLogger,
+): BuiltRequest {
+  const entries = assembleEntries(transcript, settings, deps);
+  const correction = usageCorrection(transcript.messages);
+  const contextWindow = contextWindowFor(transcript.model, settings, deps.models);
+  const hardLimit = hardLimitFor(contextWindow, settings);
+  const before = fittingTokens(entries, correction);
+  let dropped = 0;
+  let elided = 0;
+  while (fittingTokens(entries, correction) > hardLimit && dropOldest(entries)) dropped++;
+  while (fittingTokens(entries, correction) > hardLimit && elideLargest(entries, fittingTokens(entries, correction) - hardLimit, deps)) elided++;
+  if (dropped > 0 || elided > 0) {
+    logger?.warn(
+      { conversationId: transcript.conversationId, tokensBefore: before, tokensAfter: fittingTokens(entries, correction), hardLimit, droppedEntries: dropped, elidedEntries: elided },
+      "request over the hard limit: entries dropped or elided in the request only",
+    );
+  }
+  const sum = (source: EntrySource[]) => entries.filter((e) => source.includes(e.source)).reduce((total, e) => total + e.tokens, 0);
+  return {
+    messages: entries.map((entry) => entry.chat),
+    breakdown: breakdownOf(
+      { systemTokens: sum(["system", "note"]), summaryTokens: sum(["summary"]), messageTokens: sum(["message"]), correctionTokens: correction },
+      contextWindow,
+    ),
+  };
+}

@@ -1,0 +1,97 @@
+import type { CompactionRecord, Transcript, TranscriptMessage } from "./types";
+
+/**
+ * Which messages a level-1 compaction takes. Always a contiguous run of the oldest
+ * summarizable (active, non-pinned) messages, so that every seq stays either active or
+ * under exactly one active compaction.
+ */
+export type SelectionRules = {
+  /** The newest `keep` summarizable messages stay. */
+  keep: number;
+  /** Never take the last user message: the model call being prepared must see it. */
+  protectLastUser: boolean;
+  maxCount?: number;
+  /** Stop once this many tokens are selected (the tokens trigger's aim). */
+  enoughTokens?: number;
+  /** What the summary model can read in one prompt. */
+  maxInputTokens?: number;
+};
+
+export type Selection = { messages: TranscriptMessage[]; fromSeq: number; toSeq: number; tokens: number };
+
+export function summarizable(transcript: Transcript): TranscriptMessage[] {
+  return transcript.messages.filter((message) => !message.pinned);
+}
+
+/**
+ * Seed 004's find_safe_window_end: a cut after `messages[index]` is safe when it does
+ * not leave a tool call and its results on different sides.
+ */
+export function isSafeCut(messages: TranscriptMessage[], index: number): boolean {
+  const before = messages[index];
+  const after = messages[index + 1];
+  if (!before) return false;
+  if (before.role === "assistant" && before.toolCalls?.length) return false;
+  return after?.role !== "tool";
+}
+
+function compactionBetween(compactions: CompactionRecord[], fromSeq: number, toSeq: number): boolean {
+  return compactions.some((compaction) => compaction.fromSeq > fromSeq && compaction.fromSeq < toSeq);
+}
+
+/** Runs of candidate indexes, broken by compactions and by the protected message. */
+function candidateRuns(transcript: Transcript, messages: TranscriptMessage[], rules: SelectionRules): number[][] {
+  const tailStart = Math.max(0, messages.length - rules.keep);
+  const barrier = rules.protectLastUser ? messages.findLastIndex((message) => message.role === "user") : -1;
+  const runs: number[][] = [];
+  let run: number[] = [];
+  for (let index = 0; index < tailStart; index++) {
+    const previous = run[run.length - 1];
+    const broken =
+      index === barrier ||
+      (previous !== undefined && compactionBetween(transcript.compactions, messages[previous]!.seq, messages[index]!.seq));
+    if (broken && run.length > 0) {
+      runs.push(run);
+      run = [];
+    }
+    if (index !== barrier) run.push(index);
+  }
+  if (run.length > 0) runs.push(run);
+  return runs;
+}
+
+/** The prefix of `run` the rules ask for, ending at a safe cut (earlier if possible, else later). */
+function prefixOf(run: number[], messages: TranscriptMessage[], rules: SelectionRules): number[] | null {
+  let end = 0;
+  let tokens = 0;
+  for (; end < run.length; end++) {
+    const message = messages[run[end]!]!;
+    if (rules.maxCount !== undefined && end >= rules.maxCount) break;
+    if (rules.maxInputTokens !== undefined && end > 0 && tokens + message.tokens > rules.maxInputTokens) break;
+    if (rules.enoughTokens !== undefined && end > 0 && tokens >= rules.enoughTokens) break;
+    tokens += message.tokens;
+  }
+  for (let cut = end; cut >= 1; cut--) {
+    if (isSafeCut(messages, run[cut - 1]!)) return run.slice(0, cut);
+  }
+  for (let cut = end + 1; cut <= run.length; cut++) {
+    if (isSafeCut(messages, run[cut - 1]!)) return run.slice(0, cut);
+  }
+  return null;
+}
+
+export function selectRange(transcript: Transcript, rules: SelectionRules): Selection | null {
+  const messages = summarizable(transcript);
+  for (const run of candidateRuns(transcript, messages, rules)) {
+    const picked = prefixOf(run, messages, rules);
+    if (!picked) continue;
+    const selected = picked.map((index) => messages[index]!);
+    return {
+      messages: selected,
+      fromSeq: selected[0]!.seq,
+      toSeq: selected[selected.length - 1]!.seq,
+      tokens: selected.reduce((sum, message) => sum + message.tokens, 0),
+    };
+  }
+  return null;
+}

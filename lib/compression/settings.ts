@@ -1,0 +1,89 @@
+import { z } from "zod";
+
+// Defaults come from the design inputs: seed 003 (threshold 0.8, keep 10, 1000-token
+// summaries, 30 s timeout), seed 004 (count trigger 40 / window 30 / keep 10, 1500-char
+// summaries, temperature 0.3) and seeds 000/001 (window size, batch size, summary cap).
+
+export const STRATEGIES = ["ai_summary", "simple_extract", "structured", "turn_digest"] as const;
+export const TRIGGER_MODES = ["tokens", "count", "sliding_window"] as const;
+
+const positiveInt = z.number().int().positive();
+const nonNegativeInt = z.number().int().nonnegative();
+
+export const compressionSettingsObject = z.object({
+  enabled: z.boolean().default(true),
+  triggerMode: z.enum(TRIGGER_MODES).default("tokens"),
+  /** Fraction of the context window at which auto compression runs (REQ-3.1). */
+  threshold: z.number().gt(0).lte(1).default(0.8),
+  /** Fraction past which a compaction is prepared in the background after a reply. 0 disables. */
+  preemptiveThreshold: z.number().gte(0).lt(1).default(0.65),
+  /** An automatic compaction aims to bring the context down to threshold x this fraction. */
+  compressionTarget: z.number().gt(0).lte(1).default(0.6),
+  /** Tokens kept free for the reply: the hard limit is contextWindow - hardLimitReserve. */
+  hardLimitReserve: nonNegativeInt.default(4096),
+  keepRecentCount: nonNegativeInt.default(10),
+  summaryMaxTokens: positiveInt.default(1000),
+  /** Empty: use the conversation's own model. */
+  summaryModel: z.string().trim().max(200).default(""),
+  summaryTimeoutMs: z.number().int().min(1000).max(600_000).default(30_000),
+  summaryTemperature: z.number().min(0).max(2).default(0.3),
+  strategy: z.enum(STRATEGIES).default("ai_summary"),
+  customPrompt: z.string().max(20_000).default(""),
+  /** Budget of the active summaries of one level; past it the oldest are merged one level up. */
+  maxSummaryTokensPerLevel: positiveInt.default(3000),
+  /** Count trigger (seed 004). */
+  countThreshold: positiveInt.default(40),
+  countWindow: positiveInt.default(30),
+  countKeepRecent: nonNegativeInt.default(10),
+  countSummaryMaxChars: positiveInt.default(1500),
+  /** Sliding window (seeds 000/001). */
+  windowSize: positiveInt.default(20),
+  compressionBatchSize: positiveInt.default(10),
+  dynamicWindow: z.boolean().default(true),
+  /** simple_extract: characters kept of each key field (seed 001). */
+  extractFieldMaxChars: positiveInt.default(200),
+  /** turn_digest: concurrent digest calls. */
+  digestConcurrency: z.number().int().min(1).max(16).default(4),
+  /** Tell the model its context usage in a short system note. */
+  budgetNote: z.boolean().default(false),
+  /** Per-model context windows that override the built-in table. */
+  contextWindowOverrides: z.record(z.string().min(1), z.number().int().min(256)).default({}),
+});
+
+export const compressionSettingsSchema = compressionSettingsObject.superRefine((settings, ctx) => {
+  if (settings.preemptiveThreshold > 0 && settings.preemptiveThreshold >= settings.threshold) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["preemptiveThreshold"],
+      message: "The pre-emptive threshold must be below the auto threshold (or 0 to disable).",
+    });
+  }
+  if (settings.countWindow > settings.countThreshold) {
+    ctx.addIssue({ code: "custom", path: ["countWindow"], message: "The window cannot exceed the count threshold." });
+  }
+  if (settings.countKeepRecent >= settings.countThreshold) {
+    ctx.addIssue({ code: "custom", path: ["countKeepRecent"], message: "Keep-recent must be below the count threshold." });
+  }
+  if (settings.compressionBatchSize > settings.windowSize) {
+    ctx.addIssue({ code: "custom", path: ["compressionBatchSize"], message: "The batch cannot exceed the window size." });
+  }
+});
+
+export type CompressionSettings = z.infer<typeof compressionSettingsObject>;
+
+export const DEFAULT_SETTINGS: CompressionSettings = compressionSettingsObject.parse({});
+
+/** Stored values may predate a setting: fill defaults, drop what no longer validates field by field. */
+export function settingsFromStored(stored: unknown): CompressionSettings {
+  const parsed = compressionSettingsSchema.safeParse(stored ?? {});
+  if (parsed.success) return parsed.data;
+  const merged: Record<string, unknown> = { ...DEFAULT_SETTINGS };
+  if (stored && typeof stored === "object") {
+    for (const [key, value] of Object.entries(stored)) {
+      const field = compressionSettingsObject.shape[key as keyof CompressionSettings];
+      if (field && field.safeParse(value).success) merged[key] = value;
+    }
+  }
+  const retry = compressionSettingsSchema.safeParse(merged);
+  return retry.success ? retry.data : DEFAULT_SETTINGS;
+}

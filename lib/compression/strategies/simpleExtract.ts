@@ -1,0 +1,52 @@
+import { extractFacts } from "../facts";
+import type { TranscriptMessage } from "../types";
+import type { CompressionStrategy } from "./types";
+
+function clip(text: string, maxChars: number): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length <= maxChars ? flat : `${flat.slice(0, maxChars)}...`;
+}
+
+/** Seed 001's extractKeyInfo for chat messages: role, seq and the content cut to the field limit. */
+function keyLine(message: TranscriptMessage, maxChars: number): string {
+  const head = `#${message.seq} ${message.role}`;
+  if (message.role === "assistant" && message.toolCalls?.length) {
+    const calls = message.toolCalls.map((call) => call.name).join(", ");
+    const text = clip(message.content, maxChars);
+    return `${head}: ${text ? `${text} ` : ""}→ tool_call ${calls}`;
+  }
+  if (message.role === "tool") return `${head}${message.toolName ? ` ${message.toolName}` : ""}: ${clip(message.content, maxChars)}`;
+  return `${head}: ${clip(message.content, maxChars)}`;
+}
+
+/**
+ * Seed 000 SIMPLE_EXTRACT: no model, deterministic. Content is cut at
+ * extractFieldMaxChars, so FACT lines are collected from the full text and kept
+ * verbatim — a cut must never lose a fact the user recorded.
+ */
+export const simpleExtractStrategy: CompressionStrategy = {
+  name: "simple_extract",
+  async summarize(input) {
+    const maxChars = input.settings.extractFieldMaxChars;
+    const lines = input.messages.map((message) => keyLine(message, maxChars));
+    const facts = extractFacts(
+      input.messages.map((m) => [m.content, ...(m.role === "assistant" ? (m.toolCalls ?? []).map((c) => c.arguments) : [])].join("\n")).join("\n"),
+    );
+    const summary = [`Key points of messages ${input.fromSeq}–${input.toSeq}:`, ...lines, ...facts].join("\n");
+    return { summary };
+  },
+  async merge(input) {
+    // Concatenate-and-extract: each child shrinks to one line of at most the field limit.
+    const maxChars = input.settings.extractFieldMaxChars;
+    const lines = input.children.map((child) => {
+      const childFacts = new Set(extractFacts(child.summary));
+      const prose = child.summary
+        .split("\n")
+        .filter((line) => !childFacts.has(line.trim()) && !line.startsWith("Key points of messages"))
+        .join(" / ");
+      return `Messages ${child.fromSeq}–${child.toSeq}: ${clip(prose, maxChars)}`;
+    });
+    const facts = extractFacts(input.children.map((child) => child.summary).join("\n"));
+    return { summary: [...lines, ...facts].join("\n") };
+  },
+};

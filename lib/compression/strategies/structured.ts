@@ -1,0 +1,87 @@
+import { z } from "zod";
+import { buildPromptMessages, lengthLimit, STRUCTURED_INSTRUCTIONS } from "../prompts";
+import { renderSections } from "../render";
+import { callSummaryModel, SummaryFailure } from "../summaryCall";
+import { formatTranscript } from "../transcriptFormat";
+import type { SummarySections } from "../types";
+import { contextText, mergeBody, mergeInstructions } from "./shared";
+import type { CompressionStrategy, StrategyContext } from "./types";
+
+const stringList = z.array(z.string()).default([]);
+export const summarySectionsSchema = z.object({
+  goals: stringList,
+  decisions: stringList,
+  completed: stringList,
+  openItems: stringList,
+  facts: stringList,
+});
+
+/** Models like to wrap JSON in ```json fences and a sentence; take the object itself. */
+export function parseSections(text: string): SummarySections {
+  const fenced = /```(?:json)?\s*([\s\S]*?)```/i.exec(text);
+  const candidate = (fenced?.[1] ?? text).trim();
+  let raw: unknown;
+  try {
+    raw = JSON.parse(candidate);
+  } catch (error) {
+    const start = candidate.indexOf("{");
+    const end = candidate.lastIndexOf("}");
+    try {
+      if (start < 0 || end <= start) throw error;
+      raw = JSON.parse(candidate.slice(start, end + 1));
+    } catch {
+      const detail = error instanceof Error ? error.message : String(error);
+      throw new SummaryFailure(`summary model returned invalid JSON: ${detail}`, text.slice(0, 500));
+    }
+  }
+  const parsed = summarySectionsSchema.safeParse(raw);
+  if (!parsed.success) {
+    const detail = parsed.error.issues.map((issue) => `${issue.path.join(".") || "(root)"}: ${issue.message}`).join("; ");
+    throw new SummaryFailure(`summary model returned invalid JSON: ${detail}`, text.slice(0, 500));
+  }
+  return parsed.data;
+}
+
+async function askForSections(context: StrategyContext, instructions: string, body: string, background?: string) {
+  const messages = buildPromptMessages({
+    kind: "structured",
+    instructions,
+    extraInstructions: context.instructions,
+    limits: lengthLimit(context.settings.summaryMaxTokens, context.maxChars),
+    context: background,
+    body,
+  });
+  const text = await callSummaryModel({
+    summarizer: context.summarizer,
+    model: context.model,
+    messages,
+    maxTokens: context.settings.summaryMaxTokens,
+    temperature: context.settings.summaryTemperature,
+    timeoutMs: context.settings.summaryTimeoutMs,
+    json: true,
+    signal: context.signal,
+  });
+  const sections = parseSections(text);
+  const summary = renderSections(sections);
+  if (!summary.trim()) throw new SummaryFailure("summary model returned empty output");
+  return { summary, sections, model: context.model };
+}
+
+/** Seed 000 STRUCTURED_COMPRESS: JSON sections, validated, rendered as titled lists. */
+export const structuredStrategy: CompressionStrategy = {
+  name: "structured",
+  summarize(input) {
+    const custom = input.settings.customPrompt.trim();
+    // The JSON contract must survive a custom prompt, so it is added to it rather than replaced.
+    const instructions = custom ? `${STRUCTURED_INSTRUCTIONS}\n\n${custom}` : STRUCTURED_INSTRUCTIONS;
+    return askForSections(
+      input,
+      instructions,
+      `Conversation to summarize (messages ${input.fromSeq}–${input.toSeq}):\n---\n${formatTranscript(input.messages)}\n---`,
+      contextText(input.context),
+    );
+  },
+  merge(input) {
+    return askForSections(input, `${STRUCTURED_INSTRUCTIONS}\n\n${mergeInstructions(input)}`, mergeBody(input.children));
+  },
+};

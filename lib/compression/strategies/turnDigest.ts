@@ -1,0 +1,65 @@
+import { mapWithConcurrency } from "../limiter";
+import { buildPromptMessages, DIGEST_INSTRUCTIONS } from "../prompts";
+import { callSummaryModel, SummaryFailure } from "../summaryCall";
+import { formatTranscript } from "../transcriptFormat";
+import type { TranscriptMessage } from "../types";
+import { mergeWithModel } from "./shared";
+import type { CompressionStrategy } from "./types";
+
+const DIGEST_MAX_TOKENS = 200;
+
+/** A turn is a user message and everything up to the next one (seed 002's episode). */
+export function splitIntoTurns(messages: TranscriptMessage[]): TranscriptMessage[][] {
+  const turns: TranscriptMessage[][] = [];
+  for (const message of messages) {
+    const current = turns[turns.length - 1];
+    if (message.role === "user" || !current) turns.push([message]);
+    else current.push(message);
+  }
+  return turns;
+}
+
+/**
+ * Seed 002's per-episode compression: one line per turn, the calls running
+ * concurrently under digestConcurrency. All or nothing: the first failed digest
+ * cancels the rest and fails the attempt.
+ */
+export const turnDigestStrategy: CompressionStrategy = {
+  name: "turn_digest",
+  async summarize(input) {
+    const turns = splitIntoTurns(input.messages);
+    const siblings = new AbortController();
+    const signal = input.signal ? AbortSignal.any([siblings.signal, input.signal]) : siblings.signal;
+    const instructions = input.settings.customPrompt.trim()
+      ? `${DIGEST_INSTRUCTIONS}\n\n${input.settings.customPrompt.trim()}`
+      : DIGEST_INSTRUCTIONS;
+    let lines: string[];
+    try {
+      lines = await mapWithConcurrency(turns, input.settings.digestConcurrency, async (turn) => {
+        const text = await callSummaryModel({
+          summarizer: input.summarizer,
+          model: input.model,
+          messages: buildPromptMessages({
+            kind: "digest",
+            instructions,
+            extraInstructions: input.instructions,
+            body: `Turn (messages ${turn[0]!.seq}–${turn[turn.length - 1]!.seq}):\n---\n${formatTranscript(turn)}\n---`,
+          }),
+          maxTokens: Math.min(DIGEST_MAX_TOKENS, input.settings.summaryMaxTokens),
+          temperature: input.settings.summaryTemperature,
+          // Per call: a long range of turns may legitimately take longer than one timeout.
+          timeoutMs: input.settings.summaryTimeoutMs,
+          signal,
+        });
+        const line = text.split("\n").find((candidate) => candidate.trim())?.trim() ?? "";
+        return `(#${turn[0]!.seq}–${turn[turn.length - 1]!.seq}) ${line}`;
+      });
+    } catch (error) {
+      siblings.abort();
+      if (error instanceof SummaryFailure) throw new SummaryFailure(`turn digest failed: ${error.reason}`, error.detail);
+      throw error;
+    }
+    return { summary: lines.map((line, index) => `${index + 1}. ${line}`).join("\n"), model: input.model };
+  },
+  merge: mergeWithModel,
+};

@@ -1,0 +1,39 @@
+import type { CompressionSettings } from "../settings";
+import type { CompactionRecord, StrategyName, Summarizer, SummarySections, TokenCounter, TranscriptMessage } from "../types";
+
+export type StrategyContext = {
+  summarizer: Summarizer;
+  tokens: TokenCounter;
+  settings: CompressionSettings;
+  /** The resolved summary model (settings.summaryModel or the conversation's). */
+  model: string;
+  /** Per-compaction instructions, appended to the prompt. */
+  instructions?: string;
+  /** Count trigger: the summary is capped at this many characters (seed 004). */
+  maxChars?: number;
+  signal?: AbortSignal;
+};
+
+export type SummarizeInput = StrategyContext & {
+  messages: TranscriptMessage[];
+  fromSeq: number;
+  toSeq: number;
+  /** Active summaries just before the range, shown to the model as context. */
+  context: CompactionRecord[];
+};
+
+export type MergeInput = StrategyContext & { children: CompactionRecord[]; level: number };
+
+export type StrategyOutput = {
+  summary: string;
+  sections?: SummarySections;
+  /** The model that wrote it; absent for deterministic strategies. */
+  model?: string;
+};
+
+/** One way of turning a range into text (seed 000's strategies). Failures throw SummaryFailure. */
+export interface CompressionStrategy {
+  readonly name: StrategyName;
+  summarize(input: SummarizeInput): Promise<StrategyOutput>;
+  merge(input: MergeInput): Promise<StrategyOutput>;
+}

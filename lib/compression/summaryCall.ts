@@ -1,0 +1,68 @@
+import type { ChatMessage, Summarizer } from "./types";
+
+/** A summary that cannot be used; `reason` is what the attempt record and log show. */
+export class SummaryFailure extends Error {
+  constructor(
+    readonly reason: string,
+    readonly detail?: string,
+  ) {
+    super(reason);
+    this.name = "SummaryFailure";
+  }
+}
+
+export type SummaryCall = {
+  summarizer: Summarizer;
+  model: string;
+  messages: ChatMessage[];
+  maxTokens: number;
+  temperature: number;
+  timeoutMs: number;
+  json?: boolean;
+  signal?: AbortSignal;
+};
+
+/**
+ * One summary-model call with the timeout enforced here as well as passed on: a
+ * summarizer that ignores its signal must still not hold up the turn (REQ-3.1, §4.1).
+ */
+export async function callSummaryModel(call: SummaryCall): Promise<string> {
+  const timeout = AbortSignal.timeout(call.timeoutMs);
+  const signal = call.signal ? AbortSignal.any([timeout, call.signal]) : timeout;
+  const describeAbort = (): SummaryFailure =>
+    timeout.aborted
+      ? new SummaryFailure(`summary model timed out after ${call.timeoutMs} ms`)
+      : new SummaryFailure("summary cancelled by the caller");
+  if (signal.aborted) throw describeAbort();
+
+  let onAbort: (() => void) | undefined;
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(describeAbort());
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+  try {
+    const reply = await Promise.race([
+      call.summarizer.complete({
+        model: call.model,
+        messages: call.messages,
+        maxTokens: call.maxTokens,
+        temperature: call.temperature,
+        timeoutMs: call.timeoutMs,
+        json: call.json,
+        signal,
+      }),
+      aborted,
+    ]);
+    const text = typeof reply?.text === "string" ? reply.text : "";
+    if (!text.trim()) throw new SummaryFailure("summary model returned empty output");
+    return text.trim();
+  } catch (error) {
+    if (error instanceof SummaryFailure) throw error;
+    if (signal.aborted) throw describeAbort();
+    const message = error instanceof Error ? error.message : String(error);
+    throw new SummaryFailure(`summary model call failed: ${message}`, message);
+  } finally {
+    if (onAbort) signal.removeEventListener("abort", onAbort);
+    aborted.catch(() => undefined);
+  }
+}

@@ -1,0 +1,26 @@
+/**
+ * The chat model's own way to compress (seed 003 §4.3 keeps it next to the automatic
+ * path): it writes the summary, applyProvided stores it with trigger "tool".
+ */
+export const COMPRESS_CONTEXT_TOOL = {
+  type: "function",
+  function: {
+    name: "compress_context",
+    description:
+      "Replace the older part of this conversation in your context with your own summary, to free context space. " +
+      "Call it with a summary of the conversation so far: the user's goals, decisions made, work completed and open items. " +
+      'Keep identifiers, file paths, numbers and names exactly, and copy every line starting with the word FACT verbatim. ' +
+      "The most recent messages stay as they are; the originals remain stored and visible to the user.",
+    parameters: {
+      type: "object",
+      properties: {
+        summary: {
+          type: "string",
+          description: "Your summary of the conversation so far, replacing the older messages in your context.",
+        },
+      },
+      required: ["summary"],
+      additionalProperties: false,
+    },
+  },
+} as const;

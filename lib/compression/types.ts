@@ -1,0 +1,237 @@
+// The compression engine's vocabulary. Pure data: no Next.js, Prisma or network.
+// The conversation layer (lib/chat) loads a Transcript from the database, hands it
+// to the AutoCompressionManager, and saves the returned CompressionChange in one
+// transaction. It never looks inside the decision.
+
+export type ToolCall = { id: string; name: string; arguments: string };
+
+type MessageBase = {
+  seq: number;
+  content: string;
+  /** tiktoken count of this message as sent (content + role/tool-call overhead), stored at write time. */
+  tokens: number;
+  pinned: boolean;
+};
+
+export type TranscriptMessage =
+  | (MessageBase & { role: "system" })
+  | (MessageBase & { role: "user" })
+  | (MessageBase & {
+      role: "assistant";
+      toolCalls?: ToolCall[];
+      /** API-reported usage of the call that produced this message and our own estimate of that prompt. */
+      usage?: { promptTokens: number; completionTokens: number; requestTokens: number };
+    })
+  | (MessageBase & { role: "tool"; toolCallId: string; toolName?: string });
+
+export type MessageRole = TranscriptMessage["role"];
+
+export type CompactionKind = "summary" | "truncation";
+export type CompactionTrigger = "auto" | "manual" | "tool" | "hard_limit";
+export type StrategyName = "ai_summary" | "simple_extract" | "structured" | "turn_digest";
+/** What produced a compaction's text: a strategy, the chat model's own summary, or truncation. */
+export type CompactionSource = StrategyName | "model_provided" | "truncation";
+
+export type SummarySections = {
+  goals: string[];
+  decisions: string[];
+  completed: string[];
+  openItems: string[];
+  facts: string[];
+};
+
+/** A compaction as the engine sees it. `childIds` are the lower-level compactions a level>=2 record merged. */
+export type CompactionRecord = {
+  id: string;
+  level: number;
+  kind: CompactionKind;
+  trigger: CompactionTrigger;
+  strategy: CompactionSource;
+  fromSeq: number;
+  toSeq: number;
+  summary: string;
+  sections?: SummarySections;
+  summaryModel?: string;
+  instructions?: string;
+  summaryTokens: number;
+  coveredMessageCount: number;
+  coveredTokens: number;
+  childIds: string[];
+  background: boolean;
+  durationMs: number;
+  messagesBefore: number;
+  messagesAfter: number;
+  tokensBefore: number;
+  tokensAfter: number;
+  createdAt: Date;
+};
+
+/**
+ * The active context of one conversation: what the next model call is built from.
+ * `compactions` are the active ones (not superseded, not undone), ordered by fromSeq.
+ * `messages` are the active messages (not covered by an active compaction, or pinned),
+ * ordered by seq, excluding rewound ones.
+ */
+export type Transcript = {
+  conversationId: string;
+  model: string;
+  systemPrompt: string;
+  systemPromptTokens: number;
+  compactions: CompactionRecord[];
+  messages: TranscriptMessage[];
+  /** Every message ever written to the conversation (for the sliding window's dynamic sizing). */
+  totalMessageCount: number;
+};
+
+export type AttemptOutcome = "applied" | "failed" | "skipped";
+
+export type AttemptRecord = {
+  trigger: CompactionTrigger;
+  strategy: CompactionSource;
+  outcome: AttemptOutcome;
+  reason: string;
+  error?: string;
+  model?: string;
+  background: boolean;
+  compactionId?: string;
+  messagesBefore: number;
+  messagesAfter?: number;
+  tokensBefore: number;
+  tokensAfter?: number;
+  durationMs: number;
+};
+
+/**
+ * What one run of the manager changed. Applied by the conversation layer in one
+ * transaction: insert `created` (in order: a later record may list an earlier one in
+ * childIds), set supersededById of every childId to its parent, insert `attempts`.
+ * Empty `created` means nothing changed.
+ */
+export type CompressionChange = {
+  created: CompactionRecord[];
+  attempts: AttemptRecord[];
+  /** The transcript as it is after the change (the same object shape, new arrays). */
+  transcript: Transcript;
+};
+
+export type ContextBreakdown = {
+  systemTokens: number;
+  summaryTokens: number;
+  messageTokens: number;
+  /** Correction from the last API-reported usage (may be negative). */
+  correctionTokens: number;
+  totalTokens: number;
+  contextWindow: number;
+  /** totalTokens / contextWindow */
+  ratio: number;
+};
+
+/** A chat message in the OpenAI wire shape, as sent to the model. */
+export type ChatMessage =
+  | { role: "system"; content: string }
+  | { role: "user"; content: string }
+  | {
+      role: "assistant";
+      content: string | null;
+      tool_calls?: { id: string; type: "function"; function: { name: string; arguments: string } }[];
+    }
+  | { role: "tool"; content: string; tool_call_id: string };
+
+export type SummaryRequest = {
+  model: string;
+  messages: ChatMessage[];
+  maxTokens: number;
+  temperature: number;
+  timeoutMs: number;
+  json?: boolean;
+  signal?: AbortSignal;
+};
+
+/** Injected: makes the separate summary-model call (lib/llm implements it with the openai client). */
+export interface Summarizer {
+  complete(request: SummaryRequest): Promise<{ text: string }>;
+}
+
+/** Injected: tiktoken counts (lib/llm implements it). */
+export interface TokenCounter {
+  count(text: string): number;
+}
+
+/** Injected: context window of a model (lib/llm's table; settings overrides win). */
+export interface ModelCatalog {
+  contextWindow(model: string): number;
+}
+
+/** Injected: the settings service, read on every use (REQ-3.5). */
+export interface SettingsReader {
+  read(): Promise<CompressionSettings>;
+}
+
+export type CompressionSettings = import("./settings").CompressionSettings;
+
+/** Injected: structured logger (pino in the app). */
+export interface CompressionLogger {
+  info(fields: Record<string, unknown>, message: string): void;
+  warn(fields: Record<string, unknown>, message: string): void;
+  error(fields: Record<string, unknown>, message: string): void;
+}
+
+// ---- Additions by the compression engine (lib/compression/manager.ts) ----
+
+/** A compaction as planRewind needs it: every stored one, active, superseded or undone. */
+export type RewindCompaction = {
+  id: string;
+  fromSeq: number;
+  toSeq: number;
+  childIds: string[];
+  supersededById?: string | null;
+  undone?: boolean;
+};
+
+/** What a rewind to `fromSeq` does to the compaction tree (ids, in input order). */
+export type RewindPlan = {
+  /** Compactions reaching seq >= fromSeq: mark undone. */
+  undo: string[];
+  /** Children of undone compactions that end before fromSeq: clear supersededById. */
+  reactivate: string[];
+};
+
+export type ProcessOptions = {
+  /** True after a reply (pre-emptive, never truncates); false before a model call. */
+  background?: boolean;
+  signal?: AbortSignal;
+};
+
+export type CompactNowOptions = {
+  /** Appended to the summary prompt and stored on the compaction. */
+  instructions?: string;
+  /** Overrides settings.strategy for this compaction. */
+  strategy?: StrategyName;
+  /** Make the summary but apply nothing: it comes back as `proposal`. */
+  preview?: boolean;
+  signal?: AbortSignal;
+};
+
+/** A summary that is shown to the user before it is applied (compactNow with preview). */
+export type CompactionProposal = {
+  summary: string;
+  sections?: SummarySections;
+  fromSeq: number;
+  toSeq: number;
+  strategy: CompactionSource;
+  summaryModel?: string;
+};
+
+export type ApplyProvidedInput = {
+  summary: string;
+  trigger: "tool" | "manual";
+  fromSeq?: number;
+  toSeq?: number;
+  instructions?: string;
+  /** Defaults to "model_provided"; a user-edited preview keeps its strategy's name. */
+  strategy?: CompactionSource;
+  sections?: SummarySections;
+};
+
+/** The assembled model request and what it costs. */
+export type BuiltRequest = { messages: ChatMessage[]; breakdown: ContextBreakdown };

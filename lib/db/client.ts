@@ -1,0 +1,81 @@
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { PrismaPg } from "@prisma/adapter-pg";
+import { PGlite } from "@electric-sql/pglite";
+import { PrismaPGlite } from "pglite-prisma-adapter";
+import pg from "pg";
+import { PrismaClient } from "./generated/client.ts";
+import { applyMigrations } from "./migrate.ts";
+import { logger } from "../log/logger.ts";
+
+export type Db = PrismaClient;
+export type DbKind = "postgres" | "embedded";
+
+type DbHandle = { db: Db; kind: DbKind; close: () => Promise<void> };
+
+// Kept on globalThis so Next's dev reloads and repeated imports share one client,
+// and above all one PGlite instance: its data directory admits a single opener.
+const globalForDb = globalThis as unknown as { strataDb?: Promise<DbHandle> };
+
+export function embeddedDataDir(): string {
+  return process.env.STRATA_DATA_DIR ?? path.join(process.cwd(), "data", "pglite");
+}
+
+async function openPostgres(connectionString: string): Promise<DbHandle> {
+  if (process.env.STRATA_AUTO_MIGRATE !== "0") {
+    const migrationClient = new pg.Client({ connectionString });
+    await migrationClient.connect();
+    try {
+      await applyMigrations(migrationClient);
+    } finally {
+      await migrationClient.end();
+    }
+  }
+  const db = new PrismaClient({ adapter: new PrismaPg({ connectionString, max: 10 }) });
+  return { db, kind: "postgres", close: () => db.$disconnect() };
+}
+
+async function openEmbedded(dataDir: string): Promise<DbHandle> {
+  // "memory://" keeps an embedded database in RAM (tests); anything else is a folder.
+  if (!dataDir.startsWith("memory://")) mkdirSync(dataDir, { recursive: true });
+  const pglite = new PGlite(dataDir);
+  await pglite.waitReady;
+  await applyMigrations(pglite);
+  const db = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
+  logger.info({ dataDir }, "embedded PostgreSQL (PGlite) ready");
+  return {
+    db,
+    kind: "embedded",
+    close: async () => {
+      await db.$disconnect();
+      await pglite.close();
+    },
+  };
+}
+
+function openDatabase(): Promise<DbHandle> {
+  const url = process.env.DATABASE_URL;
+  return url ? openPostgres(url) : openEmbedded(embeddedDataDir());
+}
+
+/** The database, opened (and migrated) on first use. */
+export async function getDb(): Promise<Db> {
+  return (await getDbHandle()).db;
+}
+
+export function getDbHandle(): Promise<DbHandle> {
+  if (!globalForDb.strataDb) {
+    globalForDb.strataDb = openDatabase().catch((error: unknown) => {
+      globalForDb.strataDb = undefined;
+      throw error;
+    });
+  }
+  return globalForDb.strataDb;
+}
+
+/** Closes the shared database (tests, scripts). The next getDb() opens it again. */
+export async function closeDb(): Promise<void> {
+  const handle = globalForDb.strataDb;
+  globalForDb.strataDb = undefined;
+  if (handle) await (await handle).close();
+}

@@ -1,0 +1,238 @@
+import type { Db } from "./client.ts";
+import type { Prisma } from "./generated/client.ts";
+import { toAttemptView, toCompactionView, toMessageView } from "./mappers.ts";
+import { seqFilters, uncoveredRanges } from "./ranges.ts";
+import { notFound } from "../errors.ts";
+import type { AttemptRecord, CompactionRecord, CompressionChange } from "../compression/types";
+import type { AttemptView, CompactionView, TimelineItem } from "../views";
+
+type Tx = Prisma.TransactionClient;
+
+export class CompactionConflict extends Error {
+  constructor(range: { fromSeq: number; toSeq: number }) {
+    super(`Messages ${range.fromSeq}–${range.toSeq} were compacted by a concurrent turn first.`);
+    this.name = "CompactionConflict";
+  }
+}
+
+function attemptData(conversationId: string, attempt: AttemptRecord): Prisma.CompactionAttemptCreateManyInput {
+  return {
+    conversationId,
+    trigger: attempt.trigger,
+    strategy: attempt.strategy,
+    outcome: attempt.outcome,
+    reason: attempt.reason,
+    error: attempt.error ?? null,
+    model: attempt.model ?? null,
+    background: attempt.background,
+    compactionId: attempt.compactionId ?? null,
+    messagesBefore: attempt.messagesBefore,
+    messagesAfter: attempt.messagesAfter ?? null,
+    tokensBefore: attempt.tokensBefore,
+    tokensAfter: attempt.tokensAfter ?? null,
+    durationMs: Math.round(attempt.durationMs),
+  };
+}
+
+function compactionData(conversationId: string, record: CompactionRecord): Prisma.CompactionCreateManyInput {
+  return {
+    id: record.id,
+    conversationId,
+    level: record.level,
+    kind: record.kind,
+    trigger: record.trigger,
+    strategy: record.strategy,
+    fromSeq: record.fromSeq,
+    toSeq: record.toSeq,
+    summary: record.summary,
+    sections: record.sections ? (record.sections as unknown as Prisma.InputJsonValue) : undefined,
+    summaryModel: record.summaryModel ?? null,
+    instructions: record.instructions ?? null,
+    summaryTokens: record.summaryTokens,
+    coveredMessageCount: record.coveredMessageCount,
+    coveredTokens: record.coveredTokens,
+    messagesBefore: record.messagesBefore,
+    messagesAfter: record.messagesAfter,
+    tokensBefore: record.tokensBefore,
+    tokensAfter: record.tokensAfter,
+    durationMs: Math.round(record.durationMs),
+    background: record.background,
+    createdAt: record.createdAt,
+  };
+}
+
+async function insertCompaction(tx: Tx, conversationId: string, record: CompactionRecord): Promise<void> {
+  // Anything active that overlaps the new range must be exactly what it merges;
+  // otherwise another turn compacted these messages since we read them.
+  const overlapping = await tx.compaction.findMany({
+    where: {
+      conversationId,
+      supersededById: null,
+      undoneAt: null,
+      fromSeq: { lte: record.toSeq },
+      toSeq: { gte: record.fromSeq },
+    },
+    select: { id: true },
+  });
+  const merged = new Set(record.childIds);
+  if (overlapping.some((row) => !merged.has(row.id))) throw new CompactionConflict(record);
+  await tx.compaction.create({ data: compactionData(conversationId, record) });
+  if (record.childIds.length > 0) {
+    const { count } = await tx.compaction.updateMany({
+      where: { id: { in: record.childIds }, conversationId, supersededById: null, undoneAt: null },
+      data: { supersededById: record.id },
+    });
+    if (count !== record.childIds.length) throw new CompactionConflict(record);
+  }
+}
+
+/**
+ * Saves one run of the compression manager: every new compaction, the links from the
+ * records it merges, and the attempts, in ONE transaction under the conversation's
+ * row lock. A conflict with a concurrent run rolls everything back and is recorded as
+ * a skipped attempt instead.
+ */
+export async function saveCompressionChange(
+  db: Db,
+  conversationId: string,
+  change: Pick<CompressionChange, "created" | "attempts">,
+): Promise<{ saved: boolean; conflict?: string }> {
+  if (change.created.length === 0) {
+    await recordAttempts(db, conversationId, change.attempts);
+    return { saved: true };
+  }
+  try {
+    await db.$transaction(async (tx) => {
+      await tx.$queryRaw`SELECT id FROM "Conversation" WHERE id = ${conversationId} FOR UPDATE`;
+      for (const record of change.created) await insertCompaction(tx, conversationId, record);
+      if (change.attempts.length > 0) {
+        await tx.compactionAttempt.createMany({ data: change.attempts.map((a) => attemptData(conversationId, a)) });
+      }
+    });
+    return { saved: true };
+  } catch (error) {
+    if (!(error instanceof CompactionConflict)) throw error;
+    await recordAttempts(
+      db,
+      conversationId,
+      change.attempts.map((attempt) => ({
+        ...attempt,
+        outcome: "skipped" as const,
+        reason: error.message,
+        compactionId: undefined,
+      })),
+    );
+    return { saved: false, conflict: error.message };
+  }
+}
+
+export async function recordAttempts(db: Db, conversationId: string, attempts: AttemptRecord[]): Promise<void> {
+  if (attempts.length === 0) return;
+  await db.compactionAttempt.createMany({ data: attempts.map((a) => attemptData(conversationId, a)) });
+}
+
+export async function listAttempts(db: Db, conversationId: string, limit = 100): Promise<AttemptView[]> {
+  const rows = await db.compactionAttempt.findMany({
+    where: { conversationId },
+    orderBy: { createdAt: "desc" },
+    take: limit,
+  });
+  return rows.map(toAttemptView);
+}
+
+async function childCounts(db: Db, ids: string[]): Promise<Map<string, number>> {
+  if (ids.length === 0) return new Map();
+  const groups = await db.compaction.groupBy({
+    by: ["supersededById"],
+    where: { supersededById: { in: ids } },
+    _count: { _all: true },
+  });
+  return new Map(groups.map((group) => [group.supersededById ?? "", group._count._all]));
+}
+
+function bySeq(a: TimelineItem, b: TimelineItem): number {
+  const seqOf = (item: TimelineItem) => (item.type === "message" ? item.message.seq : item.compaction.fromSeq);
+  return seqOf(a) - seqOf(b);
+}
+
+/**
+ * The chat view's top level: active compactions standing where their messages were,
+ * then the messages still in the model's view. Only the newest `limit` messages are
+ * returned; `beforeSeq` pages further back.
+ */
+export async function loadTimeline(
+  db: Db,
+  conversationId: string,
+  options: { limit: number; beforeSeq?: number },
+): Promise<{ items: TimelineItem[]; hasEarlier: boolean }> {
+  const conversation = await db.conversation.findUnique({ where: { id: conversationId }, select: { lastSeq: true } });
+  if (!conversation) throw notFound("conversation", conversationId);
+  const compactions = await db.compaction.findMany({
+    where: { conversationId, supersededById: null, undoneAt: null },
+    orderBy: { fromSeq: "asc" },
+  });
+  const upTo = options.beforeSeq != null ? options.beforeSeq - 1 : Math.max(conversation.lastSeq, 1);
+  const gaps = uncoveredRanges({ fromSeq: 1, toSeq: upTo }, compactions);
+  const rows =
+    gaps.length === 0
+      ? []
+      : await db.message.findMany({
+          where: { conversationId, rewoundAt: null, OR: seqFilters(gaps) },
+          orderBy: { seq: "desc" },
+          take: options.limit + 1,
+        });
+  const hasEarlier = rows.length > options.limit;
+  const messages = rows.slice(0, options.limit);
+  const oldestLoaded = messages.at(-1)?.seq ?? upTo + 1;
+  const counts = await childCounts(db, compactions.map((c) => c.id));
+  const shownCompactions = compactions.filter(
+    (c) => c.fromSeq <= upTo && (hasEarlier ? c.fromSeq >= oldestLoaded : true),
+  );
+  const items: TimelineItem[] = [
+    ...shownCompactions.map((c) => ({ type: "compaction" as const, compaction: toCompactionView(c, counts.get(c.id) ?? 0) })),
+    ...messages.map((row) => ({ type: "message" as const, message: toMessageView(row) })),
+  ];
+  return { items: items.sort(bySeq), hasEarlier };
+}
+
+/**
+ * What a compaction replaced, for expanding it: the lower-level compactions it merged
+ * and the original messages they do not cover, in order, paged by sequence number.
+ */
+export async function loadCompactionChildren(
+  db: Db,
+  compactionId: string,
+  options: { afterSeq?: number; limit: number },
+): Promise<{ items: TimelineItem[]; nextAfterSeq: number | null }> {
+  const parent = await db.compaction.findUnique({ where: { id: compactionId } });
+  if (!parent) throw notFound("compaction", compactionId);
+  const start = Math.max(parent.fromSeq, (options.afterSeq ?? parent.fromSeq - 1) + 1);
+  const children = await db.compaction.findMany({ where: { supersededById: parent.id }, orderBy: { fromSeq: "asc" } });
+  const window = { fromSeq: start, toSeq: parent.toSeq };
+  const gaps = uncoveredRanges(window, children);
+  const rows =
+    gaps.length === 0
+      ? []
+      : await db.message.findMany({
+          where: { conversationId: parent.conversationId, rewoundAt: null, OR: seqFilters(gaps) },
+          orderBy: { seq: "asc" },
+          take: options.limit + 1,
+        });
+  const more = rows.length > options.limit;
+  const messages = rows.slice(0, options.limit);
+  const lastLoadedSeq = more ? (messages.at(-1)?.seq ?? parent.toSeq) : parent.toSeq;
+  const counts = await childCounts(db, children.map((c) => c.id));
+  const shownChildren = children.filter((c) => c.fromSeq >= start && c.fromSeq <= lastLoadedSeq);
+  const items: TimelineItem[] = [
+    ...shownChildren.map((c) => ({ type: "compaction" as const, compaction: toCompactionView(c, counts.get(c.id) ?? 0) })),
+    ...messages.map((row) => ({ type: "message" as const, message: toMessageView(row) })),
+  ];
+  return { items: items.sort(bySeq), nextAfterSeq: more ? lastLoadedSeq : null };
+}
+
+export async function getCompactionView(db: Db, compactionId: string): Promise<CompactionView> {
+  const row = await db.compaction.findUnique({ where: { id: compactionId } });
+  if (!row) throw notFound("compaction", compactionId);
+  const counts = await childCounts(db, [row.id]);
+  return toCompactionView(row, counts.get(row.id) ?? 0);
+}

@@ -1,0 +1,165 @@
+// Row → engine record and row → view conversions, kept in one place so every
+// query returns the same shapes.
+import type { Compaction, CompactionAttempt, Conversation, Message } from "./generated/client.ts";
+import type { AttemptRecord, CompactionRecord, SummarySections, ToolCall, TranscriptMessage } from "../compression/types";
+import type { AttemptView, CompactionView, ConversationView, MessageView } from "../views";
+
+export function toolCallsOf(row: Pick<Message, "toolCalls">): ToolCall[] {
+  return Array.isArray(row.toolCalls) ? (row.toolCalls as unknown as ToolCall[]) : [];
+}
+
+export function toTranscriptMessage(row: Message): TranscriptMessage {
+  const base = { seq: row.seq, content: row.content, tokens: row.tokenCount, pinned: row.pinned };
+  switch (row.role) {
+    case "assistant": {
+      const toolCalls = toolCallsOf(row);
+      const usage =
+        row.promptTokens != null && row.requestTokens != null
+          ? { promptTokens: row.promptTokens, completionTokens: row.completionTokens ?? 0, requestTokens: row.requestTokens }
+          : undefined;
+      return { ...base, role: "assistant", ...(toolCalls.length ? { toolCalls } : {}), ...(usage ? { usage } : {}) };
+    }
+    case "tool":
+      return { ...base, role: "tool", toolCallId: row.toolCallId ?? "", ...(row.toolName ? { toolName: row.toolName } : {}) };
+    case "user":
+      return { ...base, role: "user" };
+    case "system":
+      return { ...base, role: "system" };
+  }
+}
+
+export function toCompactionRecord(row: Compaction & { children?: { id: string }[] }): CompactionRecord {
+  return {
+    id: row.id,
+    level: row.level,
+    kind: row.kind,
+    trigger: row.trigger,
+    strategy: row.strategy as CompactionRecord["strategy"],
+    fromSeq: row.fromSeq,
+    toSeq: row.toSeq,
+    summary: row.summary,
+    ...(row.sections ? { sections: row.sections as unknown as SummarySections } : {}),
+    ...(row.summaryModel ? { summaryModel: row.summaryModel } : {}),
+    ...(row.instructions ? { instructions: row.instructions } : {}),
+    summaryTokens: row.summaryTokens,
+    coveredMessageCount: row.coveredMessageCount,
+    coveredTokens: row.coveredTokens,
+    childIds: (row.children ?? []).map((child) => child.id),
+    background: row.background,
+    durationMs: row.durationMs,
+    messagesBefore: row.messagesBefore,
+    messagesAfter: row.messagesAfter,
+    tokensBefore: row.tokensBefore,
+    tokensAfter: row.tokensAfter,
+    createdAt: row.createdAt,
+  };
+}
+
+export function toMessageView(row: Message): MessageView {
+  const base = {
+    id: row.id,
+    seq: row.seq,
+    content: row.content,
+    tokenCount: row.tokenCount,
+    status: row.status,
+    pinned: row.pinned,
+    createdAt: row.createdAt.toISOString(),
+  };
+  switch (row.role) {
+    case "assistant":
+      return {
+        ...base,
+        role: "assistant",
+        toolCalls: toolCallsOf(row),
+        model: row.model,
+        usage: row.promptTokens != null ? { promptTokens: row.promptTokens, completionTokens: row.completionTokens ?? 0 } : null,
+        error: row.error,
+      };
+    case "tool":
+      return { ...base, role: "tool", toolCallId: row.toolCallId ?? "", toolName: row.toolName };
+    case "user":
+      return { ...base, role: "user" };
+    case "system":
+      return { ...base, role: "system" };
+  }
+}
+
+export function toCompactionView(row: Compaction, childCount: number): CompactionView {
+  return {
+    id: row.id,
+    level: row.level,
+    kind: row.kind,
+    trigger: row.trigger,
+    strategy: row.strategy as CompactionView["strategy"],
+    fromSeq: row.fromSeq,
+    toSeq: row.toSeq,
+    summary: row.summary,
+    sections: (row.sections as unknown as SummarySections | null) ?? null,
+    summaryModel: row.summaryModel,
+    instructions: row.instructions,
+    summaryTokens: row.summaryTokens,
+    coveredMessageCount: row.coveredMessageCount,
+    coveredTokens: row.coveredTokens,
+    tokensBefore: row.tokensBefore,
+    tokensAfter: row.tokensAfter,
+    messagesBefore: row.messagesBefore,
+    messagesAfter: row.messagesAfter,
+    durationMs: row.durationMs,
+    background: row.background,
+    createdAt: row.createdAt.toISOString(),
+    childCount,
+  };
+}
+
+export function toConversationView(row: Conversation, messageCount: number): ConversationView {
+  return {
+    id: row.id,
+    title: row.title,
+    model: row.model,
+    systemPrompt: row.systemPrompt,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    messageCount,
+  };
+}
+
+export function toAttemptView(row: CompactionAttempt): AttemptView {
+  return {
+    id: row.id,
+    trigger: row.trigger,
+    strategy: row.strategy,
+    outcome: row.outcome,
+    reason: row.reason,
+    error: row.error,
+    model: row.model,
+    background: row.background,
+    compactionId: row.compactionId,
+    messagesBefore: row.messagesBefore,
+    messagesAfter: row.messagesAfter,
+    tokensBefore: row.tokensBefore,
+    tokensAfter: row.tokensAfter,
+    durationMs: row.durationMs,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+/** An attempt that has not been (or could not be) stored, for showing right away. */
+export function attemptRecordToView(attempt: AttemptRecord, createdAt = new Date()): AttemptView {
+  return {
+    id: "",
+    trigger: attempt.trigger,
+    strategy: attempt.strategy,
+    outcome: attempt.outcome,
+    reason: attempt.reason,
+    error: attempt.error ?? null,
+    model: attempt.model ?? null,
+    background: attempt.background,
+    compactionId: attempt.compactionId ?? null,
+    messagesBefore: attempt.messagesBefore,
+    messagesAfter: attempt.messagesAfter ?? null,
+    tokensBefore: attempt.tokensBefore,
+    tokensAfter: attempt.tokensAfter ?? null,
+    durationMs: Math.round(attempt.durationMs),
+    createdAt: createdAt.toISOString(),
+  };
+}

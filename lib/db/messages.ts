@@ -1,0 +1,91 @@
+import type { Db } from "./client.ts";
+import type { Prisma } from "./generated/client.ts";
+import { toMessageView } from "./mappers.ts";
+import { notFound } from "../errors.ts";
+import type { ToolCall } from "../compression/types";
+import type { MessageStatus, MessageView } from "../views";
+
+type DraftBase = { content: string; tokenCount: number };
+
+export type MessageDraft =
+  | (DraftBase & { role: "user" })
+  | (DraftBase & {
+      role: "assistant";
+      toolCalls?: ToolCall[];
+      model: string;
+      status: MessageStatus;
+      error?: string;
+      usage?: { promptTokens: number; completionTokens: number };
+      requestTokens?: number;
+    })
+  | (DraftBase & { role: "tool"; toolCallId: string; toolName: string });
+
+function draftData(conversationId: string, seq: number, draft: MessageDraft): Prisma.MessageCreateManyInput {
+  const base = { conversationId, seq, role: draft.role, content: draft.content, tokenCount: draft.tokenCount };
+  switch (draft.role) {
+    case "user":
+      return base;
+    case "assistant":
+      return {
+        ...base,
+        toolCalls: draft.toolCalls?.length ? (draft.toolCalls as unknown as Prisma.InputJsonValue) : undefined,
+        model: draft.model,
+        status: draft.status,
+        error: draft.error ?? null,
+        promptTokens: draft.usage?.promptTokens ?? null,
+        completionTokens: draft.usage?.completionTokens ?? null,
+        requestTokens: draft.requestTokens ?? null,
+      };
+    case "tool":
+      return { ...base, toolCallId: draft.toolCallId, toolName: draft.toolName };
+  }
+}
+
+/**
+ * Appends messages with strictly increasing sequence numbers. The counter lives on the
+ * conversation row; bumping it with UPDATE ... RETURNING takes that row's lock, so
+ * concurrent writers to one conversation are serialized and never collide.
+ */
+export async function appendMessages(db: Db, conversationId: string, drafts: MessageDraft[]): Promise<MessageView[]> {
+  if (drafts.length === 0) return [];
+  return db.$transaction(async (tx) => {
+    const bumped = await tx.$queryRaw<{ lastSeq: number }[]>`
+      UPDATE "Conversation" SET "lastSeq" = "lastSeq" + ${drafts.length}, "updatedAt" = now()
+      WHERE id = ${conversationId} RETURNING "lastSeq"`;
+    const lastSeq = bumped[0]?.lastSeq;
+    if (lastSeq == null) throw notFound("conversation", conversationId);
+    const firstSeq = lastSeq - drafts.length + 1;
+    const rows = await tx.message.createManyAndReturn({
+      data: drafts.map((draft, index) => draftData(conversationId, firstSeq + index, draft)),
+    });
+    return rows.sort((a, b) => a.seq - b.seq).map(toMessageView);
+  });
+}
+
+export async function setPinned(db: Db, conversationId: string, seq: number, pinned: boolean): Promise<MessageView> {
+  const { count } = await db.message.updateMany({ where: { conversationId, seq, rewoundAt: null }, data: { pinned } });
+  if (count === 0) throw notFound("message", `${conversationId}#${seq}`);
+  const row = await db.message.findUniqueOrThrow({ where: { conversationId_seq: { conversationId, seq } } });
+  return toMessageView(row);
+}
+
+export async function getMessage(db: Db, conversationId: string, seq: number): Promise<MessageView> {
+  const row = await db.message.findUnique({ where: { conversationId_seq: { conversationId, seq } } });
+  if (!row || row.rewoundAt) throw notFound("message", `${conversationId}#${seq}`);
+  return toMessageView(row);
+}
+
+/** Visible messages in [fromSeq, toSeq], paged from the start of the range. */
+export async function messagesInRange(
+  db: Db,
+  conversationId: string,
+  range: { fromSeq: number; toSeq: number },
+  limit: number,
+): Promise<MessageView[]> {
+  const rows = await db.message.findMany({
+    where: { conversationId, rewoundAt: null, seq: { gte: range.fromSeq, lte: range.toSeq } },
+    orderBy: { seq: "asc" },
+    take: limit,
+  });
+  return rows.map(toMessageView);
+}

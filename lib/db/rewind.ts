@@ -1,0 +1,45 @@
+import type { Db } from "./client.ts";
+import { notFound } from "../errors.ts";
+import type { RewindCompaction } from "../compression/types";
+
+export type RewindPlanner = (compactions: RewindCompaction[], fromSeq: number) => { undo: string[]; reactivate: string[] };
+
+/**
+ * Hides messages from `fromSeq` on (they stay in the database, marked rewound) and
+ * undoes every compaction that covered any of them, returning the records they had
+ * merged to the active context. One transaction, under the conversation's row lock.
+ */
+export async function rewindFrom(
+  db: Db,
+  conversationId: string,
+  fromSeq: number,
+  plan: RewindPlanner,
+): Promise<{ hiddenMessages: number; undoneCompactions: number }> {
+  return db.$transaction(async (tx) => {
+    const locked = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM "Conversation" WHERE id = ${conversationId} FOR UPDATE`;
+    if (locked.length === 0) throw notFound("conversation", conversationId);
+    // The planner needs the whole tree around the affected records.
+    const all = await tx.compaction.findMany({
+      where: { conversationId, undoneAt: null },
+      select: { id: true, fromSeq: true, toSeq: true, supersededById: true },
+    });
+    const childIds = new Map<string, string[]>();
+    for (const row of all) {
+      if (row.supersededById) childIds.set(row.supersededById, [...(childIds.get(row.supersededById) ?? []), row.id]);
+    }
+    const { undo, reactivate } = plan(
+      all.map((row) => ({ ...row, childIds: childIds.get(row.id) ?? [], undone: false })),
+      fromSeq,
+    );
+    const now = new Date();
+    if (undo.length) await tx.compaction.updateMany({ where: { id: { in: undo } }, data: { undoneAt: now } });
+    if (reactivate.length) {
+      await tx.compaction.updateMany({ where: { id: { in: reactivate } }, data: { supersededById: null } });
+    }
+    const { count } = await tx.message.updateMany({
+      where: { conversationId, seq: { gte: fromSeq }, rewoundAt: null },
+      data: { rewoundAt: now },
+    });
+    return { hiddenMessages: count, undoneCompactions: undo.length };
+  });
+}

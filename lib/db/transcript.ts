@@ -1,0 +1,43 @@
+import type { Db } from "./client.ts";
+import { toCompactionRecord, toTranscriptMessage } from "./mappers.ts";
+import { seqFilters, uncoveredRanges } from "./ranges.ts";
+import { notFound } from "../errors.ts";
+import type { Transcript } from "../compression/types";
+import type { Message } from "./generated/client.ts";
+
+const ACTIVE_COMPACTION = { supersededById: null, undoneAt: null } as const;
+
+/**
+ * Loads only the active context: active compactions plus the messages they do not
+ * cover (and pinned ones). Reads never touch the covered history, so the cost stays
+ * flat however long the conversation grows.
+ */
+export async function loadTranscript(
+  db: Db,
+  conversationId: string,
+  countSystemPrompt: (text: string) => number,
+): Promise<{ transcript: Transcript; messageRows: Message[] }> {
+  const conversation = await db.conversation.findUnique({ where: { id: conversationId } });
+  if (!conversation) throw notFound("conversation", conversationId);
+  const compactionRows = await db.compaction.findMany({
+    where: { conversationId, ...ACTIVE_COMPACTION },
+    orderBy: { fromSeq: "asc" },
+    include: { children: { select: { id: true } } },
+  });
+  const gaps = uncoveredRanges({ fromSeq: 1, toSeq: Math.max(conversation.lastSeq, 1) }, compactionRows);
+  const messageRows = await db.message.findMany({
+    // A failed reply is shown to the user but never sent back to the model.
+    where: { conversationId, rewoundAt: null, status: { not: "error" }, OR: [{ pinned: true }, ...seqFilters(gaps)] },
+    orderBy: { seq: "asc" },
+  });
+  const transcript: Transcript = {
+    conversationId,
+    model: conversation.model,
+    systemPrompt: conversation.systemPrompt,
+    systemPromptTokens: conversation.systemPrompt ? countSystemPrompt(conversation.systemPrompt) : 0,
+    compactions: compactionRows.map(toCompactionRecord),
+    messages: messageRows.map(toTranscriptMessage),
+    totalMessageCount: conversation.lastSeq,
+  };
+  return { transcript, messageRows };
+}

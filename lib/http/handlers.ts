@@ -1,0 +1,97 @@
+// Shared plumbing for the JSON API's route handlers: body parsing with limits,
+// AppError → HTTP status, and NDJSON streaming of a turn.
+import { AppError } from "../errors";
+import { toActionError } from "../chat/result";
+import type { TurnEvent } from "../chat/events";
+
+export const MAX_BODY_BYTES = Number(process.env.STRATA_MAX_BODY_BYTES ?? 1_048_576);
+
+export function jsonResponse(data: unknown, status = 200): Response {
+  return Response.json(data, { status, headers: { "cache-control": "no-store" } });
+}
+
+export function errorResponse(error: unknown): Response {
+  const status = error instanceof AppError ? error.status : 500;
+  return jsonResponse({ error: toActionError(error) }, status);
+}
+
+/** Reads a JSON body: 415 for another content type, 413 past the limit, 400 for bad JSON. */
+export async function readJsonBody(request: Request, maxBytes = MAX_BODY_BYTES): Promise<unknown> {
+  const type = request.headers.get("content-type") ?? "";
+  if (!type.toLowerCase().startsWith("application/json")) {
+    throw Object.assign(new AppError("invalid_input", "Send the body as application/json."), { httpStatus: 415 });
+  }
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > maxBytes) {
+    throw new AppError("payload_too_large", `The request body is larger than ${maxBytes.toLocaleString("en-US")} bytes.`);
+  }
+  const reader = request.body?.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  if (reader) {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > maxBytes) {
+        await reader.cancel();
+        throw new AppError("payload_too_large", `The request body is larger than ${maxBytes.toLocaleString("en-US")} bytes.`);
+      }
+      chunks.push(value);
+    }
+  }
+  const text = new TextDecoder("utf-8", { fatal: false }).decode(Buffer.concat(chunks));
+  if (!text.trim()) return {};
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new AppError("invalid_input", "The request body is not valid JSON.");
+  }
+}
+
+/** Runs a handler and turns thrown errors into JSON error responses. */
+export async function handle(work: () => Promise<Response>): Promise<Response> {
+  try {
+    return await work();
+  } catch (error) {
+    const override = (error as { httpStatus?: number }).httpStatus;
+    if (override) return jsonResponse({ error: toActionError(error) }, override);
+    return errorResponse(error);
+  }
+}
+
+/** Streams turn events as NDJSON, one event per line. */
+export function ndjsonResponse(events: AsyncGenerator<TurnEvent>): Response {
+  const encoder = new TextEncoder();
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const next = await events.next();
+        if (next.done) controller.close();
+        else controller.enqueue(encoder.encode(`${JSON.stringify(next.value)}\n`));
+      } catch (error) {
+        const event: TurnEvent = { type: "error", message: toActionError(error).message, retryable: false };
+        controller.enqueue(encoder.encode(`${JSON.stringify(event)}\n`));
+        controller.close();
+      }
+    },
+    async cancel() {
+      await events.return(undefined);
+    },
+  });
+  return new Response(body, {
+    headers: { "content-type": "application/x-ndjson; charset=utf-8", "cache-control": "no-store" },
+  });
+}
+
+/** Drains a turn into one JSON result (for scripts that don't want a stream). */
+export async function collectTurn(events: AsyncGenerator<TurnEvent>): Promise<{ events: TurnEvent[]; error: string | null }> {
+  const collected: TurnEvent[] = [];
+  let error: string | null = null;
+  for await (const event of events) {
+    if (event.type === "delta") continue;
+    if (event.type === "error") error = event.message;
+    collected.push(event);
+  }
+  return { events: collected, error };
+}

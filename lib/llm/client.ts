@@ -1,0 +1,322 @@
+// The ONE place that creates `openai` clients.
+//
+// Endpoint selection (read from the environment on every getModelEndpoint() call):
+//   OPENAI_API_KEY set             → that key, OPENAI_BASE_URL or api.openai.com     (demo: false)
+//   only OPENAI_BASE_URL set       → that URL with a placeholder key (Ollama, vLLM,
+//                                    LM Studio and friends don't check keys)         (demo: false)
+//   neither                        → the offline demo model: the test server started
+//                                    in-process on 127.0.0.1 with an ephemeral port  (demo: true)
+// The demo server is a singleton on globalThis because Next dev re-evaluates this
+// module on hot reload and must not start a second server each time.
+//
+// Retries: the openai client retries 408/409/429/5xx and connection errors. That's
+// worth it against a remote API, but against a local server it only multiplies the
+// wait (and would swallow the test server's one-shot faults), so loopback endpoints
+// default to 0 retries and others to 2; STRATA_MODEL_MAX_RETRIES overrides both.
+
+import OpenAI from "openai";
+import type {
+  ChatCompletionCreateParamsStreaming,
+  ChatCompletionFunctionTool,
+  ChatCompletionMessageParam,
+} from "openai/resources/chat/completions";
+import type { ChatMessage, ToolCall } from "../compression/types";
+import { abortedError, malformedError, timeoutError, toModelError, type AbortContext } from "./errors";
+import { DEMO_MODEL } from "./models";
+import { normalizeModelName } from "./tokens";
+import type { TestServer } from "./test-server";
+
+export { ModelError, isModelError, type ModelErrorKind } from "./errors";
+
+export type ModelEndpoint = { client: OpenAI; baseURL: string; demo: boolean };
+
+export const OPENAI_DEFAULT_BASE_URL = "https://api.openai.com/v1";
+/** Sent to servers that don't check keys; the openai client refuses to run without one. */
+export const PLACEHOLDER_API_KEY = "not-needed";
+export const DEMO_API_KEY = "strata-demo-key";
+/** Idle timeout of a chat stream: no byte from the server for this long ends it. */
+export const DEFAULT_CHAT_TIMEOUT_MS = 60_000;
+export const LIST_MODELS_TIMEOUT_MS = 3000;
+/** The demo server streams visibly: a pause before each chunk, and a noticeable summary wait. */
+export const DEMO_SERVER_LATENCY = { chatLatencyMs: 15, summaryLatencyMs: 400, tokensPerChunk: 2 } as const;
+
+type Env = Record<string, string | undefined>;
+
+function envValue(env: Env, name: string): string | undefined {
+  const value = env[name]?.trim();
+  return value ? value : undefined;
+}
+
+/** True when no key and no base URL are configured: the app talks to its built-in demo model. */
+export function isDemoMode(env: Env = process.env): boolean {
+  return !envValue(env, "OPENAI_API_KEY") && !envValue(env, "OPENAI_BASE_URL");
+}
+
+/** STRATA_DEFAULT_MODEL, else "strata-demo" in demo mode, else "gpt-4o-mini". */
+export function defaultModel(env: Env = process.env): string {
+  return envValue(env, "STRATA_DEFAULT_MODEL") ?? (isDemoMode(env) ? DEMO_MODEL : "gpt-4o-mini");
+}
+
+/** The default model as of module load (use defaultModel() where env may change at run time). */
+export const DEFAULT_MODEL: string = defaultModel();
+
+function isLoopback(baseURL: string): boolean {
+  try {
+    const host = new URL(baseURL).hostname;
+    return host === "localhost" || host === "::1" || host === "[::1]" || host.startsWith("127.");
+  } catch {
+    return false;
+  }
+}
+
+function maxRetriesFor(baseURL: string, env: Env): number {
+  const configured = Number(envValue(env, "STRATA_MODEL_MAX_RETRIES"));
+  if (Number.isInteger(configured) && configured >= 0) return configured;
+  return isLoopback(baseURL) ? 0 : 2;
+}
+
+/** A client for an explicit endpoint (tests, scripts). Not cached. */
+export function createModelEndpoint(options: {
+  baseURL: string;
+  apiKey?: string;
+  demo?: boolean;
+  maxRetries?: number;
+}): ModelEndpoint {
+  const client = new OpenAI({
+    apiKey: options.apiKey ?? PLACEHOLDER_API_KEY,
+    baseURL: options.baseURL,
+    maxRetries: options.maxRetries ?? maxRetriesFor(options.baseURL, process.env),
+    // We report failures as ModelError; the client's own console logging would duplicate them.
+    logLevel: "off",
+    // Our own idle timeout and callers' signals bound every call; this only backs them up.
+    timeout: 10 * 60_000,
+  });
+  return { client, baseURL: options.baseURL, demo: options.demo ?? false };
+}
+
+const endpointCache = new Map<string, ModelEndpoint>();
+
+function cachedEndpoint(baseURL: string, apiKey: string, demo: boolean, env: Env): ModelEndpoint {
+  const maxRetries = maxRetriesFor(baseURL, env);
+  const key = `${baseURL}\n${apiKey}\n${maxRetries}\n${demo}`;
+  let endpoint = endpointCache.get(key);
+  if (!endpoint) {
+    endpoint = createModelEndpoint({ baseURL, apiKey, demo, maxRetries });
+    endpointCache.set(key, endpoint);
+  }
+  return endpoint;
+}
+
+const DEMO_SERVER_KEY = Symbol.for("strata.llm.demoServer");
+type DemoHolder = Record<symbol, Promise<TestServer> | undefined>;
+
+/** Starts (once per process) and returns the in-process demo server. */
+export function getDemoServer(): Promise<TestServer> {
+  const holder = globalThis as unknown as DemoHolder;
+  let server = holder[DEMO_SERVER_KEY];
+  if (!server) {
+    // Loaded lazily: with a real endpoint configured the server code is never needed.
+    server = import("./test-server").then(({ startTestServer }) =>
+      startTestServer({ host: "127.0.0.1", port: 0, unref: true, ...DEMO_SERVER_LATENCY }),
+    );
+    // A failed start must not poison the singleton: the next call tries again.
+    server.catch(() => {
+      if (holder[DEMO_SERVER_KEY] === server) holder[DEMO_SERVER_KEY] = undefined;
+    });
+    holder[DEMO_SERVER_KEY] = server;
+  }
+  return server;
+}
+
+/** The configured endpoint (see the top of this file). */
+export async function getModelEndpoint(env: Env = process.env): Promise<ModelEndpoint> {
+  const apiKey = envValue(env, "OPENAI_API_KEY");
+  const baseURL = envValue(env, "OPENAI_BASE_URL");
+  if (apiKey) return cachedEndpoint(baseURL ?? OPENAI_DEFAULT_BASE_URL, apiKey, false, env);
+  if (baseURL) return cachedEndpoint(baseURL, PLACEHOLDER_API_KEY, false, env);
+  const server = await getDemoServer();
+  return cachedEndpoint(server.url, DEMO_API_KEY, true, env);
+}
+
+export type ChatStreamEvent =
+  | { type: "text"; delta: string }
+  | { type: "tool_calls"; calls: ToolCall[] }
+  | { type: "usage"; promptTokens: number; completionTokens: number }
+  | { type: "done"; finishReason: string };
+
+export type ChatTool = ChatCompletionFunctionTool;
+
+export type StreamChatOptions = {
+  model: string;
+  messages: readonly ChatMessage[];
+  tools?: readonly ChatTool[];
+  signal?: AbortSignal;
+  /** Idle timeout: the longest wait for the first or the next chunk. Default 60 s. */
+  timeoutMs?: number;
+  temperature?: number;
+  maxTokens?: number;
+  /** Defaults to getModelEndpoint(). */
+  endpoint?: ModelEndpoint;
+};
+
+/** Our ChatMessage in the wire shape (drops empty tool_calls, which OpenAI rejects). */
+export function toWireMessages(messages: readonly ChatMessage[]): ChatCompletionMessageParam[] {
+  return messages.map((message): ChatCompletionMessageParam => {
+    switch (message.role) {
+      case "assistant":
+        return message.tool_calls && message.tool_calls.length > 0
+          ? { role: "assistant", content: message.content, tool_calls: message.tool_calls }
+          : { role: "assistant", content: message.content ?? "" };
+      case "tool":
+        return { role: "tool", content: message.content, tool_call_id: message.tool_call_id };
+      default:
+        return { role: message.role, content: message.content };
+    }
+  });
+}
+
+/** o-series and gpt-5 reasoning models reject any temperature but the default. */
+export function supportsTemperature(model: string): boolean {
+  const name = normalizeModelName(model);
+  if (/^o\d/.test(name)) return false;
+  return !(name.startsWith("gpt-5") && !name.startsWith("gpt-5-chat"));
+}
+
+/**
+ * OpenAI deprecated max_tokens (o-series reject it) in favour of max_completion_tokens,
+ * but many OpenAI-compatible servers only know max_tokens.
+ */
+export function maxTokensParam(endpoint: ModelEndpoint, maxTokens: number): { max_tokens: number } | { max_completion_tokens: number } {
+  let official = false;
+  try {
+    official = new URL(endpoint.baseURL).hostname === "api.openai.com";
+  } catch {
+    official = false;
+  }
+  return official ? { max_completion_tokens: maxTokens } : { max_tokens: maxTokens };
+}
+
+/**
+ * Streams one chat completion as typed events: text deltas as they arrive, the tool
+ * calls assembled from their deltas (once, at the finish chunk), usage, then done.
+ * Throws ModelError. Breaking out of the loop aborts the HTTP request.
+ */
+export async function* streamChat(options: StreamChatOptions): AsyncGenerator<ChatStreamEvent, void, undefined> {
+  if (options.signal?.aborted) throw abortedError(options.signal.reason);
+  const endpoint = options.endpoint ?? (await getModelEndpoint());
+  const timeoutMs = options.timeoutMs ?? DEFAULT_CHAT_TIMEOUT_MS;
+  const context: AbortContext = { timedOut: false, timeoutMs, baseURL: endpoint.baseURL };
+  const controller = new AbortController();
+  const onAbort = () => controller.abort(options.signal?.reason);
+  options.signal?.addEventListener("abort", onAbort, { once: true });
+
+  // The idle timer runs only while we wait for the server, never while the
+  // consumer holds a yielded event (slow consumers must not cause timeouts).
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const disarm = () => clearTimeout(timer);
+  const arm = () => {
+    disarm();
+    timer = setTimeout(() => {
+      context.timedOut = true;
+      controller.abort();
+    }, timeoutMs);
+  };
+
+  const params: ChatCompletionCreateParamsStreaming = {
+    model: options.model,
+    messages: toWireMessages(options.messages),
+    stream: true,
+    stream_options: { include_usage: true },
+    ...(options.tools && options.tools.length > 0 ? { tools: [...options.tools] } : {}),
+    ...(options.temperature !== undefined && supportsTemperature(options.model) ? { temperature: options.temperature } : {}),
+    ...(options.maxTokens !== undefined ? maxTokensParam(endpoint, options.maxTokens) : {}),
+  };
+
+  try {
+    arm();
+    let stream: AsyncIterable<OpenAI.Chat.Completions.ChatCompletionChunk>;
+    try {
+      stream = await endpoint.client.chat.completions.create(params, { signal: controller.signal });
+    } catch (error) {
+      throw toModelError(error, context);
+    }
+    const iterator = stream[Symbol.asyncIterator]();
+    const calls = new Map<number, ToolCall>();
+    let callsEmitted = false;
+    let finishReason: string | undefined;
+
+    while (true) {
+      let result: IteratorResult<OpenAI.Chat.Completions.ChatCompletionChunk>;
+      try {
+        result = await iterator.next();
+      } catch (error) {
+        throw toModelError(error, context);
+      }
+      disarm();
+      if (result.done) break;
+      const chunk = result.value;
+      const events: ChatStreamEvent[] = [];
+      for (const choice of chunk.choices ?? []) {
+        if (choice.index !== 0) continue;
+        const delta = choice.delta ?? {};
+        if (delta.content) events.push({ type: "text", delta: delta.content });
+        if (delta.refusal) events.push({ type: "text", delta: delta.refusal });
+        for (const part of delta.tool_calls ?? []) {
+          const call = calls.get(part.index) ?? { id: "", name: "", arguments: "" };
+          if (part.id) call.id = part.id;
+          if (part.function?.name) call.name += part.function.name;
+          if (part.function?.arguments) call.arguments += part.function.arguments;
+          calls.set(part.index, call);
+        }
+        if (choice.finish_reason) {
+          finishReason = choice.finish_reason;
+          if (calls.size > 0 && !callsEmitted) {
+            callsEmitted = true;
+            events.push({ type: "tool_calls", calls: assembleCalls(calls) });
+          }
+        }
+      }
+      if (chunk.usage) {
+        events.push({
+          type: "usage",
+          promptTokens: chunk.usage.prompt_tokens,
+          completionTokens: chunk.usage.completion_tokens,
+        });
+      }
+      for (const event of events) yield event;
+      arm();
+    }
+
+    // The openai stream ends quietly when aborted; turn that into the right error.
+    if (controller.signal.aborted) throw context.timedOut ? timeoutError(timeoutMs) : abortedError(options.signal?.reason);
+    if (!finishReason) throw malformedError("the stream ended before the reply was complete");
+    if (calls.size > 0 && !callsEmitted) yield { type: "tool_calls", calls: assembleCalls(calls) };
+    yield { type: "done", finishReason };
+  } finally {
+    disarm();
+    options.signal?.removeEventListener("abort", onAbort);
+    // Stops the HTTP stream when the consumer broke out early; a no-op after a normal end.
+    controller.abort();
+  }
+}
+
+function assembleCalls(calls: Map<number, ToolCall>): ToolCall[] {
+  return [...calls.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([index, call]) => ({ id: call.id || `call_${index}`, name: call.name, arguments: call.arguments || "{}" }));
+}
+
+/** Model ids from GET /models, or null when the endpoint doesn't answer within 3 s. */
+export async function listModels(endpoint?: ModelEndpoint): Promise<string[] | null> {
+  try {
+    const target = endpoint ?? (await getModelEndpoint());
+    const page = await target.client.models.list({
+      signal: AbortSignal.timeout(LIST_MODELS_TIMEOUT_MS),
+      timeout: LIST_MODELS_TIMEOUT_MS,
+      maxRetries: 0,
+    });
+    return page.data.map((model) => model.id);
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,54 @@
+// The engine's Summarizer: one non-streaming completion per request. The engine
+// owns retries, fallbacks and judging the text (an empty reply is returned as ""
+// and the engine decides it's a failure); this module only talks to the model and
+// turns every failure into a ModelError.
+
+import type { ChatCompletionCreateParamsNonStreaming } from "openai/resources/chat/completions";
+import type { SummaryRequest, Summarizer } from "../compression/types";
+import { getModelEndpoint, maxTokensParam, supportsTemperature, toWireMessages, type ModelEndpoint } from "./client";
+import { abortedError, malformedError, toModelError } from "./errors";
+
+export type SummarizerOptions = {
+  /** Defaults to getModelEndpoint() on every call (so env changes and the demo server are picked up). */
+  endpoint?: ModelEndpoint | (() => Promise<ModelEndpoint>);
+};
+
+export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
+  const resolveEndpoint = async (): Promise<ModelEndpoint> => {
+    const { endpoint } = options;
+    if (!endpoint) return getModelEndpoint();
+    return typeof endpoint === "function" ? endpoint() : endpoint;
+  };
+
+  return {
+    async complete(request: SummaryRequest): Promise<{ text: string }> {
+      if (request.signal?.aborted) throw abortedError(request.signal.reason);
+      const endpoint = await resolveEndpoint();
+      // One deadline for the whole call, retries included; the caller's signal still cancels.
+      const deadline = AbortSignal.timeout(request.timeoutMs);
+      const signal = request.signal ? AbortSignal.any([request.signal, deadline]) : deadline;
+
+      const params: ChatCompletionCreateParamsNonStreaming = {
+        model: request.model,
+        messages: toWireMessages(request.messages),
+        stream: false,
+        ...maxTokensParam(endpoint, request.maxTokens),
+        ...(supportsTemperature(request.model) ? { temperature: request.temperature } : {}),
+        ...(request.json ? { response_format: { type: "json_object" as const } } : {}),
+      };
+
+      try {
+        const completion = await endpoint.client.chat.completions.create(params, { signal });
+        const choice = completion.choices?.[0];
+        if (!choice) throw malformedError("the reply had no choices");
+        return { text: choice.message?.content ?? "" };
+      } catch (error) {
+        throw toModelError(error, {
+          timedOut: deadline.aborted && !request.signal?.aborted,
+          timeoutMs: request.timeoutMs,
+          baseURL: endpoint.baseURL,
+        });
+      }
+    },
+  };
+}

@@ -1,0 +1,95 @@
+// Serializable shapes the server hands to the browser (server actions, route handlers).
+// Dates are ISO strings so they cross the RSC boundary and JSON alike.
+import type { CompactionKind, CompactionSource, CompactionTrigger, ContextBreakdown, SummarySections, ToolCall } from "./compression/types";
+
+export type MessageStatus = "complete" | "streaming" | "stopped" | "error";
+
+type MessageViewBase = {
+  id: string;
+  seq: number;
+  content: string;
+  tokenCount: number;
+  status: MessageStatus;
+  pinned: boolean;
+  createdAt: string;
+};
+
+export type MessageView =
+  | (MessageViewBase & { role: "system" })
+  | (MessageViewBase & { role: "user" })
+  | (MessageViewBase & {
+      role: "assistant";
+      toolCalls: ToolCall[];
+      model: string | null;
+      usage: { promptTokens: number; completionTokens: number } | null;
+      error: string | null;
+    })
+  | (MessageViewBase & { role: "tool"; toolCallId: string; toolName: string | null });
+
+export type CompactionView = {
+  id: string;
+  level: number;
+  kind: CompactionKind;
+  trigger: CompactionTrigger;
+  strategy: CompactionSource;
+  fromSeq: number;
+  toSeq: number;
+  summary: string;
+  sections: SummarySections | null;
+  summaryModel: string | null;
+  instructions: string | null;
+  summaryTokens: number;
+  coveredMessageCount: number;
+  coveredTokens: number;
+  tokensBefore: number;
+  tokensAfter: number;
+  messagesBefore: number;
+  messagesAfter: number;
+  durationMs: number;
+  background: boolean;
+  createdAt: string;
+  /** Lower-level compactions merged into this one. */
+  childCount: number;
+};
+
+/** One row of the chat timeline: a message, or a compaction standing where its messages were. */
+export type TimelineItem =
+  | { type: "message"; message: MessageView }
+  | { type: "compaction"; compaction: CompactionView };
+
+export type ConversationSummary = {
+  id: string;
+  title: string;
+  model: string;
+  updatedAt: string;
+  messageCount: number;
+};
+
+export type ConversationView = ConversationSummary & {
+  systemPrompt: string;
+  createdAt: string;
+};
+
+export type AttemptView = {
+  id: string;
+  trigger: CompactionTrigger;
+  strategy: string;
+  outcome: "applied" | "failed" | "skipped";
+  reason: string;
+  error: string | null;
+  model: string | null;
+  background: boolean;
+  compactionId: string | null;
+  messagesBefore: number;
+  messagesAfter: number | null;
+  tokensBefore: number;
+  tokensAfter: number | null;
+  durationMs: number;
+  createdAt: string;
+};
+
+export type ContextMeterView = ContextBreakdown & {
+  threshold: number;
+  preemptiveThreshold: number;
+  hardLimit: number;
+};

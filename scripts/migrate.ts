@@ -1,0 +1,104 @@
+// Applies prisma/migrations to the app's database.
+//
+//   tsx scripts/migrate.ts               DATABASE_URL if set, else the embedded PGlite
+//                                        data dir (STRATA_DATA_DIR or ./data/pglite)
+//   tsx scripts/migrate.ts --create-db   first create the database named in DATABASE_URL
+//                                        if it does not exist (connects to "postgres")
+//   --migrations-dir <dir>               another migrations folder (default prisma/migrations)
+//
+// Exit code 0 on success (also when nothing was pending), 1 on any error.
+import fs from "node:fs";
+import path from "node:path";
+import pg from "pg";
+import { applyMigrations, MigrationError } from "../lib/db/migrate";
+
+function parseArgs(argv: string[]) {
+  const opts = { createDb: false, migrationsDir: undefined as string | undefined };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === "--create-db") opts.createDb = true;
+    else if (a === "--migrations-dir") opts.migrationsDir = path.resolve(argv[++i] ?? "");
+    else if (a?.startsWith("--migrations-dir=")) opts.migrationsDir = path.resolve(a.slice("--migrations-dir=".length));
+    else if (a === "-h" || a === "--help") {
+      console.log("usage: tsx scripts/migrate.ts [--create-db] [--migrations-dir <dir>]");
+      process.exit(0);
+    } else throw new Error(`unknown argument: ${a}`);
+  }
+  return opts;
+}
+
+/** Redacts the password for logs. */
+function describeUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = "***";
+    return u.toString();
+  } catch {
+    return "(unparseable DATABASE_URL)";
+  }
+}
+
+const quoteIdent = (name: string) => `"${name.replace(/"/g, '""')}"`;
+
+/** Creates the database named in `url` on its server when it does not exist yet. */
+export async function createDatabaseIfMissing(url: string, log: (m: string) => void = console.log): Promise<boolean> {
+  const u = new URL(url);
+  const dbName = decodeURIComponent(u.pathname.replace(/^\//, ""));
+  if (!dbName) throw new Error("DATABASE_URL names no database");
+  u.pathname = "/postgres";
+  const admin = new pg.Client({ connectionString: u.toString() });
+  await admin.connect();
+  try {
+    const exists = await admin.query("SELECT 1 FROM pg_database WHERE datname = $1", [dbName]);
+    if (exists.rowCount) return false;
+    try {
+      await admin.query(`CREATE DATABASE ${quoteIdent(dbName)}`);
+    } catch (err) {
+      // Another process created it between our check and CREATE (duplicate_database).
+      if ((err as { code?: string }).code === "42P04") return false;
+      throw err;
+    }
+    log(`Created database ${dbName}`);
+    return true;
+  } finally {
+    await admin.end();
+  }
+}
+
+async function main() {
+  const opts = parseArgs(process.argv.slice(2));
+  const log = (m: string) => console.log(`[migrate] ${m}`);
+  const url = process.env.DATABASE_URL?.trim();
+
+  if (url) {
+    if (opts.createDb) await createDatabaseIfMissing(url, log);
+    log(`Target: ${describeUrl(url)}`);
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      await applyMigrations(client, { migrationsDir: opts.migrationsDir, log });
+    } finally {
+      await client.end();
+    }
+    return;
+  }
+
+  if (opts.createDb) log("--create-db ignored: DATABASE_URL is not set (using embedded PGlite)");
+  const dataDir = path.resolve(process.env.STRATA_DATA_DIR?.trim() || path.join("data", "pglite"));
+  // PGlite does not create parent folders.
+  fs.mkdirSync(dataDir, { recursive: true });
+  log(`Target: embedded PGlite at ${dataDir}`);
+  const { PGlite } = await import("@electric-sql/pglite");
+  const db = await PGlite.create(dataDir);
+  try {
+    await applyMigrations(db, { migrationsDir: opts.migrationsDir, log });
+  } finally {
+    await db.close();
+  }
+}
+
+main().catch((err) => {
+  if (err instanceof MigrationError) console.error(`[migrate] ${err.code}: ${err.message}`);
+  else console.error("[migrate] failed:", err instanceof Error ? err.message : err);
+  process.exitCode = 1;
+});

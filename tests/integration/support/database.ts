@@ -1,0 +1,21 @@
+// Which database the integration suite runs on: the real PostgreSQL server (default)
+// or the embedded PGlite (STRATA_TEST_DB=embedded, in memory).
+import pg from "pg";
+
+export const TEST_DB = process.env.STRATA_TEST_DB === "embedded" ? "embedded" : "postgres";
+export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/strata_test";
+
+export async function ensureDatabase(url: string): Promise<void> {
+  const target = new URL(url);
+  const name = decodeURIComponent(target.pathname.slice(1));
+  const admin = new URL(url);
+  admin.pathname = "/postgres";
+  const client = new pg.Client({ connectionString: admin.toString() });
+  await client.connect();
+  try {
+    const exists = await client.query("SELECT 1 FROM pg_database WHERE datname = $1", [name]);
+    if (exists.rowCount === 0) await client.query(`CREATE DATABASE "${name.replaceAll('"', '""')}"`);
+  } finally {
+    await client.end();
+  }
+}

@@ -1,0 +1,193 @@
+// Deterministic stand-ins for everything the engine gets injected.
+import { AutoCompressionManager } from "@/lib/compression/manager";
+import { DEFAULT_SETTINGS, type CompressionSettings } from "@/lib/compression/settings";
+import type {
+  ChatMessage,
+  CompressionLogger,
+  SettingsReader,
+  SummaryRequest,
+  Summarizer,
+  TokenCounter,
+  ToolCall,
+  Transcript,
+  TranscriptMessage,
+} from "@/lib/compression/types";
+
+/** About four characters a token, like English text under tiktoken. */
+export const counter: TokenCounter = { count: (text) => Math.ceil(text.length / 4) };
+export const OVERHEAD = 4;
+
+/** What a chat message costs on the wire under `counter`; stored tokens use the same rule. */
+export function wireTokens(message: ChatMessage): number {
+  const args = message.role === "assistant" ? (message.tool_calls ?? []).map((c) => c.function.name + c.function.arguments).join("") : "";
+  return counter.count((message.content ?? "") + args) + OVERHEAD;
+}
+
+let nextSeq = 1;
+export function resetSeq(value = 1): void {
+  nextSeq = value;
+}
+
+type Extra = { pinned?: boolean; seq?: number; toolCalls?: ToolCall[]; toolCallId?: string; toolName?: string; usage?: { promptTokens: number; completionTokens: number; requestTokens: number } };
+
+export function msg(role: TranscriptMessage["role"], content: string, extra: Extra = {}): TranscriptMessage {
+  const seq = extra.seq ?? nextSeq++;
+  const args = (extra.toolCalls ?? []).map((c) => c.name + c.arguments).join("");
+  const base = { seq, content, tokens: counter.count(content + args) + OVERHEAD, pinned: extra.pinned ?? false };
+  switch (role) {
+    case "assistant":
+      return { ...base, role, ...(extra.toolCalls ? { toolCalls: extra.toolCalls } : {}), ...(extra.usage ? { usage: extra.usage } : {}) };
+    case "tool":
+      return { ...base, role, toolCallId: extra.toolCallId ?? "call", ...(extra.toolName ? { toolName: extra.toolName } : {}) };
+    default:
+      return { ...base, role };
+  }
+}
+
+export const text = (chars: number, label = "x") => `${label} `.repeat(Math.ceil(chars / (label.length + 1))).slice(0, chars);
+
+/** `pairs` user/assistant exchanges of about `chars` characters each. */
+export function chat(pairs: number, chars = 400): TranscriptMessage[] {
+  const messages: TranscriptMessage[] = [];
+  for (let i = 0; i < pairs; i++) {
+    messages.push(msg("user", `question ${i}: ${text(chars - 14, "ask")}`));
+    messages.push(msg("assistant", `answer ${i}: ${text(chars - 12, "reply")}`));
+  }
+  return messages;
+}
+
+export function transcriptOf(messages: TranscriptMessage[], overrides: Partial<Transcript> = {}): Transcript {
+  const systemPrompt = overrides.systemPrompt ?? "You are a helpful assistant.";
+  return {
+    conversationId: "conv-1",
+    model: "chat-model",
+    systemPrompt,
+    systemPromptTokens: counter.count(systemPrompt) + OVERHEAD,
+    compactions: [],
+    messages,
+    totalMessageCount: messages.length,
+    ...overrides,
+  };
+}
+
+export const FACT_PATTERN = /^.*?(FACT \S+?=[^\n]*)$/gm;
+export function factsIn(value: string): string[] {
+  return [...new Set([...value.matchAll(FACT_PATTERN)].map((m) => m[1]!.trim()))];
+}
+
+/** Replies like the project's test model server: keeps FACT lines, tags decide the shape. */
+export function serverLikeReply(request: SummaryRequest): string {
+  const first = request.messages[0]?.content ?? "";
+  const facts = factsIn(request.messages.map((m) => m.content ?? "").join("\n"));
+  if (first.startsWith("[strata:structured]")) {
+    return JSON.stringify({ goals: ["finish the task"], decisions: ["use plan A"], completed: ["step 1"], openItems: ["step 2"], facts });
+  }
+  if (first.startsWith("[strata:digest]")) return "user asked, assistant answered";
+  return ["Summary: the user and assistant worked on the task.", ...facts].join("\n");
+}
+
+export type SummarizerBehaviour = "ok" | "throw" | "hang" | "empty" | "invalid_json";
+
+export class FakeSummarizer implements Summarizer {
+  readonly calls: SummaryRequest[] = [];
+  behaviour: SummarizerBehaviour = "ok";
+  delayMs = 0;
+  inFlight = 0;
+  maxInFlight = 0;
+  /** Per-call override; return undefined to fall back to the behaviour. */
+  respond?: (request: SummaryRequest, index: number) => string | Error | undefined;
+
+  async complete(request: SummaryRequest): Promise<{ text: string }> {
+    const index = this.calls.length;
+    this.calls.push(request);
+    this.inFlight++;
+    this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
+    try {
+      if (this.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, this.delayMs));
+      const custom = this.respond?.(request, index);
+      if (custom instanceof Error) throw custom;
+      if (custom !== undefined) return { text: custom };
+      switch (this.behaviour) {
+        case "throw":
+          throw new Error("503 upstream unavailable");
+        case "hang":
+          // Ignores the abort signal on purpose: the engine must enforce the timeout itself.
+          return await new Promise<never>(() => undefined);
+        case "empty":
+          return { text: "   \n" };
+        case "invalid_json":
+          return { text: "```json\n{ goals: oops\n```" };
+        default:
+          return { text: serverLikeReply(request) };
+      }
+    } finally {
+      this.inFlight--;
+    }
+  }
+
+  tags(): string[] {
+    return this.calls.map((call) => (call.messages[0]?.content ?? "").split("\n")[0]!);
+  }
+}
+
+export class MutableSettings implements SettingsReader {
+  reads = 0;
+  constructor(public values: CompressionSettings) {}
+  async read(): Promise<CompressionSettings> {
+    this.reads++;
+    return structuredClone(this.values);
+  }
+  set(patch: Partial<CompressionSettings>): void {
+    this.values = { ...this.values, ...patch };
+  }
+}
+
+export type LogEntry = { level: "info" | "warn" | "error"; fields: Record<string, unknown>; message: string };
+export class MemoryLogger implements CompressionLogger {
+  readonly entries: LogEntry[] = [];
+  info(fields: Record<string, unknown>, message: string) {
+    this.entries.push({ level: "info", fields, message });
+  }
+  warn(fields: Record<string, unknown>, message: string) {
+    this.entries.push({ level: "warn", fields, message });
+  }
+  error(fields: Record<string, unknown>, message: string) {
+    this.entries.push({ level: "error", fields, message });
+  }
+}
+
+/** A small window so compression shows up after a few messages. */
+export const TEST_SETTINGS: CompressionSettings = {
+  ...DEFAULT_SETTINGS,
+  threshold: 0.8,
+  preemptiveThreshold: 0.65,
+  hardLimitReserve: 200,
+  keepRecentCount: 4,
+  summaryMaxTokens: 200,
+  maxSummaryTokensPerLevel: 3000,
+};
+export const WINDOW = 4000;
+
+export function setup(patch: Partial<CompressionSettings> = {}, window = WINDOW) {
+  const settings = new MutableSettings({ ...TEST_SETTINGS, ...patch });
+  const summarizer = new FakeSummarizer();
+  const logger = new MemoryLogger();
+  let id = 0;
+  const manager = new AutoCompressionManager({
+    settings,
+    summarizer,
+    tokens: counter,
+    models: { contextWindow: () => window },
+    logger,
+    newId: () => `c${++id}`,
+    now: () => new Date("2025-01-01T00:00:00Z"),
+  });
+  return { manager, settings, summarizer, logger };
+}
+
+/** Every seq that the transcript shows directly or through a compaction. */
+export function coverage(transcript: Transcript): Map<number, number> {
+  const counts = new Map<number, number>();
+  for (const c of transcript.compactions) for (let s = c.fromSeq; s <= c.toSeq; s++) counts.set(s, (counts.get(s) ?? 0) + 1);
+  return counts;
+}
