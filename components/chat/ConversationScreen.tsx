@@ -23,6 +23,8 @@ export function ConversationScreen({
 }) {
   const ready = useChat((state) => state.conversationId === conversation.id);
   const activityOpen = useChat((state) => state.activityOpen);
+  const busy = useChat((state) => state.busy);
+  const settled = useChat((state) => state.settled);
 
   useLayoutEffect(() => {
     useChat.getState().open({
@@ -36,7 +38,14 @@ export function ConversationScreen({
   }, [conversation.id]);
 
   return (
-    <div className="flex min-h-0 flex-1 flex-col" data-testid="conversation" data-id={conversation.id}>
+    <div
+      className="flex min-h-0 flex-1 flex-col"
+      data-testid="conversation"
+      data-id={conversation.id}
+      data-ready={ready}
+      data-busy={busy}
+      data-settled={settled}
+    >
       <ChatHeader conversation={conversation} demo={demo} />
       <div className="flex min-h-0 flex-1">
         <div className="flex min-w-0 flex-1 flex-col">

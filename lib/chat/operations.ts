@@ -7,7 +7,7 @@ import type { CompressionChange } from "../compression/types";
 import { getDb } from "../db/client";
 import { listAttempts, loadCompactionChildren, loadTimeline } from "../db/compactions";
 import * as conversations from "../db/conversations";
-import { getMessage, setPinned } from "../db/messages";
+import { getMessage, lastUserSeqs, setPinned } from "../db/messages";
 import { rewindFrom } from "../db/rewind";
 import { readSettings, writeSettings } from "../db/settings";
 import { AppError } from "../errors";
@@ -112,9 +112,8 @@ function rewindPlanner() {
 /** Removes the last `turns` user turns (and everything after them) from the conversation. */
 export async function rewind(input: unknown) {
   const { conversationId, turns } = parse(rewindInput, input);
-  const transcript = await activeTranscript(conversationId);
-  const userSeqs = transcript.messages.filter((m) => m.role === "user").map((m) => m.seq);
-  const fromSeq = userSeqs.at(-turns) ?? userSeqs[0];
+  await conversations.getConversation(await getDb(), conversationId);
+  const fromSeq = (await lastUserSeqs(await getDb(), conversationId, turns))[0];
   if (fromSeq == null) throw new AppError("invalid_input", "There is no turn to remove.");
   return rewindFrom(await getDb(), conversationId, fromSeq, rewindPlanner());
 }

@@ -117,6 +117,9 @@ export async function* runTurn(input: TurnInput): AsyncGenerator<TurnEvent> {
       const settings = await readSettings(db);
       const { messages } = compressionManager().buildRequest(transcript, settings);
       const model = transcript.model;
+      // Messages only, on purpose: the API's reported prompt also counts the tool
+      // definitions, and that difference is exactly what the usage correction carries
+      // into the next context measurement.
       const requestTokens = countRequestTokens(messages);
       yield { type: "assistant_start", model };
 

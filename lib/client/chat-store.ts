@@ -44,6 +44,8 @@ type ChatState = {
   attempts: AttemptView[] | null;
   activityOpen: boolean;
   abort: AbortController | null;
+  /** Counts finished operations (turns, compactions, rewinds): lets tests and observers wait for one. */
+  settled: number;
 
   open: (input: { conversationId: string; items: TimelineItem[]; hasEarlier: boolean; meter: ContextMeterView | null }) => void;
   send: (content: string) => Promise<void>;
@@ -114,6 +116,8 @@ export const useChat = create<ChatState>()((set, get) => {
     });
   };
 
+  const settle = () => set((state) => ({ settled: state.settled + 1 }));
+
   const runTurn = async (request: TurnRequest, before?: () => void) => {
     const conversationId = get().conversationId;
     if (!conversationId || get().busy) return;
@@ -136,6 +140,7 @@ export const useChat = create<ChatState>()((set, get) => {
       if (abort.signal.aborted || turn.compacted || "editSeq" in request) await get().refreshTimeline();
       await Promise.all([get().refreshMeter(), get().activityOpen ? get().refreshAttempts() : null]);
       void useConversationList.getState().refresh();
+      settle();
     }
   };
 
@@ -153,6 +158,7 @@ export const useChat = create<ChatState>()((set, get) => {
     attempts: null,
     activityOpen: false,
     abort: null,
+    settled: 0,
 
     open({ conversationId, items, hasEarlier, meter }) {
       if (get().conversationId === conversationId && get().busy) return;
@@ -257,6 +263,7 @@ export const useChat = create<ChatState>()((set, get) => {
       } finally {
         forConversation(conversationId, () => set({ busy: false, compressing: null }));
         await Promise.all([get().refreshTimeline(), get().refreshMeter(), get().activityOpen ? get().refreshAttempts() : null]);
+        settle();
       }
     },
 
@@ -280,6 +287,7 @@ export const useChat = create<ChatState>()((set, get) => {
       } finally {
         forConversation(conversationId, () => set({ busy: false, compressing: null }));
         if (get().activityOpen) await get().refreshAttempts();
+        settle();
       }
     },
 
@@ -304,6 +312,7 @@ export const useChat = create<ChatState>()((set, get) => {
       } finally {
         forConversation(conversationId, () => set({ busy: false }));
         await Promise.all([get().refreshTimeline(), get().refreshMeter(), get().activityOpen ? get().refreshAttempts() : null]);
+        settle();
       }
     },
 
@@ -330,6 +339,7 @@ export const useChat = create<ChatState>()((set, get) => {
       set({ lastError: null });
       await Promise.all([get().refreshTimeline(), get().refreshMeter()]);
       void useConversationList.getState().refresh();
+      settle();
     },
 
     notify(tone, text) {

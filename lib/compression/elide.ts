@@ -1,9 +1,11 @@
+import { cutOutsideFacts, extractFacts } from "./facts";
 import { formatCount } from "./render";
 import type { TokenCounter } from "./types";
 
 /**
  * Cuts the middle out of `content` so it counts at most `maxTokens`; the head and
- * tail survive because that is where instructions and questions usually sit.
+ * tail survive because that is where instructions and questions usually sit. Facts
+ * from the cut part follow the marker, and no cut splits a fact.
  */
 export function elideMiddle(content: string, maxTokens: number, tokens: TokenCounter): string {
   const originalTokens = tokens.count(content);
@@ -12,12 +14,18 @@ export function elideMiddle(content: string, maxTokens: number, tokens: TokenCou
   const charsPerToken = content.length / Math.max(1, originalTokens);
   let keepChars = Math.floor((maxTokens - tokens.count(marker(originalTokens)) - 2) * charsPerToken);
   while (keepChars > 0) {
-    const head = content.slice(0, Math.ceil(keepChars / 2));
-    const tail = content.slice(content.length - Math.floor(keepChars / 2));
+    const headEnd = cutOutsideFacts(content, Math.ceil(keepChars / 2));
+    const tailStart = Math.max(headEnd, cutOutsideFacts(content, content.length - Math.floor(keepChars / 2)));
+    const head = content.slice(0, headEnd);
+    const tail = content.slice(tailStart);
+    const keptFacts = new Set(extractFacts(`${head}\n${tail}`));
+    const lostFacts = extractFacts(content.slice(headEnd, tailStart)).filter((fact) => !keptFacts.has(fact));
     const elided = Math.max(0, originalTokens - tokens.count(head) - tokens.count(tail));
-    const candidate = `${head}\n${marker(elided)}\n${tail}`;
+    const candidate = [head, marker(elided), ...lostFacts, tail].join("\n");
     if (tokens.count(candidate) <= maxTokens) return candidate;
     keepChars = Math.floor(keepChars * 0.85) - 1;
   }
-  return marker(originalTokens);
+  const facts = extractFacts(content);
+  const withFacts = [marker(originalTokens), ...facts].join("\n");
+  return tokens.count(withFacts) <= maxTokens ? withFacts : marker(originalTokens);
 }

@@ -1,4 +1,4 @@
-import { extractFacts } from "./facts";
+import { cutOutsideFacts, extractFacts } from "./facts";
 import type { TranscriptMessage } from "./types";
 
 // Seed 004's transcript layout: role-labelled lines, tool calls by name with
@@ -11,10 +11,10 @@ const TOOL_ARGUMENT_CHARS = 300;
 /** Shortens long content but re-attaches the FACT lines of the part that was cut. */
 export function shorten(content: string, maxChars: number): string {
   if (content.length <= maxChars) return content;
-  const head = content.slice(0, maxChars);
+  const head = content.slice(0, cutOutsideFacts(content, maxChars));
   const kept = new Set(extractFacts(head));
   const lostFacts = extractFacts(content).filter((fact) => !kept.has(fact));
-  return [`${head}… [${content.length - maxChars} more characters]`, ...lostFacts].join("\n");
+  return [`${head}… [${content.length - head.length} more characters]`, ...lostFacts].join("\n");
 }
 
 export function formatMessage(message: TranscriptMessage): string {

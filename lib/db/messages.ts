@@ -89,3 +89,14 @@ export async function messagesInRange(
   });
   return rows.map(toMessageView);
 }
+
+/** Sequence numbers of the last `count` visible user messages, oldest first. */
+export async function lastUserSeqs(db: Db, conversationId: string, count: number): Promise<number[]> {
+  const rows = await db.message.findMany({
+    where: { conversationId, role: "user", rewoundAt: null },
+    orderBy: { seq: "desc" },
+    take: count,
+    select: { seq: true },
+  });
+  return rows.map((row) => row.seq).reverse();
+}

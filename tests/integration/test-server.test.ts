@@ -202,7 +202,7 @@ describe("tool calls", () => {
         function: { name: "compress_context", description: "Compress", parameters: { type: "object", properties: {} } },
       },
     ];
-    const messages = [user("FACT city=Oslo"), { role: "assistant" as const, content: "ok" }, user("FACT pet=cat COMPRESS_CONTEXT now")];
+    const messages = [user("FACT city=Oslo"), { role: "assistant" as const, content: "ok" }, user("FACT pet=cat\nCOMPRESS_CONTEXT now")];
     const events = await collect({ model: "strata-demo", messages, tools });
     const callsEvent = events.find((e) => e.type === "tool_calls");
     if (callsEvent?.type !== "tool_calls") throw new Error("no tool call");
@@ -267,7 +267,8 @@ describe("summary requests", () => {
     );
     const parsed = JSON.parse(text) as Record<string, string[]>;
     expect(parsed.facts).toEqual(["FACT city=Oslo", "FACT budget=1200 EUR", "FACT hotel=Thon."]);
-    expect(parsed.goals).toEqual(["Let's plan the trip."]);
+    // Quotes lower-case "FACT " so they never count as fact lines.
+    expect(parsed.goals).toEqual(["Let's plan the trip. fact city=Oslo"]);
     expect(parsed).toMatchObject({ decisions: [], completed: [], openItems: [] });
     const recorded = server.requests.at(-1)?.body as { response_format?: unknown; temperature?: number; max_tokens?: number };
     expect(recorded.response_format).toEqual({ type: "json_object" });

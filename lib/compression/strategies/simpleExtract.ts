@@ -1,9 +1,12 @@
-import { extractFacts } from "../facts";
+import { extractFacts, findFacts } from "../facts";
 import type { TranscriptMessage } from "../types";
 import type { CompressionStrategy } from "./types";
 
+/** A one-line quote without facts: they are listed whole below, and a cut one would be false. */
 function clip(text: string, maxChars: number): string {
-  const flat = text.replace(/\s+/g, " ").trim();
+  let withoutFacts = text;
+  for (const fact of findFacts(text).reverse()) withoutFacts = withoutFacts.slice(0, fact.start) + withoutFacts.slice(fact.end);
+  const flat = withoutFacts.replace(/\s+/g, " ").trim();
   return flat.length <= maxChars ? flat : `${flat.slice(0, maxChars)}...`;
 }
 

@@ -3,18 +3,32 @@
 import pg from "pg";
 
 export const TEST_DB = process.env.STRATA_TEST_DB === "embedded" ? "embedded" : "postgres";
-export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/strata_test";
 
-export async function ensureDatabase(url: string): Promise<void> {
+function adminClient(url: string): { client: pg.Client; name: string } {
   const target = new URL(url);
-  const name = decodeURIComponent(target.pathname.slice(1));
   const admin = new URL(url);
   admin.pathname = "/postgres";
-  const client = new pg.Client({ connectionString: admin.toString() });
+  return { client: new pg.Client({ connectionString: admin.toString() }), name: decodeURIComponent(target.pathname.slice(1)) };
+}
+
+const quoted = (name: string) => `"${name.replaceAll('"', '""')}"`;
+
+export async function ensureDatabase(url: string): Promise<void> {
+  const { client, name } = adminClient(url);
   await client.connect();
   try {
     const exists = await client.query("SELECT 1 FROM pg_database WHERE datname = $1", [name]);
-    if (exists.rowCount === 0) await client.query(`CREATE DATABASE "${name.replaceAll('"', '""')}"`);
+    if (exists.rowCount === 0) await client.query(`CREATE DATABASE ${quoted(name)}`);
+  } finally {
+    await client.end();
+  }
+}
+
+export async function dropDatabase(url: string): Promise<void> {
+  const { client, name } = adminClient(url);
+  await client.connect();
+  try {
+    await client.query(`DROP DATABASE IF EXISTS ${quoted(name)} WITH (FORCE)`);
   } finally {
     await client.end();
   }

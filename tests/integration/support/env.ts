@@ -1,12 +1,14 @@
-// setupFiles: point the app's modules at the test database before they load.
-import { TEST_DATABASE_URL, TEST_DB } from "./database";
+// setupFiles: point the app's modules at this run's test database before they load.
+import { TEST_DB } from "./database";
 
 process.env.LOG_LEVEL ??= "silent";
 if (TEST_DB === "embedded") {
   delete process.env.DATABASE_URL;
   process.env.STRATA_DATA_DIR = "memory://";
 } else {
-  process.env.DATABASE_URL = TEST_DATABASE_URL;
+  const url = process.env.STRATA_RUN_DATABASE_URL;
+  if (!url) throw new Error("The integration global setup did not create a database for this run.");
+  process.env.DATABASE_URL = url;
 }
 // The test server is started per file; no file may fall back to the demo model or real OpenAI.
 delete process.env.OPENAI_API_KEY;

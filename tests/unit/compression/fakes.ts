@@ -1,8 +1,10 @@
 // Deterministic stand-ins for everything the engine gets injected.
 import { AutoCompressionManager } from "@/lib/compression/manager";
 import { DEFAULT_SETTINGS, type CompressionSettings } from "@/lib/compression/settings";
+import { expect } from "vitest";
 import type {
   ChatMessage,
+  CompactionRecord,
   CompressionLogger,
   SettingsReader,
   SummaryRequest,
@@ -70,9 +72,10 @@ export function transcriptOf(messages: TranscriptMessage[], overrides: Partial<T
   };
 }
 
-export const FACT_PATTERN = /^.*?(FACT \S+?=[^\n]*)$/gm;
+/** The test model server's reading: `FACT key=value`, value up to whitespace, trailing punctuation dropped. */
 export function factsIn(value: string): string[] {
-  return [...new Set([...value.matchAll(FACT_PATTERN)].map((m) => m[1]!.trim()))];
+  const lines = [...value.matchAll(/FACT ([^\s=]+)=(\S+)/g)].map((m) => `FACT ${m[1]}=${m[2]!.replace(/[.,;:!?)\]}"'`*]+$/, "")}`);
+  return [...new Set(lines)];
 }
 
 /** Replies like the project's test model server: keeps FACT lines, tags decide the shape. */
@@ -191,3 +194,32 @@ export function coverage(transcript: Transcript): Map<number, number> {
   for (const c of transcript.compactions) for (let s = c.fromSeq; s <= c.toSeq; s++) counts.set(s, (counts.get(s) ?? 0) + 1);
   return counts;
 }
+
+export function compaction(id: string, fromSeq: number, toSeq: number, extra: Partial<CompactionRecord> = {}): CompactionRecord {
+  return {
+    id, level: 1, kind: "summary", trigger: "auto", strategy: "ai_summary", fromSeq, toSeq, summary: `summary ${id}`,
+    summaryTokens: 3, coveredMessageCount: 1, coveredTokens: 100, childIds: [], background: false, durationMs: 0,
+    messagesBefore: 0, messagesAfter: 0, tokensBefore: 0, tokensAfter: 0, createdAt: new Date(0), ...extra,
+  };
+}
+
+/** The API's rule: every tool message directly follows the assistant call that asked for it. */
+export function assertValidToolPairs(messages: ChatMessage[]) {
+  for (let i = 0; i < messages.length; i++) {
+    const message = messages[i]!;
+    if (message.role === "assistant" && message.tool_calls?.length) {
+      const ids = message.tool_calls.map((c) => c.id);
+      const results = [];
+      for (let j = i + 1; j < messages.length && messages[j]!.role === "tool"; j++) results.push(messages[j] as { tool_call_id: string });
+      expect(results.map((r) => r.tool_call_id).sort()).toEqual([...ids].sort());
+    }
+    if (message.role === "tool") {
+      let j = i - 1;
+      while (j >= 0 && messages[j]!.role === "tool") j--;
+      const call = messages[j];
+      expect(call?.role).toBe("assistant");
+      expect((call as { tool_calls?: { id: string }[] }).tool_calls?.map((c) => c.id)).toContain(message.tool_call_id);
+    }
+  }
+}
+

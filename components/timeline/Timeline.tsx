@@ -1,0 +1,143 @@
+"use client";
+import { useVirtualizer } from "@tanstack/react-virtual";
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef } from "react";
+import { useChat } from "@/lib/client/chat-store";
+import { itemKey, lastMessage } from "@/lib/client/timeline-items";
+import type { TimelineItem } from "@/lib/views";
+import { Button } from "../ui/Button";
+import { RetryRow } from "./RetryRow";
+import { StreamingReply } from "./StreamingReply";
+import { TimelineEntry } from "./TimelineEntry";
+
+type Row =
+  | { kind: "earlier" }
+  | { kind: "item"; item: TimelineItem }
+  | { kind: "streaming" }
+  | { kind: "retry" };
+
+function rowKey(row: Row): string {
+  return row.kind === "item" ? itemKey(row.item) : row.kind;
+}
+
+/** How close to the bottom (px) still counts as "following" new content. */
+const FOLLOW_SLACK = 96;
+
+/** The conversation as it happened, virtualized: only the rows on screen are rendered. */
+export function Timeline() {
+  const items = useChat((state) => state.items);
+  const hasEarlier = useChat((state) => state.hasEarlier);
+  const loadingEarlier = useChat((state) => state.loadingEarlier);
+  const loadEarlier = useChat((state) => state.loadEarlier);
+  const busy = useChat((state) => state.busy);
+  const turnRunning = useChat((state) => state.abort !== null);
+  const streamedText = useChat((state) => state.streaming?.text ?? "");
+  const lastError = useChat((state) => state.lastError);
+
+  const rows = useMemo<Row[]>(() => {
+    const list: Row[] = hasEarlier ? [{ kind: "earlier" }] : [];
+    for (const item of items) list.push({ kind: "item", item });
+    if (turnRunning) list.push({ kind: "streaming" });
+    else {
+      const last = lastMessage(items);
+      const unanswered = last != null && (last.role === "user" || last.status === "error");
+      if (lastError?.retryable || (unanswered && !busy)) list.push({ kind: "retry" });
+    }
+    return list;
+  }, [items, hasEarlier, turnRunning, lastError, busy]);
+
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const following = useRef(true);
+
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => 96,
+    overscan: 8,
+    getItemKey: (index) => rowKey(rows[index]!),
+  });
+
+  const scrollToBottom = useCallback(() => {
+    const element = scrollRef.current;
+    if (!element) return;
+    element.scrollTop = element.scrollHeight;
+    // Rows measured after this frame can still grow the list: settle once more.
+    requestAnimationFrame(() => {
+      if (following.current) element.scrollTop = element.scrollHeight;
+    });
+  }, []);
+
+  // Start at the newest message.
+  useLayoutEffect(() => {
+    if (rows.length > 0) virtualizer.scrollToIndex(rows.length - 1, { align: "end" });
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  // Follow new content unless the user scrolled up.
+  const lastKey = rows.length ? rowKey(rows[rows.length - 1]!) : "";
+  useEffect(() => {
+    if (following.current) scrollToBottom();
+  }, [lastKey, rows.length, streamedText, scrollToBottom]);
+
+  // Keep the view steady when an earlier page is prepended.
+  const firstKey = rows.length ? rowKey(rows[hasEarlier ? 1 : 0] ?? rows[0]!) : "";
+  const anchor = useRef<{ key: string; height: number } | null>(null);
+  useLayoutEffect(() => {
+    const element = scrollRef.current;
+    const before = anchor.current;
+    if (element && before && before.key !== firstKey) {
+      element.scrollTop += element.scrollHeight - before.height;
+    }
+    anchor.current = element ? { key: firstKey, height: element.scrollHeight } : null;
+  }, [firstKey]);
+
+  const virtualRows = virtualizer.getVirtualItems();
+
+  return (
+    <div
+      ref={scrollRef}
+      data-testid="timeline"
+      role="log"
+      aria-label="Conversation"
+      tabIndex={0}
+      onScroll={(event) => {
+        const element = event.currentTarget;
+        following.current = element.scrollHeight - element.scrollTop - element.clientHeight < FOLLOW_SLACK;
+      }}
+      className="min-h-0 flex-1 overflow-y-auto [overflow-anchor:none] focus:outline-none"
+    >
+      {rows.length === 0 ? (
+        <div className="flex h-full items-center justify-center text-[13px] text-neutral-500">
+          Say something to start. Old messages are compressed automatically — and stay here.
+        </div>
+      ) : (
+        <div className="relative mx-auto w-full max-w-4xl" style={{ height: virtualizer.getTotalSize() }}>
+          <div
+            className="absolute top-0 left-0 w-full"
+            style={{ transform: `translateY(${virtualRows[0]?.start ?? 0}px)` }}
+          >
+            {virtualRows.map((virtualRow) => {
+              const row = rows[virtualRow.index]!;
+              return (
+                <div key={virtualRow.key} data-index={virtualRow.index} ref={virtualizer.measureElement} className="px-4 py-1">
+                  {row.kind === "item" ? (
+                    <TimelineEntry item={row.item} />
+                  ) : row.kind === "streaming" ? (
+                    <StreamingReply />
+                  ) : row.kind === "retry" ? (
+                    <RetryRow />
+                  ) : (
+                    <div className="flex justify-center py-2">
+                      <Button size="xs" data-testid="load-earlier" disabled={loadingEarlier} onClick={() => void loadEarlier()}>
+                        {loadingEarlier ? "Loading…" : "Load earlier messages"}
+                      </Button>
+                    </div>
+                  )}
+                </div>
+              );
+            })}
+          </div>
+        </div>
+      )}
+    </div>
+  );
+}

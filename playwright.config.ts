@@ -1,0 +1,63 @@
+import { defineConfig } from "@playwright/test";
+
+// End-to-end tests: the real app (next build + next start) against Strata's
+// OpenAI-compatible test server, on a dedicated PostgreSQL database that is reset
+// before the app starts (tests/e2e/support/prepare-db.ts) and again in globalSetup.
+const APP_PORT = 3100;
+const MODEL_PORT = 4010;
+const databaseUrl = process.env.E2E_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/strata_e2e";
+const build = process.env.E2E_SKIP_BUILD === "1" ? "" : "npx next build && ";
+
+export default defineConfig({
+  testDir: "tests/e2e",
+  testMatch: "**/*.spec.ts",
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  forbidOnly: Boolean(process.env.CI),
+  reporter: process.env.CI ? [["list"]] : [["list"], ["html", { open: "never" }]],
+  globalSetup: "./tests/e2e/global-setup.ts",
+  use: {
+    baseURL: `http://127.0.0.1:${APP_PORT}`,
+    viewport: { width: 1280, height: 860 },
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+    launchOptions: {
+      executablePath: "/usr/bin/chromium",
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+      ],
+    },
+  },
+  webServer: [
+    {
+      command: `npx tsx scripts/test-server.ts --port ${MODEL_PORT}`,
+      url: `http://127.0.0.1:${MODEL_PORT}/__admin/health`,
+      reuseExistingServer: !process.env.CI,
+      timeout: 60_000,
+      stdout: "ignore",
+      stderr: "pipe",
+    },
+    {
+      command: `npx tsx tests/e2e/support/prepare-db.ts && ${build}npx next start -p ${APP_PORT}`,
+      url: `http://127.0.0.1:${APP_PORT}/api/settings`,
+      reuseExistingServer: !process.env.CI,
+      timeout: 600_000,
+      stdout: "ignore",
+      stderr: "pipe",
+      env: {
+        OPENAI_BASE_URL: `http://127.0.0.1:${MODEL_PORT}/v1`,
+        OPENAI_API_KEY: "test-key",
+        DATABASE_URL: databaseUrl,
+        LOG_LEVEL: "warn",
+      },
+    },
+  ],
+});

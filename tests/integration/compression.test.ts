@@ -1,0 +1,290 @@
+// Compression through the real chat loop, database and HTTP test model server.
+import { describe, expect, it } from "vitest";
+import * as ops from "../../lib/chat/operations";
+import { compressionManager, activeTranscript, backgroundSettled, contextMeter } from "../../lib/chat/compressor";
+import { saveCompressionChange } from "../../lib/db/compactions";
+import { readSettings } from "../../lib/db/settings";
+import { countMessageTokens, countRequestTokens } from "../../lib/llm/tokens";
+import type { ChatMessage } from "../../lib/compression/types";
+import { chatRequests, newConversation, send, useHarness, useSettings } from "./support/harness";
+
+const h = useHarness();
+const MODEL = "gpt-4o-mini";
+const WINDOW = 3000;
+
+function smallWindow(extra: Parameters<typeof useSettings>[1] = {}) {
+  return useSettings(h.db, {
+    contextWindowOverrides: { [MODEL]: WINDOW },
+    hardLimitReserve: 300,
+    threshold: 0.8,
+    preemptiveThreshold: 0,
+    keepRecentCount: 6,
+    maxSummaryTokensPerLevel: 350,
+    ...extra,
+  });
+}
+
+/** A conversation whose context sits at the auto threshold (filled with compression off). */
+async function fillToThreshold(extra: Parameters<typeof useSettings>[1] = {}) {
+  await smallWindow({ ...extra, enabled: false });
+  const conversation = await newConversation(MODEL);
+  for (let turn = 1; (await contextMeter(conversation.id)).ratio < 0.8; turn++) {
+    await send(conversation.id, `Filling ${turn} REPLY_WORDS=40`);
+  }
+  expect(await h.db.compaction.count({ where: { conversationId: conversation.id } })).toBe(0);
+  await smallWindow({ ...extra, enabled: true });
+  return conversation;
+}
+
+function sentMessages(body: unknown): ChatMessage[] {
+  return (body as { messages: ChatMessage[] }).messages;
+}
+
+async function activeCompactions(conversationId: string) {
+  return h.db.compaction.findMany({ where: { conversationId, supersededById: null, undoneAt: null }, orderBy: { fromSeq: "asc" } });
+}
+
+function expectNoOverlap(ranges: { fromSeq: number; toSeq: number }[]) {
+  const sorted = [...ranges].sort((a, b) => a.fromSeq - b.fromSeq);
+  for (let i = 1; i < sorted.length; i++) expect(sorted[i]!.fromSeq).toBeGreaterThan(sorted[i - 1]!.toSeq);
+}
+
+describe("a long conversation", () => {
+  it("compresses repeatedly to level 2+, stays under the threshold, keeps every original and recalls early facts", async () => {
+    await smallWindow();
+    const conversation = await newConversation(MODEL);
+    const facts: Record<string, string> = {};
+    const TURNS = 200;
+    let largestUserMessage = 0;
+    for (let turn = 1; turn <= TURNS; turn++) {
+      let content = `Turn ${turn}: REPLY_WORDS=${20 + (turn % 7) * 5} please continue the story.`;
+      if (turn % 20 === 1) {
+        const key = `k${turn}`;
+        facts[key] = `v${turn * 7}`;
+        content += `\nFACT ${key}=${facts[key]}`;
+      }
+      largestUserMessage = Math.max(largestUserMessage, countMessageTokens({ role: "user", content }));
+      const events = await send(conversation.id, content);
+      expect(events.find((e) => e.type === "error")).toBeUndefined();
+    }
+
+    const all = await h.db.compaction.findMany({ where: { conversationId: conversation.id } });
+    expect(all.filter((c) => c.level === 1).length).toBeGreaterThan(3);
+    expect(Math.max(...all.map((c) => c.level))).toBeGreaterThanOrEqual(2);
+    expectNoOverlap(await activeCompactions(conversation.id));
+
+    // Never a request over the threshold plus one message (the one just added).
+    const settings = await readSettings(h.db);
+    const limit = settings.threshold * WINDOW;
+    const requests = chatRequests(h.server);
+    expect(requests.length).toBe(TURNS);
+    const largestAssistant = countMessageTokens({ role: "assistant", content: Array(60).fill("lorem").join(" ") }) * 2;
+    for (const request of requests) {
+      expect(countRequestTokens(sentMessages(request.body))).toBeLessThanOrEqual(limit + Math.max(largestUserMessage, largestAssistant));
+    }
+
+    // Nothing lost: every original message is still in the database, in order.
+    const rows = await h.db.message.findMany({ where: { conversationId: conversation.id }, orderBy: { seq: "asc" } });
+    expect(rows).toHaveLength(TURNS * 2);
+    expect(rows.map((r) => r.seq)).toEqual(Array.from({ length: TURNS * 2 }, (_, i) => i + 1));
+    for (const [key, value] of Object.entries(facts)) {
+      expect(rows.some((r) => r.role === "user" && r.content.includes(`FACT ${key}=${value}`))).toBe(true);
+    }
+
+    // The earliest fact lives only in a summary now, and the model still answers it.
+    const firstKey = "k1";
+    const lastRequest = sentMessages(requests.at(-1)!.body);
+    expect(lastRequest.some((m) => m.role === "user" && m.content.includes(`FACT ${firstKey}=`))).toBe(false);
+    await send(conversation.id, `RECALL ${firstKey}? RECALL k181?`);
+    const answer = await h.db.message.findFirst({
+      where: { conversationId: conversation.id, role: "assistant" },
+      orderBy: { seq: "desc" },
+    });
+    expect(answer!.content).toContain(`${firstKey}=${facts[firstKey]}`);
+    expect(answer!.content).toContain(`k181=${facts.k181}`);
+  }, 120_000);
+
+  it("never sends a request over the hard limit when summaries fail, truncating instead", async () => {
+    await smallWindow({ threshold: 0.6 });
+    const conversation = await newConversation(MODEL);
+    h.server.injectFault({ type: "http_500", target: "summary", times: 1000 });
+    for (let turn = 1; turn <= 40; turn++) {
+      const events = await send(conversation.id, `Turn ${turn} REPLY_WORDS=60`);
+      expect(events.find((e) => e.type === "error")).toBeUndefined();
+    }
+    const hardLimit = WINDOW - 300;
+    for (const request of chatRequests(h.server)) {
+      expect(countRequestTokens(sentMessages(request.body))).toBeLessThanOrEqual(hardLimit);
+    }
+    const compactions = await h.db.compaction.findMany({ where: { conversationId: conversation.id } });
+    expect(compactions.length).toBeGreaterThan(0);
+    expect(compactions.every((c) => c.kind === "truncation" && c.trigger === "hard_limit")).toBe(true);
+    const failed = await h.db.compactionAttempt.findMany({ where: { conversationId: conversation.id, outcome: "failed" } });
+    expect(failed.length).toBeGreaterThan(0);
+    expect(failed[0]!.reason).toMatch(/500/);
+    expect(await h.db.message.count({ where: { conversationId: conversation.id } })).toBe(80);
+  }, 60_000);
+});
+
+describe("summary model faults leave the data untouched and the chat going", () => {
+  async function conversationAtThreshold() {
+    return fillToThreshold({ summaryTimeoutMs: 1000 });
+  }
+
+  for (const [name, fault, reason] of [
+    ["HTTP 500", { type: "http_500", target: "summary" }, /500/],
+    ["a timeout", { type: "hang", target: "summary" }, /timed out|did not answer/i],
+    ["empty output", { type: "empty", target: "summary" }, /empty/i],
+  ] as const) {
+    it(`on ${name}: no summary compaction, a failed attempt with the reason, the reply still arrives`, async () => {
+      const conversation = await conversationAtThreshold();
+      const before = await h.db.message.count({ where: { conversationId: conversation.id } });
+      h.server.injectFault({ ...fault });
+      const events = await send(conversation.id, "Next question REPLY_WORDS=10");
+      expect(events.find((e) => e.type === "error")).toBeUndefined();
+      const failed = events.find((e) => e.type === "compaction_failed");
+      expect(failed).toBeDefined();
+      const attempts = await h.db.compactionAttempt.findMany({ where: { conversationId: conversation.id, outcome: "failed" } });
+      expect(attempts).toHaveLength(1);
+      expect(attempts[0]!.reason).toMatch(reason);
+      const summaries = await h.db.compaction.count({ where: { conversationId: conversation.id, kind: "summary" } });
+      expect(summaries).toBe(0);
+      expect(await h.db.message.count({ where: { conversationId: conversation.id } })).toBe(before + 2);
+    }, 30_000);
+  }
+
+  it("a crash while saving a compaction writes nothing of it", async () => {
+    const conversation = await conversationAtThreshold();
+    const transcript = await activeTranscript(conversation.id);
+    const change = await compressionManager().compactNow(transcript, {});
+    expect(change.created.length).toBeGreaterThan(0);
+    // The database dies mid-transaction: the attempt insert (after the compaction rows) fails.
+    await h.db.$executeRawUnsafe(`CREATE OR REPLACE FUNCTION strata_test_crash() RETURNS trigger AS $$
+      BEGIN RAISE EXCEPTION 'simulated crash'; END $$ LANGUAGE plpgsql`);
+    await h.db.$executeRawUnsafe(
+      `CREATE TRIGGER strata_test_crash BEFORE INSERT ON "CompactionAttempt" FOR EACH ROW EXECUTE FUNCTION strata_test_crash()`,
+    );
+    try {
+      await expect(saveCompressionChange(h.db, conversation.id, change)).rejects.toThrow(/simulated crash/);
+    } finally {
+      await h.db.$executeRawUnsafe(`DROP TRIGGER strata_test_crash ON "CompactionAttempt"`);
+      await h.db.$executeRawUnsafe(`DROP FUNCTION strata_test_crash()`);
+    }
+    expect(await h.db.compaction.count({ where: { conversationId: conversation.id } })).toBe(0);
+    // And the same change saves cleanly afterwards.
+    expect((await saveCompressionChange(h.db, conversation.id, change)).saved).toBe(true);
+    expect(await h.db.compaction.count({ where: { conversationId: conversation.id } })).toBe(change.created.length);
+  }, 30_000);
+});
+
+describe("concurrency", () => {
+  it("two runs compacting the same range: the second is refused and recorded as skipped", async () => {
+    await smallWindow();
+    const conversation = await newConversation(MODEL);
+    for (let turn = 1; turn <= 10; turn++) await send(conversation.id, `Turn ${turn} REPLY_WORDS=30`);
+    await h.db.compaction.deleteMany({ where: { conversationId: conversation.id } });
+    const transcript = await activeTranscript(conversation.id);
+    const [first, second] = await Promise.all([
+      compressionManager().compactNow(transcript, {}),
+      compressionManager().compactNow(transcript, {}),
+    ]);
+    expect((await saveCompressionChange(h.db, conversation.id, first!)).saved).toBe(true);
+    const result = await saveCompressionChange(h.db, conversation.id, second!);
+    expect(result.saved).toBe(false);
+    expect(result.conflict).toMatch(/concurrent/);
+    const rows = await h.db.compaction.findMany({ where: { conversationId: conversation.id } });
+    expect(rows).toHaveLength(first!.created.length);
+    const skipped = await h.db.compactionAttempt.findMany({ where: { conversationId: conversation.id, outcome: "skipped" } });
+    expect(skipped.some((a) => /concurrent/.test(a.reason))).toBe(true);
+  }, 30_000);
+
+  it("two concurrent turns at the threshold produce one compaction and keep both messages", async () => {
+    const conversation = await fillToThreshold();
+    h.server.setLatency({ summaryLatencyMs: 200 });
+    await Promise.all([send(conversation.id, "A REPLY_WORDS=5"), send(conversation.id, "B REPLY_WORDS=5")]);
+    const compactions = await h.db.compaction.findMany({ where: { conversationId: conversation.id, level: 1 } });
+    expect(compactions.length).toBe(1);
+    expectNoOverlap(await activeCompactions(conversation.id));
+    const rows = await h.db.message.findMany({ where: { conversationId: conversation.id }, orderBy: { seq: "asc" } });
+    expect(rows.map((r) => r.seq)).toEqual(Array.from({ length: rows.length }, (_, i) => i + 1));
+    expect(rows.filter((r) => r.role === "user" && /^(A|B) /.test(r.content))).toHaveLength(2);
+  }, 30_000);
+});
+
+describe("manual, tool, background and rewind", () => {
+  it("compress now with instructions records a manual compaction carrying them", async () => {
+    await smallWindow({ threshold: 0.99 });
+    const conversation = await newConversation(MODEL);
+    for (let turn = 1; turn <= 10; turn++) await send(conversation.id, `Turn ${turn} FACT t${turn}=x${turn}`);
+    const result = await ops.compactNow({ conversationId: conversation.id, instructions: "Keep the project names." });
+    expect(result.compactions).toHaveLength(1);
+    expect(result.compactions[0]).toMatchObject({ trigger: "manual", instructions: "Keep the project names.", level: 1 });
+    const summaryRequest = h.server.requests.find((r) => r.kind === "summary")!;
+    expect(JSON.stringify(summaryRequest.body)).toContain("Keep the project names.");
+    // The next request carries the summary instead of the covered messages.
+    await send(conversation.id, "RECALL t1?");
+    const sent = sentMessages(chatRequests(h.server).at(-1)!.body);
+    expect(sent.filter((m) => m.role === "user").length).toBeLessThanOrEqual(4);
+    expect(sent.some((m) => m.role === "system" && m.content.includes("FACT t1=x1"))).toBe(true);
+  }, 30_000);
+
+  it("preview proposes without applying; apply stores the edited text", async () => {
+    await smallWindow({ threshold: 0.99 });
+    const conversation = await newConversation(MODEL);
+    for (let turn = 1; turn <= 10; turn++) await send(conversation.id, `Turn ${turn}`);
+    const preview = await ops.compactNow({ conversationId: conversation.id, preview: true });
+    expect(preview.proposal).not.toBeNull();
+    expect(await h.db.compaction.count({ where: { conversationId: conversation.id } })).toBe(0);
+    const applied = await ops.applyProposal({
+      conversationId: conversation.id,
+      summary: "Edited by the user.",
+      fromSeq: preview.proposal!.fromSeq,
+      toSeq: preview.proposal!.toSeq,
+    });
+    expect(applied.compactions[0]).toMatchObject({ summary: "Edited by the user.", trigger: "manual" });
+  }, 30_000);
+
+  it("the chat model's compress_context tool call compacts with its own summary", async () => {
+    await smallWindow({ threshold: 0.99 });
+    const conversation = await newConversation(MODEL);
+    for (let turn = 1; turn <= 10; turn++) await send(conversation.id, `Turn ${turn} FACT m${turn}=n${turn}`);
+    await send(conversation.id, "Please COMPRESS_CONTEXT now.");
+    const compactions = await h.db.compaction.findMany({ where: { conversationId: conversation.id } });
+    expect(compactions).toHaveLength(1);
+    expect(compactions[0]).toMatchObject({ trigger: "tool", strategy: "model_provided" });
+    expect(compactions[0]!.summary).toContain("FACT m1=n1");
+    const tool = await h.db.message.findFirst({ where: { conversationId: conversation.id, role: "tool" } });
+    expect(tool!.content).toMatch(/Context compressed/);
+  }, 30_000);
+
+  it("background compaction after a reply leaves the next turn nothing to compress", async () => {
+    await smallWindow({ threshold: 0.8, preemptiveThreshold: 0.5 });
+    const conversation = await newConversation(MODEL);
+    let backgroundCompactions = 0;
+    for (let turn = 1; turn <= 20; turn++) {
+      const events = await send(conversation.id, `Turn ${turn} REPLY_WORDS=60`);
+      await backgroundSettled(conversation.id);
+      expect(events.some((e) => e.type === "compaction")).toBe(false);
+      backgroundCompactions = await h.db.compaction.count({ where: { conversationId: conversation.id, background: true } });
+    }
+    expect(backgroundCompactions).toBeGreaterThan(0);
+    expect(await h.db.compaction.count({ where: { conversationId: conversation.id, background: false } })).toBe(0);
+  }, 60_000);
+
+  it("rewind removes the last turn and undoes a compaction that covered it", async () => {
+    await smallWindow({ threshold: 0.99, keepRecentCount: 0 });
+    const conversation = await newConversation(MODEL);
+    for (let turn = 1; turn <= 4; turn++) await send(conversation.id, `Turn ${turn}`);
+    await ops.compactNow({ conversationId: conversation.id });
+    const compacted = await activeCompactions(conversation.id);
+    expect(compacted.length).toBe(1);
+    const result = await ops.rewind({ conversationId: conversation.id, turns: 1 });
+    expect(result.hiddenMessages).toBe(2);
+    expect(result.undoneCompactions).toBe(1);
+    const transcript = await activeTranscript(conversation.id);
+    expect(transcript.compactions).toHaveLength(0);
+    expect(transcript.messages.map((m) => m.seq)).toEqual([1, 2, 3, 4, 5, 6]);
+    // Rewound messages are kept, just hidden.
+    expect(await h.db.message.count({ where: { conversationId: conversation.id } })).toBe(8);
+  }, 30_000);
+});
