@@ -9,6 +9,7 @@ export const dynamic = "force-dynamic";
 export const metadata: Metadata = {
   title: "Strata",
   description: "Long LLM conversations that never hit the context limit and never lose a word.",
+  icons: { icon: "data:," },
 };
 
 export const viewport: Viewport = {

@@ -29,7 +29,7 @@ export const CompactionBlock = memo(function CompactionBlock({ compaction }: { c
       data-trigger={compaction.trigger}
       data-expanded={expanded}
       aria-label={`Level ${compaction.level} ${compaction.kind} of messages ${compaction.fromSeq} to ${compaction.toSeq}`}
-      className={`rounded-lg border border-l-[3px] border-neutral-200 bg-neutral-50/70 dark:border-neutral-800 dark:bg-neutral-900/50 ${style.rail}`}
+      className={`rounded-lg border border-l-[3px] border-neutral-200 bg-neutral-50/70 dark:border-neutral-800 dark:bg-neutral-900/50 ${style.edge}`}
     >
       <header className="flex flex-wrap items-center gap-x-2 gap-y-0.5 px-3 pt-2 text-[11.5px]">
         <button

@@ -121,6 +121,11 @@ export const SETTING_FIELDS: Record<SettingName, FieldMeta> = {
     help: "Turn digest: summary calls made at the same time (1–16).",
     kind: { type: "integer", min: 1, max: 16 },
   },
+  preserveFactLines: {
+    label: "Preserve FACT lines",
+    help: "Lines written as FACT key=value reach the model verbatim through every summary and cut.",
+    kind: { type: "boolean" },
+  },
   budgetNote: {
     label: "Budget note",
     help: "Tell the model how full its context is in a short system note.",
@@ -156,7 +161,7 @@ export const SETTING_GROUPS: { title: string; description: string; fields: Setti
     description: "Used when the trigger mode is “sliding_window”.",
     fields: ["windowSize", "compressionBatchSize", "dynamicWindow"],
   },
-  { title: "Extras", description: "Strategy details and model hints.", fields: ["extractFieldMaxChars", "digestConcurrency", "budgetNote"] },
+  { title: "Extras", description: "Strategy details and model hints.", fields: ["extractFieldMaxChars", "digestConcurrency", "preserveFactLines", "budgetNote"] },
   { title: "Context-window overrides", description: "Model → tokens.", fields: ["contextWindowOverrides"] },
 ];
 

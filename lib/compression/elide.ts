@@ -7,7 +7,7 @@ import type { TokenCounter } from "./types";
  * tail survive because that is where instructions and questions usually sit. Facts
  * from the cut part follow the marker, and no cut splits a fact.
  */
-export function elideMiddle(content: string, maxTokens: number, tokens: TokenCounter): string {
+export function elideMiddle(content: string, maxTokens: number, tokens: TokenCounter, preserveFacts = true): string {
   const originalTokens = tokens.count(content);
   if (originalTokens <= maxTokens) return content;
   const marker = (elided: number) => `[… ${formatCount(elided)} tokens elided …]`;
@@ -19,13 +19,13 @@ export function elideMiddle(content: string, maxTokens: number, tokens: TokenCou
     const head = content.slice(0, headEnd);
     const tail = content.slice(tailStart);
     const keptFacts = new Set(extractFacts(`${head}\n${tail}`));
-    const lostFacts = extractFacts(content.slice(headEnd, tailStart)).filter((fact) => !keptFacts.has(fact));
+    const lostFacts = preserveFacts ? extractFacts(content.slice(headEnd, tailStart)).filter((fact) => !keptFacts.has(fact)) : [];
     const elided = Math.max(0, originalTokens - tokens.count(head) - tokens.count(tail));
     const candidate = [head, marker(elided), ...lostFacts, tail].join("\n");
     if (tokens.count(candidate) <= maxTokens) return candidate;
     keepChars = Math.floor(keepChars * 0.85) - 1;
   }
-  const facts = extractFacts(content);
+  const facts = preserveFacts ? extractFacts(content) : [];
   const withFacts = [marker(originalTokens), ...facts].join("\n");
   return tokens.count(withFacts) <= maxTokens ? withFacts : marker(originalTokens);
 }

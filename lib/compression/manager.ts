@@ -1,4 +1,4 @@
-import { applyCompaction, overlapping } from "./apply";
+import { applyCompaction } from "./apply";
 import { ChangeBuilder } from "./change";
 import { reconcileFacts } from "./facts";
 import { factsOfCompactions, factsOfMessages, finalizeOutput } from "./finalize";
@@ -7,7 +7,7 @@ import { contextEntryCount, contextWindowFor, hardLimitFor, measureTranscript } 
 import { formatCount, renderedCompactionTokens } from "./render";
 import { buildRequest, requestTokens } from "./request";
 import { planRewind } from "./rewind";
-import { selectRange, summarizable, type Selection } from "./selection";
+import { providedRange, selectRange, summarizable, type Selection } from "./selection";
 import { DEFAULT_SETTINGS, type CompressionSettings } from "./settings";
 import { STRATEGY_REGISTRY } from "./strategies";
 import type { StrategyOutput } from "./strategies/types";
@@ -175,7 +175,7 @@ export class AutoCompressionManager {
     const context = { trigger: input.trigger, strategy, background: false } as const;
     const started = this.clock();
     const base = { ...context, messagesBefore: contextEntryCount(transcript), tokensBefore: this.measure(transcript, settings).totalTokens };
-    const range = this.providedRange(transcript, settings, input);
+    const range = providedRange(transcript, settings.keepRecentCount, input.fromSeq, input.toSeq);
     if (!input.summary.trim()) {
       change.attempt({ ...base, outcome: "failed", reason: "provided summary is empty", durationMs: 0 });
       return change.result();
@@ -188,7 +188,7 @@ export class AutoCompressionManager {
     const children = transcript.compactions.filter((c) => c.fromSeq >= range.fromSeq && c.toSeq <= range.toSeq);
     // A model's own summary gets the same fact guarantee as ours; a user's edit is taken as written.
     const summary =
-      input.trigger === "tool"
+      input.trigger === "tool" && settings.preserveFactLines
         ? reconcileFacts(input.summary, [...factsOfMessages(messages), ...factsOfCompactions(children)])
         : input.summary.trim();
     const replacedTokens =
@@ -286,7 +286,13 @@ export class AutoCompressionManager {
         toSeq: selection.toSeq,
         context: precedingSummary,
       });
-      const finalized = finalizeOutput(output, factsOfMessages(selection.messages), factsOfCompactions(precedingSummary), maxChars);
+      const preserve = context.settings.preserveFactLines;
+      const finalized = finalizeOutput(
+        output,
+        preserve ? factsOfMessages(selection.messages) : [],
+        preserve ? factsOfCompactions(precedingSummary) : [],
+        maxChars,
+      );
       return { ok: true, output: finalized, durationMs: this.clock() - started };
     } catch (error) {
       const strategyUsesModel = context.strategy !== "simple_extract";
@@ -374,7 +380,7 @@ export class AutoCompressionManager {
         children: plan.children,
         level: plan.level,
       });
-      output = finalizeOutput(merged, factsOfCompactions(plan.children), []);
+      output = finalizeOutput(merged, context.settings.preserveFactLines ? factsOfCompactions(plan.children) : [], []);
     } catch (error) {
       change.attempt({ ...base, outcome: "failed", ...failureOf(error), model, durationMs: this.clock() - started }, { level: plan.level });
       return false;
@@ -512,38 +518,5 @@ export class AutoCompressionManager {
 
   private skipped(transcript: Transcript, context: RunContext, reason: string, durationMs = 0, model?: string): AttemptRecord {
     return { ...this.attemptBase(transcript, context), outcome: "skipped", reason, durationMs, ...(model ? { model } : {}) };
-  }
-
-  /** The explicit range (grown to whole compactions) or everything but the newest keepRecentCount. */
-  private providedRange(transcript: Transcript, settings: CompressionSettings, input: ApplyProvidedInput): { fromSeq: number; toSeq: number } | null {
-    const messages = summarizable(transcript);
-    let fromSeq: number;
-    let toSeq: number;
-    if (input.fromSeq !== undefined || input.toSeq !== undefined) {
-      fromSeq = input.fromSeq ?? -Infinity;
-      toSeq = input.toSeq ?? Infinity;
-    } else {
-      let tailStart = Math.max(0, messages.length - settings.keepRecentCount);
-      while (tailStart > 0 && tailStart < messages.length && messages[tailStart]!.role === "tool") tailStart--;
-      const tailSeq = messages[tailStart]?.seq ?? Infinity;
-      fromSeq = -Infinity;
-      toSeq = tailSeq - 1;
-    }
-    for (let grown = true; grown; ) {
-      grown = false;
-      for (const c of overlapping(transcript, fromSeq, toSeq)) {
-        if (c.fromSeq < fromSeq || c.toSeq > toSeq) {
-          fromSeq = Math.min(fromSeq, c.fromSeq);
-          toSeq = Math.max(toSeq, c.toSeq);
-          grown = true;
-        }
-      }
-    }
-    const inRange = [
-      ...messages.filter((m) => m.seq >= fromSeq && m.seq <= toSeq).map((m) => [m.seq, m.seq] as const),
-      ...transcript.compactions.filter((c) => c.fromSeq >= fromSeq && c.toSeq <= toSeq).map((c) => [c.fromSeq, c.toSeq] as const),
-    ];
-    if (inRange.length === 0) return null;
-    return { fromSeq: Math.min(...inRange.map(([from]) => from)), toSeq: Math.max(...inRange.map(([, to]) => to)) };
   }
 }

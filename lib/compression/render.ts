@@ -13,11 +13,27 @@ export function renderCompactionText(compaction: Pick<CompactionRecord, "kind" |
   return `[Summary of messages ${compaction.fromSeq}–${compaction.toSeq} (level ${compaction.level})]\n${compaction.summary}`;
 }
 
+// Every turn measures and renders the same active summaries again; a summary's text
+// never changes, so its count is remembered (per counter, bounded).
+const MAX_REMEMBERED = 4096;
+const rememberedCounts = new WeakMap<TokenCounter, Map<string, number>>();
+
+function countRemembered(text: string, tokens: TokenCounter): number {
+  let counts = rememberedCounts.get(tokens);
+  if (!counts) rememberedCounts.set(tokens, (counts = new Map()));
+  const known = counts.get(text);
+  if (known !== undefined) return known;
+  const counted = tokens.count(text);
+  if (counts.size >= MAX_REMEMBERED) counts.clear();
+  counts.set(text, counted);
+  return counted;
+}
+
 export function renderedCompactionTokens(
   compaction: Pick<CompactionRecord, "kind" | "fromSeq" | "toSeq" | "level" | "summary">,
   tokens: TokenCounter,
 ): number {
-  return tokens.count(renderCompactionText(compaction)) + MESSAGE_OVERHEAD_TOKENS;
+  return countRemembered(renderCompactionText(compaction), tokens) + MESSAGE_OVERHEAD_TOKENS;
 }
 
 const SECTION_TITLES: [keyof SummarySections, string][] = [

@@ -135,7 +135,7 @@ function dropOldest(entries: Entry[]): boolean {
   return true;
 }
 
-function elideLargest(entries: Entry[], excess: number, deps: MeasureDeps): boolean {
+function elideLargest(entries: Entry[], excess: number, deps: MeasureDeps, preserveFacts: boolean): boolean {
   let largest = -1;
   for (let index = 0; index < entries.length; index++) {
     const entry = entries[index]!;
@@ -146,7 +146,7 @@ function elideLargest(entries: Entry[], excess: number, deps: MeasureDeps): bool
   const entry = entries[largest]!;
   const content = entry.chat.content as string;
   const target = Math.max(MIN_ELIDED_TOKENS, entry.tokens - excess) - MESSAGE_OVERHEAD_TOKENS;
-  const elided = elideMiddle(content, target, deps.tokens);
+  const elided = elideMiddle(content, target, deps.tokens, preserveFacts);
   const tokens = deps.tokens.count(elided) + MESSAGE_OVERHEAD_TOKENS;
   if (tokens >= entry.tokens) return false;
   entries[largest] = { ...entry, chat: { ...entry.chat, content: elided } as ChatMessage, tokens };
@@ -173,7 +173,7 @@ export function buildRequest(
   let dropped = 0;
   let elided = 0;
   while (fittingTokens(entries, correction) > hardLimit && dropOldest(entries)) dropped++;
-  while (fittingTokens(entries, correction) > hardLimit && elideLargest(entries, fittingTokens(entries, correction) - hardLimit, deps)) elided++;
+  while (fittingTokens(entries, correction) > hardLimit && elideLargest(entries, fittingTokens(entries, correction) - hardLimit, deps, settings.preserveFactLines)) elided++;
   if (dropped > 0 || elided > 0) {
     logger?.warn(
       { conversationId: transcript.conversationId, tokensBefore: before, tokensAfter: fittingTokens(entries, correction), hardLimit, droppedEntries: dropped, elidedEntries: elided },

@@ -1,3 +1,4 @@
+import { overlapping } from "./apply";
 import type { CompactionRecord, Transcript, TranscriptMessage } from "./types";
 
 /**
@@ -94,4 +95,41 @@ export function selectRange(transcript: Transcript, rules: SelectionRules): Sele
     };
   }
   return null;
+}
+
+/**
+ * The range a provided summary replaces: the explicit one grown to whole compactions,
+ * or everything but the newest `keep` messages (summaries included, since the writer
+ * saw them), never starting the kept tail on a tool result.
+ */
+export function providedRange(
+  transcript: Transcript,
+  keep: number,
+  from?: number,
+  to?: number,
+): { fromSeq: number; toSeq: number } | null {
+  const messages = summarizable(transcript);
+  let fromSeq = from ?? -Infinity;
+  let toSeq = to ?? Infinity;
+  if (from === undefined && to === undefined) {
+    let tailStart = Math.max(0, messages.length - keep);
+    while (tailStart > 0 && tailStart < messages.length && messages[tailStart]!.role === "tool") tailStart--;
+    toSeq = (messages[tailStart]?.seq ?? Infinity) - 1;
+  }
+  for (let grown = true; grown; ) {
+    grown = false;
+    for (const c of overlapping(transcript, fromSeq, toSeq)) {
+      if (c.fromSeq < fromSeq || c.toSeq > toSeq) {
+        fromSeq = Math.min(fromSeq, c.fromSeq);
+        toSeq = Math.max(toSeq, c.toSeq);
+        grown = true;
+      }
+    }
+  }
+  const spans = [
+    ...messages.filter((m) => m.seq >= fromSeq && m.seq <= toSeq).map((m) => [m.seq, m.seq] as const),
+    ...transcript.compactions.filter((c) => c.fromSeq >= fromSeq && c.toSeq <= toSeq).map((c) => [c.fromSeq, c.toSeq] as const),
+  ];
+  if (spans.length === 0) return null;
+  return { fromSeq: Math.min(...spans.map(([start]) => start)), toSeq: Math.max(...spans.map(([, end]) => end)) };
 }

@@ -19,6 +19,11 @@ export const compressionSettingsObject = z.object({
   preemptiveThreshold: z.number().gte(0).lt(1).default(0.65),
   /** An automatic compaction aims to bring the context down to threshold x this fraction. */
   compressionTarget: z.number().gt(0).lte(1).default(0.6),
+  /**
+   * Lines "FACT key=value" are carried verbatim: restored when a summary model drops
+   * them and kept when a message is cut to fit. Off: summaries are stored as written.
+   */
+  preserveFactLines: z.boolean().default(true),
   /** Tokens kept free for the reply: the hard limit is contextWindow - hardLimitReserve. */
   hardLimitReserve: nonNegativeInt.default(4096),
   keepRecentCount: nonNegativeInt.default(10),

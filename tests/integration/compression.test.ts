@@ -51,7 +51,8 @@ function expectNoOverlap(ranges: { fromSeq: number; toSeq: number }[]) {
 
 describe("a long conversation", () => {
   it("compresses repeatedly to level 2+, stays under the threshold, keeps every original and recalls early facts", async () => {
-    await smallWindow();
+    // The engine's own FACT guarantee is off: recall depends on the summary pipeline.
+    await smallWindow({ preserveFactLines: false });
     const conversation = await newConversation(MODEL);
     const facts: Record<string, string> = {};
     const TURNS = 200;

@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { PROMPT_TAGS } from "@/lib/compression/prompts";
 import { parseSections } from "@/lib/compression/strategies";
 import { splitIntoTurns } from "@/lib/compression/strategies/turnDigest";
-import { chat, msg, resetSeq, setup, text, transcriptOf } from "./fakes";
+import { chat, factsIn, msg, resetSeq, setup, text, transcriptOf } from "./fakes";
 
 beforeEach(() => resetSeq());
 
@@ -38,6 +38,16 @@ describe("ai_summary", () => {
     expect(request.messages[1]!.content).toMatch(/^\[Summary of messages 1–8 \(level 1\)\]/);
   });
 
+  it("the prompts themselves never plant a fact", async () => {
+    for (const strategy of ["ai_summary", "structured", "turn_digest"] as const) {
+      const { manager, summarizer } = setup({ ...countMode, strategy }, 1_000_000);
+      const change = await manager.process(transcriptOf(chat(5, 300)));
+      expect(change.created[0]!.summary).not.toMatch(/FACT/);
+      expect(factsIn(summarizer.calls.map((c) => c.messages.map((m) => m.content).join("\n")).join("\n"))).toEqual([]);
+      resetSeq();
+    }
+  });
+
   it("uses the conversation's model when no summary model is set", async () => {
     const { manager, summarizer } = setup({ ...countMode, summaryModel: "" }, 1_000_000);
     await manager.process(withFacts());
@@ -49,6 +59,13 @@ describe("ai_summary", () => {
     summarizer.respond = () => "A short summary that forgot the facts.";
     const change = await manager.process(withFacts());
     expect(change.created[0]!.summary).toBe("A short summary that forgot the facts.\nFACT db_port=5433\nFACT owner=Dana Scully");
+  });
+
+  it("with preserveFactLines off, stores the model's summary exactly as written", async () => {
+    const { manager, summarizer } = setup({ ...countMode, preserveFactLines: false }, 1_000_000);
+    summarizer.respond = () => "A short summary that forgot the facts.";
+    const change = await manager.process(withFacts());
+    expect(change.created[0]!.summary).toBe("A short summary that forgot the facts.");
   });
 
   it("a custom prompt replaces the default instructions and per-compaction instructions are appended", async () => {

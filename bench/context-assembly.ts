@@ -1,0 +1,150 @@
+// Benchmark 1 — context assembly vs history length.
+//
+// Conversations of 1k, 10k and 100k persisted messages (seeded through SQL with a
+// level 1–3 compaction tree; the newest 30 messages uncovered). Measures what the
+// chat loop does before calling the model when no compaction is due:
+//   active   = loadTranscript + readSettings + manager.buildRequest
+//   pre-call = compressBeforeCall (load + manager.process + save nothing) + readSettings + buildRequest
+//   baseline = read EVERY message of the conversation + readSettings + buildRequest
+// Sizes are measured round-robin in the same loop, so background load hits them alike.
+//
+//   npx tsx bench/context-assembly.ts [--iterations 60]
+import "./lib/env";
+import pg from "pg";
+import { appendResults, fmt, fmtInt, median, printTable, resetDatabase, runMain, timed, verdictTable, type Verdict } from "./lib/common";
+import { seedConversation, type SeededConversation } from "./lib/seed";
+import { getDb } from "../lib/db/client";
+import { loadTranscript } from "../lib/db/transcript";
+import { readSettings } from "../lib/db/settings";
+import { toTranscriptMessage } from "../lib/db/mappers";
+import { compressBeforeCall, compressionManager, countSystemPrompt } from "../lib/chat/compressor";
+import { countRequestTokens } from "../lib/llm/tokens";
+import type { Transcript } from "../lib/compression/types";
+
+const SIZES = [1_000, 10_000, 100_000];
+const RECENT = 30;
+const argIterations = Number(process.argv[process.argv.indexOf("--iterations") + 1]);
+const ITERATIONS = process.argv.includes("--iterations") && argIterations > 0 ? argIterations : 60;
+const BASELINE_ITERATIONS = (size: number) => (size >= 100_000 ? 5 : size >= 10_000 ? 9 : 15);
+
+async function activePath(conversationId: string) {
+  const db = await getDb();
+  const { transcript } = await loadTranscript(db, conversationId, countSystemPrompt);
+  const settings = await readSettings(db);
+  return compressionManager().buildRequest(transcript, settings);
+}
+
+async function preCallPath(conversationId: string) {
+  const db = await getDb();
+  const applied = await compressBeforeCall(conversationId);
+  if (applied.compactions.length > 0 || applied.change.attempts.length > 0) throw new Error("a compaction was due; the benchmark expects none");
+  const settings = await readSettings(db);
+  return compressionManager().buildRequest(applied.change.transcript, settings);
+}
+
+/** The naive alternative: every message of the conversation, no compactions. */
+async function loadEverything(conversationId: string) {
+  const db = await getDb();
+  const conversation = await db.conversation.findUniqueOrThrow({ where: { id: conversationId } });
+  const rows = await db.message.findMany({
+    where: { conversationId, rewoundAt: null, status: { not: "error" } },
+    orderBy: { seq: "asc" },
+  });
+  const transcript: Transcript = {
+    conversationId,
+    model: conversation.model,
+    systemPrompt: conversation.systemPrompt,
+    systemPromptTokens: countSystemPrompt(conversation.systemPrompt),
+    compactions: [],
+    messages: rows.map(toTranscriptMessage),
+    totalMessageCount: conversation.lastSeq,
+  };
+  const settings = await readSettings(db);
+  return compressionManager().buildRequest(transcript, settings);
+}
+
+async function main() {
+  await resetDatabase(process.env.DATABASE_URL!);
+  const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await client.connect();
+  const seeded: SeededConversation[] = [];
+  const seedStarted = performance.now();
+  for (const count of SIZES) seeded.push(await seedConversation(client, { count, recent: RECENT }));
+  await client.query("ANALYZE");
+  await client.end();
+  console.log(`seeded ${SIZES.join(", ")} messages in ${fmt((performance.now() - seedStarted) / 1000, 1)} s`);
+
+  const times = new Map<number, { active: number[]; preCall: number[]; baseline: number[]; requestTokens: number; baselineTokens: number; activeEntries: number }>();
+  for (const s of seeded) times.set(s.messageCount, { active: [], preCall: [], baseline: [], requestTokens: 0, baselineTokens: 0, activeEntries: 0 });
+
+  // Warm-up: connections, encoders, JIT.
+  for (let i = 0; i < 5; i++) for (const s of seeded) await activePath(s.id), await preCallPath(s.id);
+
+  for (let i = 0; i < ITERATIONS; i++) {
+    for (const s of seeded) {
+      const entry = times.get(s.messageCount)!;
+      const active = await timed(() => activePath(s.id));
+      entry.active.push(active.ms);
+      entry.requestTokens = countRequestTokens(active.value.messages);
+      entry.activeEntries = active.value.messages.length;
+      entry.preCall.push((await timed(() => preCallPath(s.id))).ms);
+    }
+  }
+  const maxBaseline = Math.max(...SIZES.map(BASELINE_ITERATIONS));
+  for (let i = 0; i < maxBaseline; i++) {
+    for (const s of seeded) {
+      const entry = times.get(s.messageCount)!;
+      if (entry.baseline.length >= BASELINE_ITERATIONS(s.messageCount)) continue;
+      const base = await timed(() => loadEverything(s.id));
+      entry.baseline.push(base.ms);
+      entry.baselineTokens = countRequestTokens(base.value.messages);
+      // Interleave active measurements so the ratio compares like with like.
+      entry.active.push((await timed(() => activePath(s.id))).ms);
+    }
+  }
+
+  const small = times.get(SIZES[0]!)!;
+  const large = times.get(SIZES.at(-1)!)!;
+  const rows = seeded.map((s) => {
+    const t = times.get(s.messageCount)!;
+    return [
+      fmtInt(s.messageCount),
+      fmtInt(s.compactionCount),
+      s.activeCompactions.map((c) => `L${c.level}`).join(" "),
+      `${t.activeEntries} msgs / ${fmtInt(t.requestTokens)} tok`,
+      fmt(median(t.active)),
+      fmt(median(t.preCall)),
+      fmt(median(t.baseline), 1),
+      `${fmt(median(t.baseline) / median(t.active), 0)}×`,
+      String(t.active.length),
+    ];
+  });
+  const table = {
+    headers: ["messages", "compactions (all levels)", "active compactions", "request built", "active median ms", "pre-call median ms", "load-all median ms", "load-all / active", "n"],
+    rows,
+  };
+  printTable("Context assembly (median ms)", table);
+
+  const growth = median(large.active) / median(small.active);
+  const speedup = median(large.baseline) / median(large.active);
+  const verdicts: Verdict[] = [
+    { target: "median at 100k ≤ 10 ms", measured: `${fmt(median(large.active))} ms`, met: median(large.active) <= 10 },
+    { target: "t(100k) / t(1k) ≤ 1.5", measured: fmt(growth), met: growth <= 1.5 },
+    { target: "≥ 100× faster than load-all at 100k", measured: `${fmt(speedup, 0)}×`, met: speedup >= 100 },
+  ];
+  printTable("Targets", verdictTable(verdicts));
+  appendResults("1. Context assembly vs history length", {
+    intro:
+      "Time to build the next model request with no compaction due. *active* = `loadTranscript` + `readSettings` + `manager.buildRequest` " +
+      "(what `runTurn` does before the model call); *pre-call* = the whole pre-call path including `compressBeforeCall` (lock, load, " +
+      "`manager.process`, nothing to save); *load-all* = the naive baseline that reads every message of the conversation and builds a " +
+      `request from them. Real PostgreSQL, seeded through SQL; sizes measured round-robin in one loop; ${ITERATIONS}+ samples per size ` +
+      `(load-all: ${SIZES.map(BASELINE_ITERATIONS).join("/")}).`,
+    tables: [
+      { table },
+      { caption: "Targets", table: verdictTable(verdicts) },
+    ],
+  });
+}
+
+runMain(main);

@@ -1,0 +1,69 @@
+import { expect, test } from "@playwright/test";
+import { newConversation, resetModelServer, screenshotPath, scriptTurns, sendMessage, SMALL_WINDOW, useSettings } from "./support/helpers";
+
+test.beforeEach(async ({ request }) => {
+  await resetModelServer(request);
+  await useSettings(request, SMALL_WINDOW);
+});
+
+test("(b) compactions stack up to level 2 and open down to the original messages", async ({ page, request }) => {
+  await page.goto("/");
+  const id = await newConversation(page);
+  // A scripted history: eleven turns through the API, the twelfth typed in the UI.
+  await scriptTurns(
+    request,
+    id,
+    Array.from({ length: 11 }, (_, i) => `Turn ${i + 1}: FACT k${i + 1}=v${i + 1} REPLY_WORDS=120`),
+  );
+  await page.reload();
+  await sendMessage(page, "Turn 12: FACT k12=v12 REPLY_WORDS=120");
+
+  const level2 = page.locator('[data-testid=compaction-block][data-level="2"]').first();
+  await expect(level2).toBeVisible();
+  await expect(level2).toHaveAttribute("data-kind", "summary");
+  await expect(level2).toHaveAttribute("data-trigger", "auto");
+  await expect(level2.getByTestId("compaction-summary")).toContainText("FACT k1=v1");
+  await expect(level2.getByTestId("compaction-stats")).toContainText(/\d+ messages · [\d,]+ → [\d,]+ tokens/);
+
+  // Open level 2: the level-1 summaries it merged.
+  const toggle2 = level2.getByTestId("compaction-toggle").first();
+  await expect(toggle2).toHaveAttribute("aria-expanded", "false");
+  await toggle2.click();
+  await expect(toggle2).toHaveAttribute("aria-expanded", "true");
+  const children2 = level2.getByTestId("compaction-children").first();
+  const level1 = children2.locator('[data-testid=compaction-block][data-level="1"]');
+  await expect(level1.first()).toBeVisible();
+  expect(await level1.count()).toBeGreaterThanOrEqual(2);
+
+  // Open the first level-1 block: the original messages, word for word.
+  const first1 = level1.first();
+  await first1.getByTestId("compaction-toggle").click();
+  const originals = first1.getByTestId("compaction-children").getByTestId("message");
+  await expect(originals.first()).toHaveAttribute("data-seq", "1");
+  await expect(originals.first()).toHaveAttribute("data-role", "user");
+  await expect(originals.first()).toContainText("Turn 1: FACT k1=v1");
+  await expect(first1.getByTestId("compaction-children").locator('[data-testid=message][data-role=assistant]').first()).toBeVisible();
+  await level2.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: screenshotPath("chat-compaction-tree") });
+
+  // Collapse the level-1 block: back to its summary.
+  await first1.getByTestId("compaction-toggle").click();
+  await expect(first1.getByTestId("compaction-toggle")).toHaveAttribute("aria-expanded", "false");
+  await expect(first1.getByTestId("compaction-summary")).toBeVisible();
+  await expect(first1.getByTestId("compaction-children")).toHaveCount(0);
+
+  // Reload: the tree is stored, not a view-only state.
+  await page.reload();
+  const reloaded2 = page.locator('[data-testid=compaction-block][data-level="2"]').first();
+  await expect(reloaded2).toBeVisible();
+  await reloaded2.getByTestId("compaction-toggle").first().click();
+  const reloaded1 = reloaded2.getByTestId("compaction-children").first().locator('[data-testid=compaction-block][data-level="1"]').first();
+  await reloaded1.getByTestId("compaction-toggle").click();
+  await expect(reloaded1.getByTestId("compaction-children").getByTestId("message").first()).toContainText("Turn 1: FACT k1=v1");
+  await reloaded2.getByTestId("compaction-toggle").first().click();
+  await expect(reloaded2.getByTestId("compaction-summary").first()).toBeVisible();
+
+  // The model still knows the oldest fact through the summaries.
+  await sendMessage(page, "RECALL k1?");
+  await expect(page.locator("[data-testid=message][data-role=assistant]").last()).toContainText("k1=v1");
+});

@@ -1,0 +1,84 @@
+// Shared steps for the e2e specs: test-server control, settings, and chat actions
+// that wait for the app to finish (the conversation element counts finished
+// operations in data-settled).
+import { expect, type APIRequestContext, type Page } from "@playwright/test";
+import path from "node:path";
+import { DEFAULT_SETTINGS, type CompressionSettings } from "../../../lib/compression/settings";
+
+export const MODEL_SERVER = "http://127.0.0.1:4010";
+export const SCREENSHOTS = path.join(process.cwd(), "docs", "screenshots");
+
+/** A small window that fills fast: auto compaction at 60% of 2,000 tokens, no background runs. */
+export const SMALL_WINDOW: Partial<CompressionSettings> = {
+  contextWindowOverrides: { "gpt-4o-mini": 2000 },
+  hardLimitReserve: 200,
+  keepRecentCount: 4,
+  threshold: 0.6,
+  preemptiveThreshold: 0,
+  maxSummaryTokensPerLevel: 150,
+};
+
+export async function resetModelServer(request: APIRequestContext): Promise<void> {
+  expect((await request.post(`${MODEL_SERVER}/__admin/reset`)).ok()).toBeTruthy();
+}
+
+export async function addFault(request: APIRequestContext, fault: Record<string, unknown>): Promise<void> {
+  expect((await request.post(`${MODEL_SERVER}/__admin/faults`, { data: fault })).ok()).toBeTruthy();
+}
+
+export async function readSettings(request: APIRequestContext): Promise<CompressionSettings> {
+  const response = await request.get("/api/settings");
+  expect(response.ok()).toBeTruthy();
+  return ((await response.json()) as { settings: CompressionSettings }).settings;
+}
+
+/** Defaults, then `patch` (every test starts from known settings). */
+export async function useSettings(request: APIRequestContext, patch: Partial<CompressionSettings>): Promise<void> {
+  const response = await request.put("/api/settings", {
+    data: { ...DEFAULT_SETTINGS, ...patch },
+  });
+  expect(response.ok(), await response.text()).toBeTruthy();
+}
+
+/** Creates a conversation through the UI and waits for its empty view. */
+export async function newConversation(page: Page): Promise<string> {
+  await page.getByTestId("new-conversation").click();
+  await page.waitForURL(/\/c\/[0-9a-f-]+$/);
+  await expect(page.getByTestId("conversation")).toHaveAttribute("data-ready", "true");
+  return page.url().split("/c/")[1]!;
+}
+
+async function settledCount(page: Page): Promise<number> {
+  return Number(await page.getByTestId("conversation").getAttribute("data-settled"));
+}
+
+/** Runs `action` and waits until the app finished the operation it started. */
+export async function untilSettled(page: Page, action: () => Promise<void>, timeout = 30_000): Promise<void> {
+  const before = await settledCount(page);
+  await action();
+  await expect.poll(() => settledCount(page), { timeout }).toBeGreaterThan(before);
+}
+
+/** Types a message and sends it with Enter; waits for the whole turn. */
+export async function sendMessage(page: Page, text: string): Promise<void> {
+  await untilSettled(page, async () => {
+    await page.getByTestId("composer").fill(text);
+    await page.getByTestId("composer").press("Enter");
+  });
+}
+
+/** Sends turns straight to the API (fast scripted history); the page is reloaded after. */
+export async function scriptTurns(request: APIRequestContext, conversationId: string, contents: string[]): Promise<void> {
+  for (const content of contents) {
+    const response = await request.post(`/api/conversations/${conversationId}/messages`, { data: { content } });
+    expect(response.ok(), await response.text()).toBeTruthy();
+  }
+}
+
+export async function meterPercent(page: Page): Promise<number> {
+  return Number(await page.getByTestId("context-meter").getAttribute("data-percent"));
+}
+
+export function screenshotPath(name: string): string {
+  return path.join(SCREENSHOTS, `${name}.png`);
+}

@@ -1,0 +1,154 @@
+import { describe, expect, it } from "vitest";
+import { AutoCompressionManager } from "@/lib/compression/manager";
+import { STRATEGIES, TRIGGER_MODES } from "@/lib/compression/settings";
+import { usageCorrection } from "@/lib/compression/measure";
+import type { CompactionRecord, CompressionChange, Transcript, TranscriptMessage } from "@/lib/compression/types";
+import { assertValidToolPairs, counter, FakeSummarizer, MemoryLogger, msg, MutableSettings, OVERHEAD, resetSeq, TEST_SETTINGS, text, wireTokens } from "./fakes";
+
+/** mulberry32: small, seeded, the same on every machine. */
+function prng(seed: number) {
+  let state = seed >>> 0;
+  const next = () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  return {
+    next,
+    int: (min: number, max: number) => min + Math.floor(next() * (max - min + 1)),
+    pick: <T,>(items: readonly T[]) => items[Math.floor(next() * items.length)]!,
+    chance: (p: number) => next() < p,
+  };
+}
+
+/** What the database layer does with a CompressionChange, and how it loads the active transcript. */
+class Store {
+  readonly messages: TranscriptMessage[] = [];
+  readonly compactions = new Map<string, CompactionRecord & { supersededById?: string }>();
+  constructor(private readonly base: Omit<Transcript, "compactions" | "messages" | "totalMessageCount">) {}
+
+  active(): Transcript {
+    const compactions = [...this.compactions.values()].filter((c) => !c.supersededById).sort((a, b) => a.fromSeq - b.fromSeq);
+    const covered = (seq: number) => compactions.some((c) => c.fromSeq <= seq && seq <= c.toSeq);
+    return {
+      ...this.base,
+      compactions: compactions.map(({ supersededById: _ignored, ...c }) => c),
+      messages: this.messages.filter((m) => m.pinned || !covered(m.seq)),
+      totalMessageCount: this.messages.length,
+    };
+  }
+
+  save(change: CompressionChange): void {
+    for (const record of change.created) {
+      for (const childId of record.childIds) {
+        const child = this.compactions.get(childId);
+        expect(child, `child ${childId} exists`).toBeDefined();
+        expect(child!.supersededById, `child ${childId} is active`).toBeUndefined();
+        child!.supersededById = record.id;
+      }
+      this.compactions.set(record.id, { ...record });
+    }
+    const loaded = this.active();
+    expect(change.transcript.compactions.map((c) => c.id)).toEqual(loaded.compactions.map((c) => c.id));
+    expect(change.transcript.messages.map((m) => m.seq)).toEqual(loaded.messages.map((m) => m.seq));
+  }
+
+  checkCoverage(): void {
+    const loaded = this.active();
+    for (let i = 1; i < loaded.compactions.length; i++) {
+      expect(loaded.compactions[i]!.fromSeq).toBeGreaterThan(loaded.compactions[i - 1]!.toSeq);
+    }
+    const activeSeqs = new Set(loaded.messages.map((m) => m.seq));
+    for (const message of this.messages) {
+      const covering = loaded.compactions.filter((c) => c.fromSeq <= message.seq && message.seq <= c.toSeq).length;
+      expect(covering).toBeLessThanOrEqual(1);
+      if (message.pinned) expect(activeSeqs.has(message.seq)).toBe(true);
+      else expect(activeSeqs.has(message.seq) ? 0 : 1, `seq ${message.seq} active or covered once`).toBe(covering);
+    }
+  }
+}
+
+async function simulate(seed: number) {
+  const random = prng(seed);
+  resetSeq();
+  const window = random.int(1500, 9000);
+  const reserve = random.int(100, 600);
+  const triggerMode = random.pick(TRIGGER_MODES);
+  const values = {
+    ...TEST_SETTINGS,
+    enabled: random.chance(0.85),
+    triggerMode,
+    strategy: random.pick(STRATEGIES),
+    keepRecentCount: random.int(0, 8),
+    hardLimitReserve: reserve,
+    maxSummaryTokensPerLevel: random.int(60, 800),
+    countThreshold: 12,
+    countWindow: random.int(4, 10),
+    countKeepRecent: random.int(0, 6),
+    windowSize: random.int(6, 16),
+    compressionBatchSize: 4,
+    extractFieldMaxChars: random.int(30, 200),
+    budgetNote: random.chance(0.3),
+  };
+  const settings = new MutableSettings(values);
+  const summarizer = new FakeSummarizer();
+  const failureRate = random.pick([0, 0, 0.2, 0.5]);
+  summarizer.respond = () => (random.chance(failureRate) ? random.pick([new Error("boom"), "", "{not json"]) : undefined);
+  const manager = new AutoCompressionManager({ settings, summarizer, tokens: counter, models: { contextWindow: () => window }, logger: new MemoryLogger() });
+  const systemPrompt = random.chance(0.8) ? `System ${text(random.int(10, 400))}` : "";
+  const store = new Store({ conversationId: `conv-${seed}`, model: "m", systemPrompt, systemPromptTokens: systemPrompt ? counter.count(systemPrompt) + OVERHEAD : 0 });
+  const hardLimit = window - reserve;
+  let lastUser = "";
+
+  const size = () => (random.chance(0.08) ? random.int(6000, 40_000) : random.int(10, 1500));
+  const beforeModelCall = async () => {
+    const change = await manager.process(store.active());
+    store.save(change);
+    store.checkCoverage();
+    const request = manager.buildRequest(store.active(), await settings.read());
+    const sent = request.messages.reduce((sum, m) => sum + wireTokens(m), 0);
+    expect(sent + Math.max(0, usageCorrection(store.active().messages)), `seed ${seed}: request fits`).toBeLessThanOrEqual(Math.max(hardLimit, 0));
+    assertValidToolPairs(request.messages);
+    const lastSent = request.messages.filter((m) => m.role === "user").at(-1);
+    expect(lastSent?.content?.slice(0, 12), `seed ${seed}: last user message sent`).toBe(lastUser.slice(0, 12));
+    return request;
+  };
+
+  const turns = random.int(4, 45);
+  for (let turn = 0; turn < turns; turn++) {
+    lastUser = `u${turn} ${random.chance(0.2) ? `FACT t${turn}=v${turn} ` : ""}${text(size())}`;
+    store.messages.push(msg("user", lastUser, { pinned: random.chance(0.05) }));
+    if (random.chance(0.1)) settings.set({ keepRecentCount: random.int(0, 8), enabled: random.chance(0.85) }); // REQ-3.5 mid-conversation
+    const request = await beforeModelCall();
+    const usage = { promptTokens: 0, completionTokens: 5, requestTokens: 0 };
+    usage.requestTokens = request.breakdown.totalTokens;
+    usage.promptTokens = Math.max(0, usage.requestTokens + random.int(-30, 30));
+    if (random.chance(0.3)) {
+      const calls = Array.from({ length: random.int(1, 3) }, (_, i) => ({ id: `c${turn}-${i}`, name: "tool", arguments: `{"i":${i}}` }));
+      store.messages.push(msg("assistant", random.chance(0.5) ? "calling" : "", { toolCalls: calls, pinned: random.chance(0.03) }));
+      for (const call of calls) store.messages.push(msg("tool", `result ${text(size())}`, { toolCallId: call.id, pinned: random.chance(0.03) }));
+      await beforeModelCall();
+    }
+    store.messages.push(msg("assistant", `a${turn} ${text(size())}`, { usage }));
+    if (random.chance(0.5)) {
+      const change = await manager.process(store.active(), { background: true });
+      store.save(change);
+      store.checkCoverage();
+    }
+  }
+  return store;
+}
+
+describe("property: random conversations", () => {
+  it("never send a request over the hard limit and keep every seq active or covered exactly once", async () => {
+    const seeds = Number(process.env.STRATA_PROPERTY_SEEDS ?? 60);
+    const all: CompactionRecord[] = [];
+    for (let seed = 1; seed <= seeds; seed++) all.push(...(await simulate(seed)).compactions.values());
+    // The runs really exercised every path: summaries, merges and truncation.
+    expect(all.filter((c) => c.kind === "summary" && c.level === 1).length).toBeGreaterThan(20);
+    expect(all.filter((c) => c.kind === "summary" && c.level >= 2).length).toBeGreaterThan(0);
+    expect(all.filter((c) => c.kind === "truncation").length).toBeGreaterThan(0);
+  }, 60_000);
+});

@@ -1,0 +1,104 @@
+import { beforeEach, describe, expect, it } from "vitest";
+import { COMPRESS_CONTEXT_TOOL } from "@/lib/compression/tools";
+import { chat, compaction, msg, resetSeq, setup, text, transcriptOf } from "./fakes";
+
+beforeEach(() => resetSeq());
+
+describe("applyProvided", () => {
+  it("stores the chat model's own summary over everything but the newest messages", async () => {
+    const { manager, settings } = setup({ keepRecentCount: 4 });
+    resetSeq(11);
+    const messages = chat(6, 400);
+    messages[0] = { ...messages[0]!, content: `${messages[0]!.content} FACT city=Oslo` };
+    const transcript = transcriptOf(messages, { compactions: [compaction("older", 1, 10, { level: 2, coveredMessageCount: 10 })] });
+    const change = manager.applyProvided(transcript, { summary: "We planned the trip.", trigger: "tool" }, await settings.read());
+    expect(change.created).toHaveLength(1);
+    expect(change.created[0]).toMatchObject({
+      kind: "summary", trigger: "tool", strategy: "model_provided", level: 3, childIds: ["older"], fromSeq: 1, toSeq: 18, summaryModel: "chat-model",
+    });
+    // The model forgot a fact; it is restored.
+    expect(change.created[0]!.summary).toBe("We planned the trip.\nFACT city=Oslo");
+    expect(change.created[0]!.coveredMessageCount).toBe(10 + 8);
+    expect(change.transcript.messages.map((m) => m.seq)).toEqual([19, 20, 21, 22]);
+    expect(change.attempts[0]).toMatchObject({ outcome: "applied", trigger: "tool", compactionId: change.created[0]!.id });
+  });
+
+  it("never leaves a tool result without its call at the cut", async () => {
+    const { manager, settings } = setup({ keepRecentCount: 2 });
+    const messages = [
+      ...chat(3, 400),
+      msg("assistant", "", { toolCalls: [{ id: "t", name: "ls", arguments: "{}" }] }),
+      msg("tool", "listing", { toolCallId: "t" }),
+      msg("assistant", "done"),
+    ];
+    const change = manager.applyProvided(transcriptOf(messages), { summary: "short", trigger: "tool" }, await settings.read());
+    expect(change.created[0]!.toSeq).toBe(6);
+    expect(change.transcript.messages.map((m) => m.seq)).toEqual([7, 8, 9]);
+  });
+
+  it("rejects an empty summary and one that is not shorter", async () => {
+    const { manager, settings } = setup();
+    const transcript = transcriptOf(chat(6, 100));
+    const empty = manager.applyProvided(transcript, { summary: "  ", trigger: "tool" }, await settings.read());
+    expect(empty.created).toEqual([]);
+    expect(empty.attempts[0]).toMatchObject({ outcome: "failed", reason: "provided summary is empty" });
+    expect(empty.transcript).toBe(transcript);
+    const long = manager.applyProvided(transcript, { summary: text(5000), trigger: "manual" }, await settings.read());
+    expect(long.created).toEqual([]);
+    expect(long.attempts[0]!.reason).toMatch(/not shorter/);
+  });
+
+  it("uses an explicit range, growing it to whole compactions", async () => {
+    const { manager, settings } = setup();
+    resetSeq(11);
+    const transcript = transcriptOf(chat(10, 400), { compactions: [compaction("c", 1, 10)] });
+    const change = manager.applyProvided(
+      transcript,
+      { summary: "edited by the user", trigger: "manual", fromSeq: 5, toSeq: 14, instructions: "keep names", strategy: "ai_summary" },
+      await settings.read(),
+    );
+    expect(change.created[0]).toMatchObject({ fromSeq: 1, toSeq: 14, childIds: ["c"], level: 2, trigger: "manual", strategy: "ai_summary", instructions: "keep names", summary: "edited by the user" });
+    expect(change.transcript.messages[0]!.seq).toBe(15);
+  });
+
+  it("exposes the compress_context tool definition", () => {
+    expect(COMPRESS_CONTEXT_TOOL.type).toBe("function");
+    expect(COMPRESS_CONTEXT_TOOL.function.name).toBe("compress_context");
+    expect(COMPRESS_CONTEXT_TOOL.function.parameters.required).toEqual(["summary"]);
+    expect(COMPRESS_CONTEXT_TOOL.function.parameters.properties.summary.type).toBe("string");
+    expect(COMPRESS_CONTEXT_TOOL.function.description).toMatch(/summary of the conversation so far/);
+  });
+});
+
+describe("compactNow (003 §4.3)", () => {
+  it("compresses everything but the newest keepRecentCount regardless of the threshold", async () => {
+    const { manager } = setup({ keepRecentCount: 2 });
+    const transcript = transcriptOf(chat(4, 200));
+    expect(manager.measure(transcript).ratio).toBeLessThan(0.5);
+    const change = await manager.compactNow(transcript, { instructions: "mention the budget" });
+    expect(change.created[0]).toMatchObject({ trigger: "manual", fromSeq: 1, toSeq: 6, instructions: "mention the budget", background: false });
+    expect(change.transcript.messages.map((m) => m.seq)).toEqual([7, 8]);
+  });
+
+  it("with preview returns a proposal and applies nothing; applying the edited proposal works", async () => {
+    const { manager, settings } = setup({ keepRecentCount: 2 });
+    const transcript = transcriptOf(chat(4, 200));
+    const preview = await manager.compactNow(transcript, { preview: true, strategy: "structured" });
+    expect(preview.created).toEqual([]);
+    expect(preview.transcript).toBe(transcript);
+    expect(preview.proposal).toMatchObject({ fromSeq: 1, toSeq: 6, strategy: "structured" });
+    expect(preview.proposal!.sections?.goals).toEqual(["finish the task"]);
+    expect(preview.attempts[0]).toMatchObject({ outcome: "skipped" });
+    const edited = `${preview.proposal!.summary}\n- also: user prefers tea`;
+    const applied = manager.applyProvided(transcript, { summary: edited, trigger: "manual", fromSeq: preview.proposal!.fromSeq, toSeq: preview.proposal!.toSeq }, await settings.read());
+    expect(applied.created[0]).toMatchObject({ summary: edited, strategy: "model_provided", trigger: "manual", level: 1 });
+  });
+
+  it("a failed preview reports the failure and no proposal", async () => {
+    const { manager, summarizer } = setup({ keepRecentCount: 2 });
+    summarizer.behaviour = "empty";
+    const preview = await manager.compactNow(transcriptOf(chat(4, 200)), { preview: true });
+    expect(preview.proposal).toBeUndefined();
+    expect(preview.attempts[0]).toMatchObject({ outcome: "failed", reason: "summary model returned empty output" });
+  });
+});
