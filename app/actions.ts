@@ -4,6 +4,16 @@
 import * as ops from "@/lib/chat/operations";
 import { asResult } from "@/lib/chat/result";
 import { listModels } from "@/lib/llm/client";
+import { eventStream } from "@/lib/chat/event-stream";
+
+/**
+ * Sends a message (or retries, or edits a past one) and streams the turn's events.
+ * The input is validated and the conversation checked before the stream starts, so a
+ * refusal arrives as an error result, never as a broken stream. Stop with stopTurnAction.
+ */
+export async function sendMessageAction(input: unknown) {
+  return asResult(async () => eventStream(await ops.startTurn(input)));
+}
 
 export async function createConversationAction(input: unknown) {
   return asResult(() => ops.createConversation(input));

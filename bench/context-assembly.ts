@@ -25,7 +25,10 @@ const SIZES = [1_000, 10_000, 100_000];
 const RECENT = 30;
 const argIterations = Number(process.argv[process.argv.indexOf("--iterations") + 1]);
 const ITERATIONS = process.argv.includes("--iterations") && argIterations > 0 ? argIterations : 60;
-const BASELINE_ITERATIONS = (size: number) => (size >= 100_000 ? 5 : size >= 10_000 ? 9 : 15);
+const BASELINE_ITERATIONS = (size: number) => (size >= 100_000 ? 3 : size >= 10_000 ? 7 : 15);
+// buildRequest's safety net is quadratic in the number of entries it must drop (see
+// docs/benchmarks.md): one build of 100k messages takes most of a minute, so it runs once.
+const BASELINE_BUILDS = (size: number) => (size >= 100_000 ? 1 : 3);
 
 async function activePath(conversationId: string) {
   const db = await getDb();
@@ -42,8 +45,9 @@ async function preCallPath(conversationId: string) {
   return compressionManager().buildRequest(applied.change.transcript, settings);
 }
 
-/** The naive alternative: every message of the conversation, no compactions. */
-async function loadEverything(conversationId: string) {
+/** The naive alternative: every message of the conversation, no compactions. Returns read and build times apart. */
+async function loadEverything(conversationId: string, build: boolean) {
+  const started = performance.now();
   const db = await getDb();
   const conversation = await db.conversation.findUniqueOrThrow({ where: { id: conversationId } });
   const rows = await db.message.findMany({
@@ -60,7 +64,11 @@ async function loadEverything(conversationId: string) {
     totalMessageCount: conversation.lastSeq,
   };
   const settings = await readSettings(db);
-  return compressionManager().buildRequest(transcript, settings);
+  const readMs = performance.now() - started;
+  if (!build) return { readMs, buildMs: Number.NaN, request: null };
+  const buildStarted = performance.now();
+  const request = compressionManager().buildRequest(transcript, settings);
+  return { readMs, buildMs: performance.now() - buildStarted, request };
 }
 
 async function main() {
@@ -74,8 +82,8 @@ async function main() {
   await client.end();
   console.log(`seeded ${SIZES.join(", ")} messages in ${fmt((performance.now() - seedStarted) / 1000, 1)} s`);
 
-  const times = new Map<number, { active: number[]; preCall: number[]; baseline: number[]; requestTokens: number; baselineTokens: number; activeEntries: number }>();
-  for (const s of seeded) times.set(s.messageCount, { active: [], preCall: [], baseline: [], requestTokens: 0, baselineTokens: 0, activeEntries: 0 });
+  const times = new Map<number, { active: number[]; preCall: number[]; baselineRead: number[]; baselineBuild: number[]; requestTokens: number; baselineTokens: number; activeEntries: number }>();
+  for (const s of seeded) times.set(s.messageCount, { active: [], preCall: [], baselineRead: [], baselineBuild: [], requestTokens: 0, baselineTokens: 0, activeEntries: 0 });
 
   // Warm-up: connections, encoders, JIT.
   for (let i = 0; i < 5; i++) for (const s of seeded) await activePath(s.id), await preCallPath(s.id);
@@ -94,10 +102,13 @@ async function main() {
   for (let i = 0; i < maxBaseline; i++) {
     for (const s of seeded) {
       const entry = times.get(s.messageCount)!;
-      if (entry.baseline.length >= BASELINE_ITERATIONS(s.messageCount)) continue;
-      const base = await timed(() => loadEverything(s.id));
-      entry.baseline.push(base.ms);
-      entry.baselineTokens = countRequestTokens(base.value.messages);
+      if (entry.baselineRead.length >= BASELINE_ITERATIONS(s.messageCount)) continue;
+      const base = await loadEverything(s.id, entry.baselineBuild.length < BASELINE_BUILDS(s.messageCount));
+      entry.baselineRead.push(base.readMs);
+      if (base.request) {
+        entry.baselineBuild.push(base.buildMs);
+        entry.baselineTokens = countRequestTokens(base.request.messages);
+      }
       // Interleave active measurements so the ratio compares like with like.
       entry.active.push((await timed(() => activePath(s.id))).ms);
     }
@@ -114,23 +125,24 @@ async function main() {
       `${t.activeEntries} msgs / ${fmtInt(t.requestTokens)} tok`,
       fmt(median(t.active)),
       fmt(median(t.preCall)),
-      fmt(median(t.baseline), 1),
-      `${fmt(median(t.baseline) / median(t.active), 0)}×`,
+      fmt(median(t.baselineRead), 1),
+      fmt(median(t.baselineRead) + median(t.baselineBuild), 1),
+      `${fmt(median(t.baselineRead) / median(t.active), 0)}× / ${fmt((median(t.baselineRead) + median(t.baselineBuild)) / median(t.active), 0)}×`,
       String(t.active.length),
     ];
   });
   const table = {
-    headers: ["messages", "compactions (all levels)", "active compactions", "request built", "active median ms", "pre-call median ms", "load-all median ms", "load-all / active", "n"],
+    headers: ["messages", "compactions (all levels)", "active compactions", "request built", "active median ms", "pre-call median ms", "load-all: read ms", "load-all: read+build ms", "load-all ÷ active (read / read+build)", "n"],
     rows,
   };
   printTable("Context assembly (median ms)", table);
 
   const growth = median(large.active) / median(small.active);
-  const speedup = median(large.baseline) / median(large.active);
+  const speedup = median(large.baselineRead) / median(large.active);
   const verdicts: Verdict[] = [
     { target: "median at 100k ≤ 10 ms", measured: `${fmt(median(large.active))} ms`, met: median(large.active) <= 10 },
     { target: "t(100k) / t(1k) ≤ 1.5", measured: fmt(growth), met: growth <= 1.5 },
-    { target: "≥ 100× faster than load-all at 100k", measured: `${fmt(speedup, 0)}×`, met: speedup >= 100 },
+    { target: "≥ 100× faster than load-all at 100k (read part only, the conservative ratio)", measured: `${fmt(speedup, 0)}×`, met: speedup >= 100 },
   ];
   printTable("Targets", verdictTable(verdicts));
   appendResults("1. Context assembly vs history length", {
@@ -139,10 +151,18 @@ async function main() {
       "(what `runTurn` does before the model call); *pre-call* = the whole pre-call path including `compressBeforeCall` (lock, load, " +
       "`manager.process`, nothing to save); *load-all* = the naive baseline that reads every message of the conversation and builds a " +
       `request from them. Real PostgreSQL, seeded through SQL; sizes measured round-robin in one loop; ${ITERATIONS}+ samples per size ` +
-      `(load-all: ${SIZES.map(BASELINE_ITERATIONS).join("/")}).`,
+      `(load-all reads: ${SIZES.map(BASELINE_ITERATIONS).join("/")}, builds: ${SIZES.map(BASELINE_BUILDS).join("/")}). The target ratio uses the ` +
+      "load-all *read* time alone, which is a lower bound for any load-everything design.",
     tables: [
       { table },
       { caption: "Targets", table: verdictTable(verdicts) },
+    ],
+    notes: [
+      `The load-all build of ${fmtInt(SIZES.at(-1)!)} messages took ${fmt(median(large.baselineBuild) / 1000, 1)} s: buildRequest's safety net ` +
+        "(lib/compression/request.ts) drops one entry per loop iteration and recomputes the whole token sum and a findIndex/splice " +
+        "each time, which is quadratic in the entries to drop. Harmless on the app's path (process() truncates first, so buildRequest " +
+        "only ever sees an active context), but reported as a finding.",
+      "Absolute figures move with the shared machine's load; compare the ratios and the growth factor.",
     ],
   });
 }

@@ -3,6 +3,7 @@
 import { AppError } from "../errors";
 import { toActionError } from "../chat/result";
 import type { TurnEvent } from "../chat/events";
+import { eventStream } from "../chat/event-stream";
 
 export const MAX_BODY_BYTES = Number(process.env.STRATA_MAX_BODY_BYTES ?? 1_048_576);
 
@@ -63,23 +64,14 @@ export async function handle(work: () => Promise<Response>): Promise<Response> {
 /** Streams turn events as NDJSON, one event per line. */
 export function ndjsonResponse(events: AsyncGenerator<TurnEvent>): Response {
   const encoder = new TextEncoder();
-  const body = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      try {
-        const next = await events.next();
-        if (next.done) controller.close();
-        else controller.enqueue(encoder.encode(`${JSON.stringify(next.value)}\n`));
-      } catch (error) {
-        const event: TurnEvent = { type: "error", message: toActionError(error).message, retryable: false };
+  const lines = eventStream(events).pipeThrough(
+    new TransformStream<TurnEvent, Uint8Array>({
+      transform(event, controller) {
         controller.enqueue(encoder.encode(`${JSON.stringify(event)}\n`));
-        controller.close();
-      }
-    },
-    async cancel() {
-      await events.return(undefined);
-    },
-  });
-  return new Response(body, {
+      },
+    }),
+  );
+  return new Response(lines, {
     headers: { "content-type": "application/x-ndjson; charset=utf-8", "cache-control": "no-store" },
   });
 }

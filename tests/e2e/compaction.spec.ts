@@ -9,7 +9,7 @@ import {
   sendMessage,
   SMALL_WINDOW,
   untilSettled,
-  useSettings,
+  saveTestSettings,
 } from "./support/helpers";
 
 test.beforeEach(async ({ request }) => {
@@ -17,7 +17,7 @@ test.beforeEach(async ({ request }) => {
 });
 
 test("(d) manual compaction: preview, edit, apply; /compact with instructions", async ({ page, request }) => {
-  await useSettings(request, { ...SMALL_WINDOW, threshold: 0.95, maxSummaryTokensPerLevel: 3000 });
+  await saveTestSettings(request, { ...SMALL_WINDOW, threshold: 0.95, maxSummaryTokensPerLevel: 3000 });
   await page.goto("/");
   const id = await newConversation(page);
   await scriptTurns(request, id, ["FACT city=Lisbon hello", "FACT pet=otter", "FACT tool=vim", "FACT lang=rust", "FACT os=linux"]);
@@ -61,7 +61,7 @@ test("(d) manual compaction: preview, edit, apply; /compact with instructions", 
 });
 
 test("(e) a failing summary model shows a notice and the chat continues", async ({ page, request }) => {
-  await useSettings(request, { ...SMALL_WINDOW, maxSummaryTokensPerLevel: 3000 });
+  await saveTestSettings(request, { ...SMALL_WINDOW, maxSummaryTokensPerLevel: 3000 });
   await page.goto("/");
   const id = await newConversation(page);
   await scriptTurns(request, id, Array.from({ length: 6 }, (_, i) => `Turn ${i + 1}: FACT f${i + 1}=y REPLY_WORDS=120`));
@@ -88,7 +88,7 @@ test("(e) a failing summary model shows a notice and the chat continues", async 
 });
 
 test("a chat model error offers Retry", async ({ page, request }) => {
-  await useSettings(request, {});
+  await saveTestSettings(request, {});
   await page.goto("/");
   await newConversation(page);
   await addFault(request, { type: "http_500", target: "chat", times: 3 });

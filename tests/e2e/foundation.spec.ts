@@ -1,9 +1,9 @@
 import { expect, test } from "@playwright/test";
-import { newConversation, resetModelServer, screenshotPath, sendMessage, useSettings, MODEL_SERVER } from "./support/helpers";
+import { newConversation, resetModelServer, screenshotPath, sendMessage, saveTestSettings, MODEL_SERVER } from "./support/helpers";
 
 test.beforeEach(async ({ request }) => {
   await resetModelServer(request);
-  await useSettings(request, {});
+  await saveTestSettings(request, {});
 });
 
 test("(a) a conversation streams replies and survives a reload", async ({ page, request }) => {
@@ -39,7 +39,7 @@ test("(a) a conversation streams replies and survives a reload", async ({ page, 
 });
 
 test("(f) the context meter moves with the conversation", async ({ page, request }) => {
-  await useSettings(request, { contextWindowOverrides: { "gpt-4o-mini": 4000 }, hardLimitReserve: 200, preemptiveThreshold: 0 });
+  await saveTestSettings(request, { contextWindowOverrides: { "gpt-4o-mini": 4000 }, hardLimitReserve: 200, preemptiveThreshold: 0 });
   await page.goto("/");
   await newConversation(page);
   const meter = page.getByTestId("context-meter");

@@ -1,9 +1,9 @@
 import { expect, test } from "@playwright/test";
-import { newConversation, resetModelServer, screenshotPath, scriptTurns, sendMessage, SMALL_WINDOW, useSettings } from "./support/helpers";
+import { newConversation, resetModelServer, screenshotPath, scriptTurns, sendMessage, SMALL_WINDOW, saveTestSettings } from "./support/helpers";
 
 test.beforeEach(async ({ request }) => {
   await resetModelServer(request);
-  await useSettings(request, SMALL_WINDOW);
+  await saveTestSettings(request, SMALL_WINDOW);
 });
 
 test("(b) compactions stack up to level 2 and open down to the original messages", async ({ page, request }) => {

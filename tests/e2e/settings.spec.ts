@@ -1,9 +1,9 @@
 import { expect, test } from "@playwright/test";
-import { newConversation, readSettings, resetModelServer, screenshotPath, scriptTurns, sendMessage, SMALL_WINDOW, useSettings } from "./support/helpers";
+import { newConversation, readSettings, resetModelServer, screenshotPath, scriptTurns, sendMessage, SMALL_WINDOW, saveTestSettings } from "./support/helpers";
 
 test.beforeEach(async ({ request }) => {
   await resetModelServer(request);
-  await useSettings(request, { ...SMALL_WINDOW, threshold: 0.9, maxSummaryTokensPerLevel: 3000 });
+  await saveTestSettings(request, { ...SMALL_WINDOW, threshold: 0.9, maxSummaryTokensPerLevel: 3000 });
 });
 
 test("(c) settings: invalid values are refused, a new threshold applies from the next turn", async ({ page, request }) => {

@@ -5,9 +5,9 @@ import * as ops from "../../lib/chat/operations";
 import { MAX_MESSAGE_CHARS } from "../../lib/chat/inputs";
 import { AppError } from "../../lib/errors";
 import { countMessageTokens, countRequestTokens } from "../../lib/llm/tokens";
-import { chatRequests, newConversation, send, useHarness } from "./support/harness";
+import { chatRequests, newConversation, send, setupHarness } from "./support/harness";
 
-const h = useHarness();
+const h = setupHarness();
 
 async function storedMessages(conversationId: string) {
   return h.db.message.findMany({ where: { conversationId }, orderBy: { seq: "asc" } });

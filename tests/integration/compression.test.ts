@@ -6,14 +6,14 @@ import { saveCompressionChange } from "../../lib/db/compactions";
 import { readSettings } from "../../lib/db/settings";
 import { countMessageTokens, countRequestTokens } from "../../lib/llm/tokens";
 import type { ChatMessage } from "../../lib/compression/types";
-import { chatRequests, newConversation, send, useHarness, useSettings } from "./support/harness";
+import { chatRequests, newConversation, send, setupHarness, saveTestSettings } from "./support/harness";
 
-const h = useHarness();
+const h = setupHarness();
 const MODEL = "gpt-4o-mini";
 const WINDOW = 3000;
 
-function smallWindow(extra: Parameters<typeof useSettings>[1] = {}) {
-  return useSettings(h.db, {
+function smallWindow(extra: Parameters<typeof saveTestSettings>[1] = {}) {
+  return saveTestSettings(h.db, {
     contextWindowOverrides: { [MODEL]: WINDOW },
     hardLimitReserve: 300,
     threshold: 0.8,
@@ -25,7 +25,7 @@ function smallWindow(extra: Parameters<typeof useSettings>[1] = {}) {
 }
 
 /** A conversation whose context sits at the auto threshold (filled with compression off). */
-async function fillToThreshold(extra: Parameters<typeof useSettings>[1] = {}) {
+async function fillToThreshold(extra: Parameters<typeof saveTestSettings>[1] = {}) {
   await smallWindow({ ...extra, enabled: false });
   const conversation = await newConversation(MODEL);
   for (let turn = 1; (await contextMeter(conversation.id)).ratio < 0.8; turn++) {
@@ -287,5 +287,53 @@ describe("manual, tool, background and rewind", () => {
     expect(transcript.messages.map((m) => m.seq)).toEqual([1, 2, 3, 4, 5, 6]);
     // Rewound messages are kept, just hidden.
     expect(await h.db.message.count({ where: { conversationId: conversation.id } })).toBe(8);
+  }, 30_000);
+});
+
+describe("every strategy and trigger mode against the real test model server", () => {
+  for (const strategy of ["ai_summary", "simple_extract", "structured", "turn_digest"] as const) {
+    it(`count trigger with ${strategy}: compacts the oldest window and the facts stay answerable`, async () => {
+      await smallWindow({
+        triggerMode: "count",
+        countThreshold: 12,
+        countWindow: 8,
+        countKeepRecent: 4,
+        strategy,
+        preserveFactLines: false,
+        contextWindowOverrides: {},
+      });
+      const conversation = await newConversation(MODEL);
+      for (let turn = 1; turn <= 8; turn++) await send(conversation.id, `Turn ${turn} REPLY_WORDS=80\nFACT s${turn}=w${turn}`);
+      const compactions = await h.db.compaction.findMany({ where: { conversationId: conversation.id } });
+      expect(compactions.length).toBeGreaterThan(0);
+      expect(compactions.every((c) => c.strategy === strategy && c.trigger === "auto" && c.kind === "summary")).toBe(true);
+      const first = compactions.find((c) => c.fromSeq === 1)!;
+      expect(first.toSeq - first.fromSeq + 1).toBeLessThanOrEqual(8);
+      if (strategy === "structured") expect(first.sections).toMatchObject({ facts: expect.arrayContaining(["FACT s1=w1"]) });
+      else expect(first.summary).toContain("FACT s1=w1");
+      await send(conversation.id, "RECALL s1?");
+      const answer = await h.db.message.findFirst({ where: { conversationId: conversation.id, role: "assistant" }, orderBy: { seq: "desc" } });
+      expect(answer!.content).toBe("s1=w1");
+    }, 30_000);
+  }
+
+  it("sliding window keeps the active message count bounded", async () => {
+    await smallWindow({ triggerMode: "sliding_window", windowSize: 10, compressionBatchSize: 4, dynamicWindow: false, contextWindowOverrides: {} });
+    const conversation = await newConversation(MODEL);
+    for (let turn = 1; turn <= 15; turn++) {
+      await send(conversation.id, `Turn ${turn}`);
+      const transcript = await activeTranscript(conversation.id);
+      expect(transcript.messages.length).toBeLessThanOrEqual(10 + 2);
+    }
+    expect(await h.db.compaction.count({ where: { conversationId: conversation.id } })).toBeGreaterThan(0);
+    expect(await h.db.message.count({ where: { conversationId: conversation.id } })).toBe(30);
+  }, 30_000);
+
+  it("enabled=false never compresses automatically", async () => {
+    await smallWindow({ enabled: false, contextWindowOverrides: {} });
+    const conversation = await newConversation(MODEL);
+    for (let turn = 1; turn <= 10; turn++) await send(conversation.id, `Turn ${turn} REPLY_WORDS=50`);
+    expect(await h.db.compaction.count({ where: { conversationId: conversation.id } })).toBe(0);
+    expect(h.server.requests.filter((r) => r.kind === "summary")).toHaveLength(0);
   }, 30_000);
 });

@@ -33,7 +33,7 @@ export async function readSettings(request: APIRequestContext): Promise<Compress
 }
 
 /** Defaults, then `patch` (every test starts from known settings). */
-export async function useSettings(request: APIRequestContext, patch: Partial<CompressionSettings>): Promise<void> {
+export async function saveTestSettings(request: APIRequestContext, patch: Partial<CompressionSettings>): Promise<void> {
   const response = await request.put("/api/settings", {
     data: { ...DEFAULT_SETTINGS, ...patch },
   });

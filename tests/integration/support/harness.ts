@@ -10,7 +10,7 @@ import type { TurnEvent } from "../../../lib/chat/events";
 
 export type Harness = { server: TestServer; db: Db };
 
-export function useHarness(): Harness {
+export function setupHarness(): Harness {
   const harness = {} as Harness;
   beforeAll(async () => {
     harness.server = await startTestServer();
@@ -30,7 +30,7 @@ export function useHarness(): Harness {
   return harness;
 }
 
-export async function useSettings(db: Db, patch: Partial<CompressionSettings>): Promise<CompressionSettings> {
+export async function saveTestSettings(db: Db, patch: Partial<CompressionSettings>): Promise<CompressionSettings> {
   return writeSettings(db, { ...DEFAULT_SETTINGS, ...patch });
 }
 
