@@ -89,7 +89,7 @@ function group<T>(items: T[], groups: number): T[][] {
   return out;
 }
 
-export function compactionTree(messages: SeedMessage[], recent: number, seed = 7): { all: SeedCompaction[]; active: SeedCompaction[] } {
+export function compactionTree(messages: SeedMessage[], recent: number, seed = 7, chunk = 20): { all: SeedCompaction[]; active: SeedCompaction[] } {
   const random = seededRandom(seed);
   const old = messages.slice(0, Math.max(0, messages.length - recent));
   const all: SeedCompaction[] = [];
@@ -111,7 +111,6 @@ export function compactionTree(messages: SeedMessage[], recent: number, seed = 7
     all.push(record);
     return record;
   };
-  const chunk = 20;
   const level1: SeedCompaction[] = [];
   for (let start = 0; start + chunk <= old.length; start += chunk) {
     const end = start + 2 * chunk > old.length ? old.length : start + chunk;
@@ -145,7 +144,7 @@ const BATCH = 5000;
 /** Inserts a conversation with `count` messages and its compaction tree. */
 export async function seedConversation(
   client: pg.Client,
-  options: { count: number; recent?: number; model?: string; systemPrompt?: string; title?: string; withTree?: boolean },
+  options: { count: number; recent?: number; model?: string; systemPrompt?: string; title?: string; withTree?: boolean; chunk?: number },
 ): Promise<SeededConversation> {
   const id = randomUUID();
   const model = options.model ?? "gpt-4o-mini";
@@ -163,7 +162,7 @@ export async function seedConversation(
       [id, part.map((m) => m.seq), part.map((m) => m.role), part.map((m) => m.content), part.map((m) => m.tokens), model],
     );
   }
-  const tree = options.withTree === false ? { all: [], active: [] } : compactionTree(messages, options.recent ?? 30);
+  const tree = options.withTree === false ? { all: [], active: [] } : compactionTree(messages, options.recent ?? 30, 7, options.chunk ?? 20);
   // Parents before children (the supersededById foreign key).
   const ordered = [...tree.all].sort((a, b) => b.level - a.level);
   for (let start = 0; start < ordered.length; start += BATCH) {

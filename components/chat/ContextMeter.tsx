@@ -10,6 +10,8 @@ const SEGMENTS = [
   { key: "messageTokens", label: "Recent messages", color: "bg-sky-500 dark:bg-sky-400" },
 ] as const;
 
+const CORRECTION_COLOR = "bg-sky-300/70 dark:bg-sky-700/70";
+
 function share(tokens: number, window: number): number {
   return window > 0 ? Math.max(0, Math.min(100, (tokens / window) * 100)) : 0;
 }
@@ -21,6 +23,9 @@ function MeterBar({ meter }: { meter: ContextMeterView }) {
         {SEGMENTS.map((segment) => (
           <div key={segment.key} className={segment.color} style={{ width: `${share(meter[segment.key], meter.contextWindow)}%` }} />
         ))}
+        {meter.correctionTokens > 0 ? (
+          <div className={CORRECTION_COLOR} style={{ width: `${share(meter.correctionTokens, meter.contextWindow)}%` }} />
+        ) : null}
       </div>
       {meter.preemptiveThreshold > 0 ? (
         <span
@@ -40,7 +45,9 @@ function MeterDetails({ meter, id }: { meter: ContextMeterView; id: string }) {
     formatCount(meter[segment.key]),
     segment.color,
   ]);
-  if (meter.correctionTokens !== 0) rows.push(["API usage correction", formatCount(meter.correctionTokens), null]);
+  if (meter.correctionTokens !== 0) {
+    rows.push(["Correction from API usage", formatCount(meter.correctionTokens), meter.correctionTokens > 0 ? CORRECTION_COLOR : null]);
+  }
   return (
     <div
       id={id}

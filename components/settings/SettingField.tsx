@@ -114,7 +114,7 @@ export function SettingField({
 
   const wide = kind.type === "longtext" || kind.type === "overrides";
   return (
-    <div data-testid="setting" data-setting={name} className={`px-4 py-2.5 ${wide ? "space-y-2" : "flex items-start gap-4"}`}>
+    <div data-testid="setting" data-setting={name} className={`px-4 py-2.5 ${wide ? "space-y-2" : "grid grid-cols-[minmax(0,1fr)_auto] items-start gap-x-4 gap-y-1"}`}>
       <div className="min-w-0 flex-1">
         <label htmlFor={kind.type === "overrides" ? undefined : id} className="text-[12.5px] font-medium">
           {meta.label} <code className="ml-1 font-mono text-[10.5px] font-normal text-neutral-400">{name}</code>
@@ -125,7 +125,7 @@ export function SettingField({
       </div>
       <div className={wide ? "" : "shrink-0 pt-0.5"}>{input}</div>
       {invalid ? (
-        <p id={errorId} data-testid="settings-error" data-field={name} role="alert" className="basis-full text-[12px] text-red-700 dark:text-red-400">
+        <p id={errorId} data-testid="settings-error" data-field={name} role="alert" className="col-span-full text-[12px] text-red-700 dark:text-red-400">
           {errors!.join(" ")}
         </p>
       ) : null}

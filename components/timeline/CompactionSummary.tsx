@@ -41,7 +41,7 @@ export function CompactionSummary({ compaction }: { compaction: CompactionView }
       ) : compaction.sections ? (
         <StructuredSummary sections={compaction.sections} />
       ) : (
-        <Markdown text={compaction.summary} />
+        <Markdown text={compaction.summary} breaks />
       )}
       {compaction.instructions ? (
         <p className="mt-1.5 text-[11.5px] text-neutral-500">

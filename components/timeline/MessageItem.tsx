@@ -116,7 +116,7 @@ export const MessageItem = memo(function MessageItem({ message, nested = false }
         <ToolResult message={message} />
       ) : (
         <>
-          {message.content ? <Markdown text={message.content} /> : null}
+          {message.content ? <Markdown text={message.content} breaks={message.role === "user"} /> : null}
           {message.role === "assistant" && message.toolCalls.length > 0 ? <ToolCallList calls={message.toolCalls} /> : null}
           {message.role === "assistant" && message.error ? (
             <p className="mt-1 text-[12px] text-red-700 dark:text-red-400">{message.error}</p>

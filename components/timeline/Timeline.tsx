@@ -1,6 +1,6 @@
 "use client";
 import { useVirtualizer } from "@tanstack/react-virtual";
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef } from "react";
+import { useCallback, useLayoutEffect, useMemo, useRef } from "react";
 import { useChat } from "@/lib/client/chat-store";
 import { itemKey, lastMessage } from "@/lib/client/timeline-items";
 import type { TimelineItem } from "@/lib/views";
@@ -47,6 +47,7 @@ export function Timeline() {
 
   const scrollRef = useRef<HTMLDivElement>(null);
   const following = useRef(true);
+  const lastScrollTop = useRef(0);
 
   const virtualizer = useVirtualizer({
     count: rows.length,
@@ -66,17 +67,12 @@ export function Timeline() {
     });
   }, []);
 
-  // Start at the newest message.
-  useLayoutEffect(() => {
-    if (rows.length > 0) virtualizer.scrollToIndex(rows.length - 1, { align: "end" });
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, []);
-
-  // Follow new content unless the user scrolled up.
+  // Follow new content (and rows growing as they are measured) unless the user scrolled up.
+  const totalSize = virtualizer.getTotalSize();
   const lastKey = rows.length ? rowKey(rows[rows.length - 1]!) : "";
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (following.current) scrollToBottom();
-  }, [lastKey, rows.length, streamedText, scrollToBottom]);
+  }, [lastKey, rows.length, streamedText, totalSize, scrollToBottom]);
 
   // Keep the view steady when an earlier page is prepended.
   const firstKey = rows.length ? rowKey(rows[hasEarlier ? 1 : 0] ?? rows[0]!) : "";
@@ -101,7 +97,11 @@ export function Timeline() {
       tabIndex={0}
       onScroll={(event) => {
         const element = event.currentTarget;
-        following.current = element.scrollHeight - element.scrollTop - element.clientHeight < FOLLOW_SLACK;
+        const fromBottom = element.scrollHeight - element.scrollTop - element.clientHeight;
+        // Only the user scrolling up stops following; growth from measuring rows does not.
+        if (fromBottom < FOLLOW_SLACK) following.current = true;
+        else if (element.scrollTop < lastScrollTop.current - 2) following.current = false;
+        lastScrollTop.current = element.scrollTop;
       }}
       className="min-h-0 flex-1 overflow-y-auto [overflow-anchor:none] focus:outline-none"
     >

@@ -7,7 +7,24 @@ import remarkGfm from "remark-gfm";
 const remarkPlugins = [remarkGfm];
 const rehypePlugins = [rehypeSanitize];
 
-export const Markdown = memo(function Markdown({ text, className = "" }: { text: string; className?: string }) {
+/** Single newlines become hard line breaks (outside code fences), as people type them. */
+export function keepLineBreaks(text: string): string {
+  return text
+    .split(/(```[\s\S]*?(?:```|$))/)
+    .map((part, index) => (index % 2 === 1 ? part : part.replace(/([^\n])\n(?!\n)/g, "$1  \n")))
+    .join("");
+}
+
+export const Markdown = memo(function Markdown({
+  text,
+  className = "",
+  breaks = false,
+}: {
+  text: string;
+  className?: string;
+  /** Keep single line breaks (user messages, summaries). */
+  breaks?: boolean;
+}) {
   return (
     <div className={`markdown ${className}`}>
       <ReactMarkdown
@@ -15,7 +32,7 @@ export const Markdown = memo(function Markdown({ text, className = "" }: { text:
         rehypePlugins={rehypePlugins}
         components={{ a: ({ node: _node, ...props }) => <a {...props} target="_blank" rel="noreferrer noopener" /> }}
       >
-        {text}
+        {breaks ? keepLineBreaks(text) : text}
       </ReactMarkdown>
     </div>
   );

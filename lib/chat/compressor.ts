@@ -3,7 +3,7 @@
 // Nothing here knows how compression decides (seed 003 §5.3).
 import { AutoCompressionManager } from "../compression/manager";
 import type { CompressionSettings } from "../compression/settings";
-import type { CompressionChange, Transcript } from "../compression/types";
+import type { CompressionChange, ProcessOptions, Transcript } from "../compression/types";
 import { getDb } from "../db/client";
 import { saveCompressionChange, getCompactionView } from "../db/compactions";
 import { readSettings } from "../db/settings";
@@ -67,10 +67,16 @@ export function withTranscript(
 }
 
 /** The automatic check before a model call. A background run already under way is awaited, not repeated. */
-export async function compressBeforeCall(conversationId: string, signal?: AbortSignal): Promise<AppliedChange> {
+export async function compressBeforeCall(
+  conversationId: string,
+  signal?: AbortSignal,
+  onSummarizing?: ProcessOptions["onSummarizing"],
+): Promise<AppliedChange> {
   const running = services().background.get(conversationId);
   if (running) await running;
-  return withTranscript(conversationId, (transcript) => compressionManager().process(transcript, { signal }));
+  return withTranscript(conversationId, (transcript) =>
+    compressionManager().process(transcript, { ...(signal ? { signal } : {}), ...(onSummarizing ? { onSummarizing } : {}) }),
+  );
 }
 
 /**

@@ -2,24 +2,26 @@ import type { TurnEvent } from "./events";
 import { toActionError } from "./result";
 
 /**
- * A turn's events as a ReadableStream of objects, which React's Flight protocol
- * streams to the browser as the value of a server action. A failure after the
- * stream started becomes a final error event.
+ * A turn's events as a ReadableStream of objects (a server action's value, or the
+ * source of the NDJSON API). The turn runs to its end whatever happens to the reader:
+ * a reader that goes away must not leave a reply unsaved, so cancelling only stops
+ * the delivery. Stopping the turn itself is the caller's signal (or stopTurnAction).
  */
 export function eventStream(events: AsyncGenerator<TurnEvent>): ReadableStream<TurnEvent> {
+  let delivering = true;
   return new ReadableStream<TurnEvent>({
-    async pull(controller) {
-      try {
-        const next = await events.next();
-        if (next.done) controller.close();
-        else controller.enqueue(next.value);
-      } catch (error) {
-        controller.enqueue({ type: "error", message: toActionError(error).message, retryable: false });
-        controller.close();
-      }
+    start(controller) {
+      void (async () => {
+        try {
+          for await (const event of events) if (delivering) controller.enqueue(event);
+        } catch (error) {
+          if (delivering) controller.enqueue({ type: "error", message: toActionError(error).message, retryable: false });
+        }
+        if (delivering) controller.close();
+      })();
     },
-    async cancel() {
-      await events.return(undefined);
+    cancel() {
+      delivering = false;
     },
   });
 }

@@ -102,7 +102,13 @@ export async function* runTurn(input: TurnInput): AsyncGenerator<TurnEvent> {
     }
 
     for (let round = 0; round < MAX_TOOL_ROUNDS; round++) {
-      const applied = await compressBeforeCall(conversationId, turn.signal);
+      // Say "compressing" as soon as a summary starts, not when it is done.
+      let announce: (range: { messageCount: number }) => void = () => {};
+      const announced = new Promise<{ messageCount: number }>((resolve) => (announce = resolve));
+      const compression = compressBeforeCall(conversationId, turn.signal, (range) => announce(range));
+      const started = await Promise.race([compression.then(() => null), announced]);
+      if (started) yield { type: "status", stage: "compressing", messageCount: started.messageCount };
+      const applied = await compression;
       for (const compaction of applied.compactions) yield { type: "compaction", compaction };
       for (const attempt of applied.change.attempts) {
         if (attempt.outcome === "failed") {

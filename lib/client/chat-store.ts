@@ -12,6 +12,7 @@ import {
   rewindAction,
   stopTurnAction,
   timelineAction,
+  updateConversationAction,
 } from "@/app/actions";
 import type { TurnEvent } from "@/lib/chat/events";
 import type { AttemptView, ContextMeterView, TimelineItem } from "@/lib/views";
@@ -20,6 +21,8 @@ import { useConversationList } from "./conversation-list-store";
 import { plural } from "./format";
 import { streamTurn, TurnRequestError, type TurnRequest } from "./stream-turn";
 import { applyCompaction, itemSeq, patchMessage, prependPage, upsertMessage } from "./timeline-items";
+
+const STOP_GRACE_MS = 5000;
 
 export const TIMELINE_PAGE_SIZE = 200;
 
@@ -68,13 +71,27 @@ type ChatState = {
 
 let noticeIds = 0;
 
+const DEFAULT_TITLE = "New conversation";
+
+/** A conversation still called "New conversation" is named after its first message. */
+async function nameAfterFirstMessage(conversationId: string, content: string): Promise<void> {
+  const listed = useConversationList.getState().conversations.find((c) => c.id === conversationId);
+  if (!listed || listed.title !== DEFAULT_TITLE || listed.messageCount > 0) return;
+  const title = content.replace(/\s+/g, " ").trim().slice(0, 60);
+  if (!title) return;
+  const result = await updateConversationAction({ conversationId, title });
+  if (result.ok) useConversationList.getState().rename(conversationId, title);
+}
+
+type TurnProgress = { compacted: boolean; finished: boolean };
+
 export const useChat = create<ChatState>()((set, get) => {
   /** Runs `work` only if the conversation is still the open one. */
   const forConversation = (conversationId: string, work: () => void) => {
     if (get().conversationId === conversationId) work();
   };
 
-  const applyEvent = (conversationId: string, event: TurnEvent, turn: { compacted: boolean }) => {
+  const applyEvent = (conversationId: string, event: TurnEvent, turn: TurnProgress) => {
     forConversation(conversationId, () => {
       switch (event.type) {
         case "message":
@@ -106,10 +123,12 @@ export const useChat = create<ChatState>()((set, get) => {
           set((state) => ({ streaming: { text: (state.streaming?.text ?? "") + event.text, model: state.streaming?.model ?? null } }));
           break;
         case "error":
+          turn.finished = true;
           set({ lastError: { message: event.message, retryable: event.retryable }, streaming: null, compressing: null });
           get().notify("error", `The model failed: ${event.message}`);
           break;
         case "done":
+          turn.finished = true;
           set({ meter: event.context, streaming: null, compressing: null });
           break;
       }
@@ -124,7 +143,7 @@ export const useChat = create<ChatState>()((set, get) => {
     const abort = new AbortController();
     set({ busy: true, abort, lastError: null, streaming: null, compressing: null });
     before?.();
-    const turn = { compacted: false };
+    const turn: TurnProgress = { compacted: false, finished: false };
     try {
       for await (const event of streamTurn(conversationId, request, abort.signal)) {
         applyEvent(conversationId, event, turn);
@@ -137,8 +156,11 @@ export const useChat = create<ChatState>()((set, get) => {
       }
     } finally {
       forConversation(conversationId, () => set({ busy: false, abort: null, streaming: null, compressing: null }));
-      if (abort.signal.aborted || turn.compacted || "editSeq" in request) await get().refreshTimeline();
+      // A stream that ended without its last event was cut short: the server still saved
+      // what it had, so show the stored state.
+      if (abort.signal.aborted || turn.compacted || !turn.finished || "editSeq" in request) await get().refreshTimeline();
       await Promise.all([get().refreshMeter(), get().activityOpen ? get().refreshAttempts() : null]);
+      if ("content" in request && !("editSeq" in request)) await nameAfterFirstMessage(conversationId, request.content);
       void useConversationList.getState().refresh();
       settle();
     }
@@ -191,7 +213,9 @@ export const useChat = create<ChatState>()((set, get) => {
       const { conversationId, abort } = get();
       if (!conversationId) return;
       await stopTurnAction(conversationId);
-      abort?.abort();
+      // The server ends the turn and sends the kept partial reply as its last event, so
+      // the stream is left to close by itself; it is cut only if the server goes quiet.
+      if (abort) setTimeout(() => abort.abort(), STOP_GRACE_MS);
     },
 
     async loadEarlier() {

@@ -52,6 +52,7 @@ const MAX_ROUNDS = 4;
 const MAX_MERGES = 16;
 
 type RunContext = {
+  onSummarizing?: ProcessOptions["onSummarizing"];
   settings: CompressionSettings;
   trigger: CompactionTrigger;
   strategy: StrategyName;
@@ -107,7 +108,14 @@ export class AutoCompressionManager {
     const settings = await this.readSettings();
     const background = options.background ?? false;
     const change = new ChangeBuilder(transcript, this.deps.logger);
-    const context: RunContext = { settings, trigger: "auto", strategy: settings.strategy, background, signal: options.signal };
+    const context: RunContext = {
+      settings,
+      trigger: "auto",
+      strategy: settings.strategy,
+      background,
+      signal: options.signal,
+      onSummarizing: options.onSummarizing,
+    };
     try {
       if (settings.enabled) await this.autoCompress(change, context);
       else if (!background) this.noteDisabled(change, context);
@@ -248,6 +256,7 @@ export class AutoCompressionManager {
         }
         break;
       }
+      context.onSummarizing?.({ fromSeq: selection.fromSeq, toSeq: selection.toSeq, messageCount: selection.messages.length });
       const summarized = await this.summarize(change.transcript, selection, context, decision.maxChars);
       if (!this.applySummary(change, selection, summarized, context, decision.reason)) break;
       applied++;

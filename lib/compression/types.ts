@@ -200,6 +200,8 @@ export type ProcessOptions = {
   /** True after a reply (pre-emptive, never truncates); false before a model call. */
   background?: boolean;
   signal?: AbortSignal;
+  /** Told just before a summary is requested, so the caller can show progress. */
+  onSummarizing?: (range: { fromSeq: number; toSeq: number; messageCount: number }) => void;
 };
 
 export type CompactNowOptions = {

@@ -22,7 +22,6 @@ export async function loadTranscript(
   const compactionRows = await db.compaction.findMany({
     where: { conversationId, ...ACTIVE_COMPACTION },
     orderBy: { fromSeq: "asc" },
-    include: { children: { select: { id: true } } },
   });
   const gaps = uncoveredRanges({ fromSeq: 1, toSeq: Math.max(conversation.lastSeq, 1) }, compactionRows);
   const messageRows = await db.message.findMany({
@@ -35,7 +34,9 @@ export async function loadTranscript(
     model: conversation.model,
     systemPrompt: conversation.systemPrompt,
     systemPromptTokens: conversation.systemPrompt ? countSystemPrompt(conversation.systemPrompt) : 0,
-    compactions: compactionRows.map(toCompactionRecord),
+    // childIds stay empty: the engine reads them only on the records it creates, so
+    // the hot path skips the query that would load them.
+    compactions: compactionRows.map((row) => toCompactionRecord(row)),
     messages: messageRows.map(toTranscriptMessage),
     totalMessageCount: conversation.lastSeq,
   };

@@ -64,13 +64,13 @@ test("(e) a failing summary model shows a notice and the chat continues", async 
   await saveTestSettings(request, { ...SMALL_WINDOW, maxSummaryTokensPerLevel: 3000 });
   await page.goto("/");
   const id = await newConversation(page);
-  await scriptTurns(request, id, Array.from({ length: 6 }, (_, i) => `Turn ${i + 1}: FACT f${i + 1}=y REPLY_WORDS=120`));
+  await scriptTurns(request, id, Array.from({ length: 7 }, (_, i) => `Turn ${i + 1}: FACT f${i + 1}=y REPLY_WORDS=120`));
   await page.reload();
   await page.getByTestId("activity-toggle").click();
   await expect(page.getByTestId("activity-panel")).toBeVisible();
 
   await addFault(request, { type: "http_500", target: "summary", times: 20 });
-  await sendMessage(page, "Turn 7: FACT f7=y REPLY_WORDS=120");
+  await sendMessage(page, "Turn 8: FACT f8=y REPLY_WORDS=120");
   const notice = page.getByTestId("notice").first();
   await expect(notice).toBeVisible();
   await expect(notice).toContainText(/compression failed/i);
@@ -82,7 +82,7 @@ test("(e) a failing summary model shows a notice and the chat continues", async 
 
   // Once the summary model recovers, compression catches up.
   await request.delete(`${MODEL_SERVER}/__admin/faults`);
-  await sendMessage(page, "Turn 8: FACT f8=y");
+  await sendMessage(page, "Turn 9: FACT f9=y");
   await expect(page.getByTestId("compaction-block").first()).toBeVisible();
   await expect(page.locator('[data-testid=attempt][data-outcome="applied"]').first()).toBeVisible();
 });

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { newConversation, resetModelServer, screenshotPath, sendMessage, saveTestSettings, MODEL_SERVER } from "./support/helpers";
+import { newConversation, resetModelServer, sendMessage, saveTestSettings, MODEL_SERVER } from "./support/helpers";
 
 test.beforeEach(async ({ request }) => {
   await resetModelServer(request);
@@ -54,5 +54,4 @@ test("(f) the context meter moves with the conversation", async ({ page, request
   await meter.hover();
   await expect(page.getByTestId("context-meter-details")).toContainText("of 4,000 tokens");
   await expect(page.getByTestId("context-meter-details")).toContainText("Auto compression at");
-  await page.screenshot({ path: screenshotPath("context-meter"), clip: { x: 640, y: 0, width: 640, height: 300 } });
 });

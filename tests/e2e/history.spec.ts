@@ -25,6 +25,12 @@ test("(b) compactions stack up to level 2 and open down to the original messages
   await expect(level2.getByTestId("compaction-summary")).toContainText("FACT k1=v1");
   await expect(level2.getByTestId("compaction-stats")).toContainText(/\d+ messages · [\d,]+ → [\d,]+ tokens/);
 
+  // The meter shows summaries and recent messages; its popover has the numbers.
+  await page.getByTestId("context-meter").hover();
+  await expect(page.getByTestId("context-meter-details")).toContainText("Summaries");
+  await page.screenshot({ path: screenshotPath("context-meter"), clip: { x: 560, y: 0, width: 720, height: 320 } });
+  await page.mouse.move(700, 500);
+
   // Open level 2: the level-1 summaries it merged.
   const toggle2 = level2.getByTestId("compaction-toggle").first();
   await expect(toggle2).toHaveAttribute("aria-expanded", "false");

@@ -26,16 +26,24 @@ test("(c) settings: invalid values are refused, a new threshold applies from the
 
   // Client-side validation, with the server's schema.
   await form.locator('[name="threshold"]').fill("1.5");
-  await form.locator('[name="preemptiveThreshold"]').fill("0.95");
+  await form.locator('[name="keepRecentCount"]').fill("-1");
   await page.getByTestId("settings-save").click();
   await expect(page.locator('[data-testid=settings-error][data-field="threshold"]')).toBeVisible();
-  await expect(page.locator('[data-testid=settings-error][data-field="preemptiveThreshold"]')).toContainText("below the auto threshold");
+  await expect(page.locator('[data-testid=settings-error][data-field="keepRecentCount"]')).toBeVisible();
   await expect(form.locator('[name="threshold"]')).toHaveAttribute("aria-invalid", "true");
+  await expect(page.getByTestId("settings-status")).toContainText("Not saved");
+  // Rules between fields too.
+  await form.locator('[name="keepRecentCount"]').fill("4");
+  await form.locator('[name="threshold"]').fill("0.35");
+  await form.locator('[name="preemptiveThreshold"]').fill("0.7");
+  await page.getByTestId("settings-save").click();
+  await expect(page.locator('[data-testid=settings-error][data-field="preemptiveThreshold"]')).toContainText("below the auto threshold");
+  await expect(page.locator('[data-testid=settings-error][data-field="threshold"]')).toHaveCount(0);
+  await page.locator('[data-setting="preemptiveThreshold"]').scrollIntoViewIfNeeded();
   await page.screenshot({ path: screenshotPath("settings-errors") });
   expect((await readSettings(request)).threshold).toBe(0.9);
 
   // An error only the server knows (the endpoint's model list) is shown the same way.
-  await form.locator('[name="threshold"]').fill("0.5");
   await form.locator('[name="preemptiveThreshold"]').fill("0");
   await form.locator('[name="summaryModel"]').fill("no-such-model");
   await page.getByTestId("settings-save").click();
@@ -47,17 +55,17 @@ test("(c) settings: invalid values are refused, a new threshold applies from the
   await page.getByTestId("settings-save").click();
   await expect(page.getByTestId("settings-status")).toContainText("Saved");
   await expect(page.getByTestId("settings-error")).toHaveCount(0);
-  expect((await readSettings(request)).threshold).toBe(0.5);
-  await page.evaluate(() => window.scrollTo(0, 0));
+  expect((await readSettings(request)).threshold).toBe(0.35);
+  await form.evaluate((element) => element.parentElement?.scrollTo(0, 0));
   await page.screenshot({ path: screenshotPath("settings") });
 
-  // The next turn honours it: the context is above 50%, so the turn compresses first.
+  // The next turn honours it: the context is well above 35%, so the turn compresses first.
   await page.goto(`/c/${id}`);
   await sendMessage(page, "Turn 6: FACT s6=x");
   const block = page.getByTestId("compaction-block").first();
   await expect(block).toBeVisible();
   await expect(block).toHaveAttribute("data-trigger", "auto");
-  await expect.poll(async () => Number(await page.getByTestId("context-meter").getAttribute("data-percent"))).toBeLessThan(50);
+  await expect.poll(async () => Number(await page.getByTestId("context-meter").getAttribute("data-percent"))).toBeLessThan(percent);
 });
 
 test("(c) reset restores the defaults", async ({ page, request }) => {

@@ -1,5 +1,5 @@
 // The JSON API, through the route handlers themselves with real Request objects.
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import * as conversationsRoute from "../../app/api/conversations/route";
 import * as conversationRoute from "../../app/api/conversations/[id]/route";
 import * as messagesRoute from "../../app/api/conversations/[id]/messages/route";
@@ -55,6 +55,23 @@ describe("JSON API", () => {
     expect(history.items[1]!.message.content.split(" ")).toHaveLength(12);
     const meter = (await (await contextRoute.GET(json("GET", "/x"), params(id))).json()) as { context: { totalTokens: number; ratio: number } };
     expect(meter.context.totalTokens).toBeGreaterThan(0);
+  });
+
+  it("a reader that goes away mid-stream does not lose the reply", async () => {
+    const id = await createConversation();
+    h.server.setLatency({ chatLatencyMs: 5 });
+    const response = await messagesRoute.POST(json("POST", "/x", { content: "REPLY_WORDS=150", stream: true }), params(id));
+    const reader = response.body!.getReader();
+    await reader.read();
+    await reader.read();
+    await reader.cancel();
+    await vi.waitFor(
+      async () => expect(await h.db.message.count({ where: { conversationId: id, role: "assistant" } })).toBe(1),
+      { timeout: 15_000, interval: 100 },
+    );
+    const reply = await h.db.message.findFirst({ where: { conversationId: id, role: "assistant" } });
+    expect(reply!.status).toBe("complete");
+    expect(reply!.content.split(" ")).toHaveLength(150);
   });
 
   it("answers a non-streamed turn with one JSON document and a model failure with 502", async () => {

@@ -150,3 +150,23 @@ describe("bad input is refused clearly and stores nothing", () => {
     expect(await h.db.message.count()).toBe(before);
   });
 });
+
+describe("progress", () => {
+  it("announces a compaction before it runs, then reports it", async () => {
+    const { saveTestSettings } = await import("./support/harness");
+    await saveTestSettings(h.db, { contextWindowOverrides: { "gpt-4o-mini": 1500 }, hardLimitReserve: 100, keepRecentCount: 2, preemptiveThreshold: 0 });
+    const conversation = await newConversation();
+    let events: Awaited<ReturnType<typeof send>> = [];
+    for (let turn = 1; turn <= 20 && !events.some((e) => e.type === "compaction"); turn++) {
+      events = await send(conversation.id, `Turn ${turn} REPLY_WORDS=60`);
+    }
+    const status = events.findIndex((e) => e.type === "status");
+    const compaction = events.findIndex((e) => e.type === "compaction");
+    expect(compaction).toBeGreaterThan(0);
+    expect(status).toBeGreaterThan(0);
+    expect(status).toBeLessThan(compaction);
+    const announced = events[status] as Extract<(typeof events)[number], { type: "status" }>;
+    const applied = events[compaction] as Extract<(typeof events)[number], { type: "compaction" }>;
+    expect(announced.messageCount).toBe(applied.compaction.coveredMessageCount);
+  });
+});

@@ -1,0 +1,108 @@
+// Concurrency: two clients send 50 messages each to ONE conversation at the same time,
+// with a small window so compactions run all along. First two concurrent loops in this
+// process (sharing the in-process conversation lock), then two separate processes
+// (only the database protects them). Sequence numbers must be unique and contiguous,
+// every user message present exactly once, and no two active compactions may ever
+// cover the same messages.
+import { spawn } from "node:child_process";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import * as ops from "../../lib/chat/operations";
+import { backgroundSettled } from "../../lib/chat/compressor";
+import { compactionViolations, messageViolations } from "./support/invariants";
+import { collect, useHarness, useSettings } from "./support/harness";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const PER_CLIENT = 50;
+const h = useHarness({ summaryLatencyMs: 20, chatLatencyMs: 1, tokensPerChunk: 10 });
+
+const smallWindow = {
+  contextWindowOverrides: { "gpt-4o-mini": 2500 },
+  hardLimitReserve: 300,
+  keepRecentCount: 4,
+  summaryMaxTokens: 200,
+  maxSummaryTokensPerLevel: 250,
+  preemptiveThreshold: 0.5,
+};
+
+async function userContents(conversationId: string): Promise<string[]> {
+  const rows = await h.db.message.findMany({ where: { conversationId, role: "user" }, select: { content: true } });
+  return rows.map((row) => row.content);
+}
+
+function runChild(conversationId: string, seed: number): Promise<{ code: number | null; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "tests/faults/crash-child.ts")], {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        OPENAI_BASE_URL: h.server.url,
+        OPENAI_API_KEY: "test",
+        STRATA_AUTO_MIGRATE: "0",
+        CRASH_CONVERSATION_ID: conversationId,
+        CRASH_SEED: String(seed),
+        CRASH_TURNS: String(PER_CLIENT),
+      },
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    let stderr = "";
+    child.stderr.on("data", (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
+    const guard = setTimeout(() => child.kill("SIGKILL"), 110_000);
+    child.on("error", reject);
+    child.on("exit", (code) => {
+      clearTimeout(guard);
+      resolve({ code, stderr });
+    });
+  });
+}
+
+describe("two clients on one conversation at once", () => {
+  it("in one process: unique increasing seqs, no lost message, no duplicate active compaction", async () => {
+    await useSettings(h.db, smallWindow);
+    const conversation = await ops.createConversation({ title: "two clients", model: "gpt-4o-mini", systemPrompt: "Be brief." });
+    const errors: string[] = [];
+    const client = async (name: string) => {
+      for (let i = 1; i <= PER_CLIENT; i++) {
+        const events = await collect(await ops.startTurn({ conversationId: conversation.id, content: `Client ${name} #${i}: FACT ${name}${i}=x${i}\nREPLY_WORDS=30` }));
+        for (const event of events) if (event.type === "error") errors.push(`${name} #${i}: ${event.message}`);
+      }
+    };
+    await Promise.all([client("A"), client("B")]);
+    await backgroundSettled(conversation.id);
+
+    expect(errors).toEqual([]);
+    expect(await messageViolations(h.db, conversation.id)).toEqual([]);
+    expect(await compactionViolations(h.db, conversation.id, { duplicateRanges: true })).toEqual([]);
+    const contents = await userContents(conversation.id);
+    for (const name of ["A", "B"]) {
+      for (let i = 1; i <= PER_CLIENT; i++) {
+        expect(contents.filter((c) => c.startsWith(`Client ${name} #${i}:`)), `${name} #${i}`).toHaveLength(1);
+      }
+    }
+    expect(contents).toHaveLength(2 * PER_CLIENT);
+    // The small window really made both clients compact.
+    expect(await h.db.compaction.count({ where: { conversationId: conversation.id } })).toBeGreaterThan(3);
+  }, 120_000);
+
+  it("in two processes: the database alone keeps seqs unique and compactions disjoint", async () => {
+    await useSettings(h.db, smallWindow);
+    const conversation = await ops.createConversation({ title: "two processes", model: "gpt-4o-mini", systemPrompt: "Be brief." });
+    const results = await Promise.all([runChild(conversation.id, 1), runChild(conversation.id, 2)]);
+    for (const result of results) expect(result.code, result.stderr).toBe(0);
+
+    expect(await messageViolations(h.db, conversation.id)).toEqual([]);
+    expect(await compactionViolations(h.db, conversation.id, { duplicateRanges: true })).toEqual([]);
+    const contents = await userContents(conversation.id);
+    for (const seed of [1, 2]) {
+      for (let i = 1; i <= PER_CLIENT; i++) {
+        expect(contents.filter((c) => c.startsWith(`Child ${seed}, turn ${i}.`)), `child ${seed} turn ${i}`).toHaveLength(1);
+      }
+    }
+    expect(contents).toHaveLength(2 * PER_CLIENT);
+    const compactions = await h.db.compaction.count({ where: { conversationId: conversation.id } });
+    const conflicts = await h.db.compactionAttempt.count({ where: { conversationId: conversation.id, outcome: "skipped", reason: { contains: "concurrent" } } });
+    expect(compactions).toBeGreaterThan(3);
+    console.log(`two processes: ${compactions} compactions, ${conflicts} conflicting attempts refused`);
+  }, 120_000);
+});

@@ -1,0 +1,9 @@
+// setupFiles: point the app's modules at the fault suite's database before they load.
+import { FAULTS_DATABASE_URL } from "./database";
+
+process.env.LOG_LEVEL = "silent";
+process.env.DATABASE_URL = FAULTS_DATABASE_URL;
+// Each file starts its own test server; nothing may reach a real model.
+process.env.OPENAI_API_KEY = "test";
+process.env.OPENAI_BASE_URL = "http://127.0.0.1:9/v1";
+process.env.STRATA_DEFAULT_MODEL = "gpt-4o-mini";
