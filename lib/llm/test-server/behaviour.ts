@@ -177,12 +177,35 @@ export function loremWords(n: number, seedText: string): string {
   return words.join(" ");
 }
 
+// Transcript lines as the engine formats them for a summary prompt ("[user #12]: …").
+const TRANSCRIPT_LINE = /^\[(user|assistant|tool result|system note) #\d+[^\]]*\]: ?(.*)$/gm;
+
+/**
+ * One line describing what was summarized. For a summary prompt it counts the
+ * transcript lines inside it (a realistic digest for the demo); for anything else,
+ * the request's own messages.
+ */
 function digestLine(messages: readonly ChatMessage[]): string {
-  const counts = { system: 0, user: 0, assistant: 0, tool: 0 };
-  for (const message of messages) counts[message.role]++;
-  const last = quote(lastUserContent(messages), 60);
+  const counts = { user: 0, assistant: 0, tool: 0 };
+  let lastUser = "";
+  for (const message of messages) {
+    for (const [, role, text] of (message.content ?? "").matchAll(TRANSCRIPT_LINE)) {
+      if (role === "user") {
+        counts.user++;
+        lastUser = text ?? "";
+      } else if (role === "assistant") counts.assistant++;
+      else if (role === "tool result") counts.tool++;
+    }
+  }
+  let total = counts.user + counts.assistant + counts.tool;
+  if (total === 0) {
+    for (const message of messages) if (message.role !== "system") counts[message.role]++;
+    total = messages.length;
+    lastUser = lastUserContent(messages);
+  }
+  const last = quote(lastUser, 60);
   return (
-    `Digest: ${messages.length} messages (${counts.user} user, ${counts.assistant} assistant, ${counts.tool} tool)` +
+    `Digest: ${total} messages (${counts.user} user, ${counts.assistant} assistant, ${counts.tool} tool)` +
     (last ? `; last user message: "${last}"` : "") +
     "."
   );

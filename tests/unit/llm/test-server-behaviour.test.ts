@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  summaryText,
   chatReply,
   factLines,
   loremWords,
@@ -114,5 +115,13 @@ describe("splitWords", () => {
       expect(splitWords(text, 2).join("")).toBe(text);
     }
     expect(splitWords("a b c d e", 2)).toEqual(["a b", " c d", " e"]);
+  });
+});
+
+describe("summary digest", () => {
+  it("describes the transcript inside a summary prompt, not the prompt itself", () => {
+    const prompt = "Conversation to summarize (messages 1–4):\n---\n[user #1]: plan the trip\n[assistant #2]: sure\n[assistant #2] tool_call x({})\n[tool result #3 x]: ok\n[user #4]: book it\n---";
+    const text = summaryText([sys("[strata:summary]\nSummarize."), user(prompt)]);
+    expect(text.split("\n").at(-1)).toBe('Digest: 4 messages (2 user, 1 assistant, 1 tool); last user message: "book it".');
   });
 });
