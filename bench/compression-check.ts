@@ -89,7 +89,12 @@ async function main() {
   ];
 
   const results = shapes.map(() => ({ app: [] as number[], engine: [] as number[] }));
-  for (let i = 0; i < 20; i++) for (const shape of shapes) await app.process(shape.transcript), await engine.process(shape.transcript);
+  for (let i = 0; i < 20; i++) {
+    for (const shape of shapes) {
+      await app.process(shape.transcript);
+      await engine.process(shape.transcript);
+    }
+  }
   for (let i = 0; i < ITERATIONS; i++) {
     for (const [index, shape] of shapes.entries()) {
       for (const [which, manager] of [["app", app], ["engine", engine]] as const) {

@@ -86,7 +86,12 @@ async function main() {
   for (const s of seeded) times.set(s.messageCount, { active: [], preCall: [], baselineRead: [], baselineBuild: [], requestTokens: 0, baselineTokens: 0, activeEntries: 0 });
 
   // Warm-up: connections, encoders, JIT.
-  for (let i = 0; i < 5; i++) for (const s of seeded) await activePath(s.id), await preCallPath(s.id);
+  for (let i = 0; i < 5; i++) {
+    for (const s of seeded) {
+      await activePath(s.id);
+      await preCallPath(s.id);
+    }
+  }
 
   for (let i = 0; i < ITERATIONS; i++) {
     for (const s of seeded) {

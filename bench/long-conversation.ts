@@ -14,7 +14,6 @@
 import "./lib/env";
 import { writeFileSync } from "node:fs";
 import path from "node:path";
-import pg from "pg";
 import { appendResults, fmt, fmtInt, median, printTable, resetDatabase, ROOT, runMain, seededRandom, verdictTable, type Verdict } from "./lib/common";
 import { lineChart } from "./lib/svg";
 import { startTestServer, type RecordedRequest } from "../lib/llm/test-server";

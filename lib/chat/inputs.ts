@@ -85,8 +85,9 @@ export function fieldErrors(error: z.ZodError): FieldErrors {
 }
 
 /** One turn: a new message, a retry of the last unanswered one, or an edit of a past user message. */
+// Strict branches: a malformed editSeq or retry must be refused, never read as a plain message.
 export const turnInput = z.union([
-  z.object({ conversationId: idSchema, retry: z.literal(true) }),
-  z.object({ conversationId: idSchema, editSeq: z.number().int().positive(), content: messageContentSchema }),
-  z.object({ conversationId: idSchema, content: messageContentSchema }),
+  z.strictObject({ conversationId: idSchema, retry: z.literal(true) }),
+  z.strictObject({ conversationId: idSchema, editSeq: z.number().int().positive(), content: messageContentSchema }),
+  z.strictObject({ conversationId: idSchema, content: messageContentSchema }),
 ]);

@@ -120,19 +120,37 @@ export function requestTokens(transcript: Transcript, settings: CompressionSetti
   return fittingTokens(assembleEntries(transcript, settings, deps), usageCorrection(transcript.messages));
 }
 
-/** Drops the oldest droppable entry; an assistant tool call goes with its results. */
-function dropOldest(entries: Entry[]): boolean {
-  const index = entries.findIndex((entry) => !entry.keep && entry.source !== "note" && entry.chat.role !== "tool");
+/**
+ * Drops the budget note, then the oldest droppable entries (an assistant tool call
+ * with its results) until the request fits. One pass with a running total: this is
+ * the last resort for huge transcripts, so it must stay linear.
+ */
+function dropUntilFits(entries: Entry[], limit: number, correction: number): { kept: Entry[]; dropped: number } {
+  let total = fittingTokens(entries, correction);
+  if (total <= limit) return { kept: entries, dropped: 0 };
+  const removed = new Array<boolean>(entries.length).fill(false);
+  let dropped = 0;
   const note = entries.findIndex((entry) => entry.source === "note");
   if (note >= 0) {
-    entries.splice(note, 1);
-    return true;
+    removed[note] = true;
+    total -= entries[note]!.tokens;
+    dropped++;
   }
-  if (index < 0) return false;
-  let end = index + 1;
-  while (end < entries.length && entries[end]!.chat.role === "tool") end++;
-  entries.splice(index, end - index);
-  return true;
+  const droppable = (entry: Entry) => !entry.keep && entry.source !== "note" && entry.chat.role !== "tool";
+  let cursor = 0;
+  while (total > limit) {
+    while (cursor < entries.length && (removed[cursor] || !droppable(entries[cursor]!))) cursor++;
+    if (cursor >= entries.length) break;
+    let end = cursor + 1;
+    while (end < entries.length && entries[end]!.chat.role === "tool") end++;
+    for (let index = cursor; index < end; index++) {
+      removed[index] = true;
+      total -= entries[index]!.tokens;
+    }
+    dropped++;
+    cursor = end;
+  }
+  return { kept: entries.filter((_, index) => !removed[index]), dropped };
 }
 
 function elideLargest(entries: Entry[], excess: number, deps: MeasureDeps, preserveFacts: boolean): boolean {
@@ -165,14 +183,13 @@ export function buildRequest(
   deps: MeasureDeps,
   logger?: CompressionLogger,
 ): BuiltRequest {
-  const entries = assembleEntries(transcript, settings, deps);
+  const assembled = assembleEntries(transcript, settings, deps);
   const correction = usageCorrection(transcript.messages);
   const contextWindow = contextWindowFor(transcript.model, settings, deps.models);
   const hardLimit = hardLimitFor(contextWindow, settings);
-  const before = fittingTokens(entries, correction);
-  let dropped = 0;
+  const before = fittingTokens(assembled, correction);
+  const { kept: entries, dropped } = dropUntilFits(assembled, hardLimit, correction);
   let elided = 0;
-  while (fittingTokens(entries, correction) > hardLimit && dropOldest(entries)) dropped++;
   while (fittingTokens(entries, correction) > hardLimit && elideLargest(entries, fittingTokens(entries, correction) - hardLimit, deps, settings.preserveFactLines)) elided++;
   if (dropped > 0 || elided > 0) {
     logger?.warn(

@@ -50,6 +50,15 @@ export async function readJsonBody(request: Request, maxBytes = MAX_BODY_BYTES):
   }
 }
 
+/** A JSON body that must be an object (every endpoint with a body takes one). */
+export async function readJsonObject(request: Request, maxBytes = MAX_BODY_BYTES): Promise<Record<string, unknown>> {
+  const body = await readJsonBody(request, maxBytes);
+  if (typeof body !== "object" || body === null || Array.isArray(body)) {
+    throw new AppError("invalid_input", "The request body must be a JSON object.");
+  }
+  return body as Record<string, unknown>;
+}
+
 /** Runs a handler and turns thrown errors into JSON error responses. */
 export async function handle(work: () => Promise<Response>): Promise<Response> {
   try {

@@ -11,11 +11,11 @@ import { describe, expect, it } from "vitest";
 import * as ops from "../../lib/chat/operations";
 import { backgroundSettled } from "../../lib/chat/compressor";
 import { compactionViolations, messageViolations } from "./support/invariants";
-import { collect, useHarness, useSettings } from "./support/harness";
+import { collect, setupHarness, applySettings } from "./support/harness";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const PER_CLIENT = 50;
-const h = useHarness({ summaryLatencyMs: 20, chatLatencyMs: 1, tokensPerChunk: 10 });
+const h = setupHarness({ summaryLatencyMs: 20, chatLatencyMs: 1, tokensPerChunk: 10 });
 
 const smallWindow = {
   contextWindowOverrides: { "gpt-4o-mini": 2500 },
@@ -59,7 +59,7 @@ function runChild(conversationId: string, seed: number): Promise<{ code: number 
 
 describe("two clients on one conversation at once", () => {
   it("in one process: unique increasing seqs, no lost message, no duplicate active compaction", async () => {
-    await useSettings(h.db, smallWindow);
+    await applySettings(h.db, smallWindow);
     const conversation = await ops.createConversation({ title: "two clients", model: "gpt-4o-mini", systemPrompt: "Be brief." });
     const errors: string[] = [];
     const client = async (name: string) => {
@@ -86,7 +86,7 @@ describe("two clients on one conversation at once", () => {
   }, 120_000);
 
   it("in two processes: the database alone keeps seqs unique and compactions disjoint", async () => {
-    await useSettings(h.db, smallWindow);
+    await applySettings(h.db, smallWindow);
     const conversation = await ops.createConversation({ title: "two processes", model: "gpt-4o-mini", systemPrompt: "Be brief." });
     const results = await Promise.all([runChild(conversation.id, 1), runChild(conversation.id, 2)]);
     for (const result of results) expect(result.code, result.stderr).toBe(0);

@@ -11,7 +11,6 @@ export {};
 process.env.LOG_LEVEL = "silent";
 process.env.OPENAI_API_KEY ??= "test";
 
-const { getDb } = await import("../../lib/db/client");
 const ops = await import("../../lib/chat/operations");
 const { backgroundSettled } = await import("../../lib/chat/compressor");
 
@@ -36,13 +35,9 @@ if (process.env.CRASH_WAIT_FOR_GO === "1") {
   out("GO");
 }
 for (let turn = 1; turn <= maxTurns; turn++) {
-  // A manual compaction first (a summary call is in flight for SUMMARY latency), then a
-  // turn whose long reply makes the next compaction worthwhile; the turn itself may
-  // compact automatically (inline or in the background after the reply).
-  out("BEGIN compact");
-  const result = await ops.compactNow({ conversationId });
-  for (const compaction of result.compactions) out(`C ${compaction.id}`);
-  out("END compact");
+  // A turn whose long reply makes the next compaction worthwhile (the turn itself may
+  // compact, inline or in the background after the reply), then a manual compaction
+  // (a summary call is in flight for the test server's summary latency).
   const fact = turn % 3 === 0 ? `\nFACT c${seed}_${turn}=v${turn}` : "";
   out("BEGIN turn");
   for await (const event of await ops.startTurn({ conversationId, content: `Child ${seed}, turn ${turn}.${fact}\nREPLY_WORDS=${150 + (turn % 5) * 20}` })) {
@@ -50,6 +45,10 @@ for (let turn = 1; turn <= maxTurns; turn++) {
     if (event.type === "compaction") out(`C ${event.compaction.id}`);
   }
   out("END turn");
+  out("BEGIN compact");
+  const result = await ops.compactNow({ conversationId });
+  for (const compaction of result.compactions) out(`C ${compaction.id}`);
+  out("END compact");
   await backgroundSettled(conversationId);
 }
 const { closeDb } = await import("../../lib/db/client");

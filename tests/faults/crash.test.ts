@@ -13,12 +13,12 @@ import { appendMessages } from "../../lib/db/messages";
 import { countMessageTokens } from "../../lib/llm/tokens";
 import * as ops from "../../lib/chat/operations";
 import { allViolations } from "./support/invariants";
-import { send, useHarness, useSettings } from "./support/harness";
+import { send, setupHarness, applySettings } from "./support/harness";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const KILLS = Number(process.env.CRASH_KILLS ?? 100);
 const SUMMARY_LATENCY_MS = 60;
-const h = useHarness({ summaryLatencyMs: SUMMARY_LATENCY_MS, chatLatencyMs: 0, tokensPerChunk: 20 });
+const h = setupHarness({ summaryLatencyMs: SUMMARY_LATENCY_MS, chatLatencyMs: 0, tokensPerChunk: 20 });
 
 type Run = { lines: string[]; killedAt: number; exitSignal: string | null };
 type Prepared = { ready: Promise<void>; go: (killAfterMs: number) => Promise<Run> };
@@ -87,7 +87,7 @@ function prepareChild(conversationId: string, seed: number): Prepared {
 
 describe("crash mid-compaction", () => {
   it(`survives ${KILLS} SIGKILLs at random points with every acknowledged write present and complete records`, async () => {
-    await useSettings(h.db, {
+    await applySettings(h.db, {
       contextWindowOverrides: { "gpt-4o-mini": 2500 },
       hardLimitReserve: 300,
       keepRecentCount: 4,

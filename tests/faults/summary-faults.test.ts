@@ -12,9 +12,9 @@ import type { Fault } from "../../lib/llm/test-server";
 import type { ChatMessage } from "../../lib/compression/types";
 import type { CompressionSettings } from "../../lib/compression/settings";
 import { allViolations } from "./support/invariants";
-import { send, useHarness, useSettings } from "./support/harness";
+import { send, setupHarness, applySettings } from "./support/harness";
 
-const h = useHarness();
+const h = setupHarness();
 const MODEL = "gpt-4o-mini";
 const WINDOW = 4000;
 const RESERVE = 400;
@@ -65,7 +65,7 @@ const cases: { name: string; fault: Fault; strategy?: CompressionSettings["strat
 describe("summary model faults", () => {
   for (const testCase of cases) {
     it(`${testCase.name}: the chat continues, nothing is compacted, the failed attempt is recorded`, async () => {
-      await useSettings(h.db, { ...base, ...(testCase.strategy ? { strategy: testCase.strategy } : {}) });
+      await applySettings(h.db, { ...base, ...(testCase.strategy ? { strategy: testCase.strategy } : {}) });
       const conversationId = await conversationWith(THRESHOLD + 50);
       const messagesBefore = await h.db.message.count({ where: { conversationId } });
       h.server.clearFaults();
@@ -99,7 +99,7 @@ describe("summary model faults", () => {
   }
 
   it("past the hard limit with the summary model down: the request is truncated and fits", async () => {
-    await useSettings(h.db, base);
+    await applySettings(h.db, base);
     const conversationId = await conversationWith(HARD_LIMIT + 300);
     const messagesBefore = await h.db.message.count({ where: { conversationId } });
     h.server.clearFaults();

@@ -5,7 +5,8 @@ import { ConversationScreen } from "@/components/chat/ConversationScreen";
 
 export const dynamic = "force-dynamic";
 
-const FIRST_PAGE = 200;
+// The newest items the page carries; earlier ones load on scroll ("Load earlier").
+const FIRST_PAGE = 100;
 
 async function loadModelInfo() {
   try {

@@ -10,7 +10,7 @@ import type { TurnEvent } from "../../../lib/chat/events";
 
 export type Harness = { server: TestServer; db: Db };
 
-export function useHarness(options: TestServerOptions = {}): Harness {
+export function setupHarness(options: TestServerOptions = {}): Harness {
   const harness = {} as Harness;
   beforeAll(async () => {
     harness.server = await startTestServer(options);
@@ -27,7 +27,7 @@ export function useHarness(options: TestServerOptions = {}): Harness {
   return harness;
 }
 
-export async function useSettings(db: Db, patch: Partial<CompressionSettings>): Promise<CompressionSettings> {
+export async function applySettings(db: Db, patch: Partial<CompressionSettings>): Promise<CompressionSettings> {
   return writeSettings(db, { ...DEFAULT_SETTINGS, ...patch });
 }
 

@@ -1,5 +1,5 @@
 import * as ops from "@/lib/chat/operations";
-import { handle, jsonResponse, readJsonBody } from "@/lib/http/handlers";
+import { handle, jsonResponse, readJsonObject } from "@/lib/http/handlers";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
@@ -14,7 +14,7 @@ export function GET(_request: Request, { params }: Params) {
 /** PATCH /api/conversations/:id {title?, model?, systemPrompt?} */
 export function PATCH(request: Request, { params }: Params) {
   return handle(async () => {
-    const body = (await readJsonBody(request)) as Record<string, unknown>;
+    const body = await readJsonObject(request);
     return jsonResponse({ conversation: await ops.updateConversation({ ...body, conversationId: (await params).id }) });
   });
 }

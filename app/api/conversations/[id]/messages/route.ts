@@ -1,5 +1,5 @@
 import * as ops from "@/lib/chat/operations";
-import { collectTurn, handle, jsonResponse, ndjsonResponse, readJsonBody } from "@/lib/http/handlers";
+import { collectTurn, handle, jsonResponse, ndjsonResponse, readJsonObject } from "@/lib/http/handlers";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
@@ -24,7 +24,7 @@ export function GET(request: Request, { params }: Params) {
  */
 export function POST(request: Request, { params }: Params) {
   return handle(async () => {
-    const body = (await readJsonBody(request)) as Record<string, unknown>;
+    const body = await readJsonObject(request);
     const { stream, ...turn } = body;
     const events = await ops.startTurn({ ...turn, conversationId: (await params).id }, request.signal);
     if (stream === true) return ndjsonResponse(events);

@@ -1,0 +1,25 @@
+// `npm run bench`: every benchmark in sequence, each in its own process (own database,
+// own test server), results appended to docs/benchmarks.md. Pass names to run a subset:
+//   npx tsx bench/run-all.ts [context-assembly compression-check ...]
+import { spawnSync } from "node:child_process";
+import path from "node:path";
+import { ROOT } from "./lib/common";
+
+const ALL = ["tokens", "compression-check", "context-assembly", "long-conversation", "compaction-latency", "page-cost", "load"];
+const chosen = process.argv.slice(2).length ? process.argv.slice(2) : ALL;
+const failed: string[] = [];
+const started = performance.now();
+for (const name of chosen) {
+  if (!ALL.includes(name)) {
+    console.error(`unknown benchmark "${name}" (known: ${ALL.join(", ")})`);
+    process.exit(2);
+  }
+  console.log(`\n=== ${name} ===`);
+  const result = spawnSync(process.execPath, ["--import", "tsx", path.join(ROOT, "bench", `${name}.ts`)], { cwd: ROOT, stdio: "inherit" });
+  if (result.status !== 0) failed.push(`${name} (exit ${result.status ?? result.signal})`);
+}
+console.log(`\nbenchmarks done in ${((performance.now() - started) / 60_000).toFixed(1)} min; results appended to docs/benchmarks.md`);
+if (failed.length) {
+  console.error(`failed to run: ${failed.join(", ")}`);
+  process.exit(1);
+}
