@@ -1,14 +1,21 @@
 "use server";
 // Server actions: the browser's door to every operation. Each validates its input
 // with zod (in lib/chat/operations) and returns an ActionResult instead of throwing.
-// The one exception is streaming a turn: Next.js runs a client's server actions one at
-// a time, so a reply streamed as an action's value would hold back "stop", "expand" and
-// every other action until it ended. Turns stream from POST
-// /api/conversations/:id/messages instead (lib/client/stream-turn.ts), through the
-// same lib/chat/operations.startTurn.
 import * as ops from "@/lib/chat/operations";
 import { asResult } from "@/lib/chat/result";
 import { listModels } from "@/lib/llm/client";
+import { eventStream } from "@/lib/chat/event-stream";
+
+/**
+ * Sends a message (or retries, or edits a past one) and streams the turn's events as
+ * the action's value. Input and conversation are checked before the stream starts, so
+ * a refusal arrives as an error result, never as a broken stream. The action settles
+ * as soon as the stream is returned, so other actions (stop, expand, pin) are not held
+ * back while the reply streams.
+ */
+export async function sendMessageAction(input: unknown) {
+  return asResult(async () => eventStream(await ops.startTurn(input)));
+}
 
 export async function createConversationAction(input: unknown) {
   return asResult(() => ops.createConversation(input));
