@@ -307,16 +307,32 @@ function assembleCalls(calls: Map<number, ToolCall>): ToolCall[] {
 }
 
 /** Model ids from GET /models, or null when the endpoint doesn't answer within 3 s. */
+// Pages and settings validation ask for the model list; the endpoint is asked at most
+// every few minutes (or every 30 s while it does not answer), not on every request.
+const MODEL_LIST_TTL_MS = 5 * 60_000;
+const MODEL_LIST_RETRY_MS = 30_000;
+const modelLists = new Map<string, { models: string[] | null; until: number }>();
+
 export async function listModels(endpoint?: ModelEndpoint): Promise<string[] | null> {
+  let target: ModelEndpoint;
   try {
-    const target = endpoint ?? (await getModelEndpoint());
+    target = endpoint ?? (await getModelEndpoint());
+  } catch {
+    return null;
+  }
+  const cached = modelLists.get(target.baseURL);
+  if (cached && cached.until > Date.now()) return cached.models;
+  let models: string[] | null = null;
+  try {
     const page = await target.client.models.list({
       signal: AbortSignal.timeout(LIST_MODELS_TIMEOUT_MS),
       timeout: LIST_MODELS_TIMEOUT_MS,
       maxRetries: 0,
     });
-    return page.data.map((model) => model.id);
+    models = page.data.map((model) => model.id);
   } catch {
-    return null;
+    models = null;
   }
+  modelLists.set(target.baseURL, { models, until: Date.now() + (models ? MODEL_LIST_TTL_MS : MODEL_LIST_RETRY_MS) });
+  return models;
 }

@@ -1,5 +1,6 @@
 import { notFound } from "next/navigation";
-import { getConversation, meter, modelInfo, timeline } from "@/lib/chat/operations";
+import { getConversation, meter, timeline } from "@/lib/chat/operations";
+import { isDemoMode } from "@/lib/llm/client";
 import { AppError } from "@/lib/errors";
 import { ConversationScreen } from "@/components/chat/ConversationScreen";
 
@@ -7,14 +8,6 @@ export const dynamic = "force-dynamic";
 
 // The newest items the page carries; earlier ones load on scroll ("Load earlier").
 const FIRST_PAGE = 100;
-
-async function loadModelInfo() {
-  try {
-    return await modelInfo();
-  } catch {
-    return null;
-  }
-}
 
 export default async function ConversationPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
@@ -25,18 +18,14 @@ export default async function ConversationPage({ params }: { params: Promise<{ i
     if (error instanceof AppError && (error.code === "not_found" || error.code === "invalid_input")) notFound();
     throw error;
   }
-  const [page, context, info] = await Promise.all([
-    timeline({ conversationId: id, limit: FIRST_PAGE }),
-    meter(id).catch(() => null),
-    loadModelInfo(),
-  ]);
+  const [page, context] = await Promise.all([timeline({ conversationId: id, limit: FIRST_PAGE }), meter(id).catch(() => null)]);
   return (
     <ConversationScreen
       conversation={conversation}
       initialItems={page.items}
       initialHasEarlier={page.hasEarlier}
       initialMeter={context}
-      demo={info?.demo ?? false}
+      demo={isDemoMode()}
     />
   );
 }
