@@ -24,7 +24,8 @@ const USERS = arg("users", 50);
 const TURNS = arg("turns", 20);
 const CHAT_LATENCY_MS = 20;
 const MODEL = "gpt-4o-mini";
-const WINDOW = 6000;
+// Small enough that every conversation compacts a few times during its 20 turns.
+const WINDOW = 2500;
 const TIME_LIMIT_MS = 5 * 60_000;
 
 async function main() {
@@ -32,7 +33,7 @@ async function main() {
   await resetDatabase(process.env.DATABASE_URL!);
   const db = await getDb();
   // A small window so compactions (background and inline) also happen under load.
-  await writeSettings(db, { ...DEFAULT_SETTINGS, contextWindowOverrides: { [MODEL]: WINDOW }, hardLimitReserve: 1000, maxSummaryTokensPerLevel: 1000 });
+  await writeSettings(db, { ...DEFAULT_SETTINGS, contextWindowOverrides: { [MODEL]: WINDOW }, hardLimitReserve: 400, keepRecentCount: 6, maxSummaryTokensPerLevel: 1000 });
   const model = await startTestServer({ chatLatencyMs: CHAT_LATENCY_MS, summaryLatencyMs: 200, tokensPerChunk: 10 });
   const next = await startNext({
     DATABASE_URL: process.env.DATABASE_URL!,

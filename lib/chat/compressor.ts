@@ -45,13 +45,14 @@ export async function activeTranscript(conversationId: string): Promise<Transcri
   return (await loadTranscript(await getDb(), conversationId, countSystemPrompt)).transcript;
 }
 
-export type AppliedChange = { change: CompressionChange; compactions: CompactionView[]; saved: boolean };
+/** A saved (or refused) change, with the settings it was made under for the request that follows. */
+export type AppliedChange = { change: CompressionChange; compactions: CompactionView[]; saved: boolean; settings: CompressionSettings };
 
-async function persist(conversationId: string, change: CompressionChange): Promise<AppliedChange> {
+async function persist(conversationId: string, change: CompressionChange, settings: CompressionSettings): Promise<AppliedChange> {
   const db = await getDb();
   const { saved } = await saveCompressionChange(db, conversationId, change);
   const compactions = saved ? await Promise.all(change.created.map((record) => getCompactionView(db, record.id))) : [];
-  return { change, compactions, saved };
+  return { change, compactions, saved, settings };
 }
 
 /** Runs `work` on the freshly loaded transcript while holding the conversation's lock, then saves. */
@@ -62,7 +63,7 @@ export function withTranscript(
   return services().lock.run(conversationId, async () => {
     const transcript = await activeTranscript(conversationId);
     const settings = await readSettings(await getDb());
-    return persist(conversationId, await work(transcript, settings));
+    return persist(conversationId, await work(transcript, settings), settings);
   });
 }
 

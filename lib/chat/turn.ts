@@ -5,7 +5,6 @@ import { COMPRESS_CONTEXT_TOOL } from "../compression/tools";
 import type { ChatMessage, ToolCall } from "../compression/types";
 import { getDb } from "../db/client";
 import { appendMessages, type MessageDraft } from "../db/messages";
-import { readSettings } from "../db/settings";
 import { attemptRecordToView } from "../db/mappers";
 import { AppError } from "../errors";
 import { ModelError, streamChat } from "../llm/client";
@@ -120,8 +119,7 @@ export async function* runTurn(input: TurnInput): AsyncGenerator<TurnEvent> {
       }
 
       const transcript = applied.change.transcript;
-      const settings = await readSettings(db);
-      const { messages } = compressionManager().buildRequest(transcript, settings);
+      const { messages } = compressionManager().buildRequest(transcript, applied.settings);
       const model = transcript.model;
       // Messages only, on purpose: the API's reported prompt also counts the tool
       // definitions, and that difference is exactly what the usage correction carries
