@@ -1,20 +1,12 @@
-import { modelInfo } from "@/lib/chat/operations";
+import { modelInfoIfAvailable } from "@/lib/chat/operations";
 import { DemoBadge } from "@/components/chat/DemoBadge";
 import { StartConversationButton } from "@/components/sidebar/StartConversationButton";
 import { LayersIcon } from "@/components/ui/icons";
 
 export const dynamic = "force-dynamic";
 
-async function loadModelInfo() {
-  try {
-    return await modelInfo();
-  } catch {
-    return null;
-  }
-}
-
 export default async function HomePage() {
-  const info = await loadModelInfo();
+  const info = await modelInfoIfAvailable();
   return (
     <div className="flex flex-1 items-center justify-center p-8">
       <div className="max-w-md text-center">

@@ -10,6 +10,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import pg from "pg";
+import { ensureDatabase } from "../lib/db/admin";
 import { applyMigrations, MigrationError } from "../lib/db/migrate";
 
 function parseArgs(argv: string[]) {
@@ -38,31 +39,11 @@ function describeUrl(url: string): string {
   }
 }
 
-const quoteIdent = (name: string) => `"${name.replace(/"/g, '""')}"`;
-
 /** Creates the database named in `url` on its server when it does not exist yet. */
 export async function createDatabaseIfMissing(url: string, log: (m: string) => void = console.log): Promise<boolean> {
-  const u = new URL(url);
-  const dbName = decodeURIComponent(u.pathname.replace(/^\//, ""));
-  if (!dbName) throw new Error("DATABASE_URL names no database");
-  u.pathname = "/postgres";
-  const admin = new pg.Client({ connectionString: u.toString() });
-  await admin.connect();
-  try {
-    const exists = await admin.query("SELECT 1 FROM pg_database WHERE datname = $1", [dbName]);
-    if (exists.rowCount) return false;
-    try {
-      await admin.query(`CREATE DATABASE ${quoteIdent(dbName)}`);
-    } catch (err) {
-      // Another process created it between our check and CREATE (duplicate_database).
-      if ((err as { code?: string }).code === "42P04") return false;
-      throw err;
-    }
-    log(`Created database ${dbName}`);
-    return true;
-  } finally {
-    await admin.end();
-  }
+  const created = await ensureDatabase(url);
+  if (created) log(`Created database ${decodeURIComponent(new URL(url).pathname.slice(1))}`);
+  return created;
 }
 
 async function main() {

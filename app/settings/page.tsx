@@ -1,20 +1,12 @@
-import { getSettings, modelInfo } from "@/lib/chat/operations";
+import { getSettings, modelInfoIfAvailable } from "@/lib/chat/operations";
 import { DEFAULT_SETTINGS } from "@/lib/compression/settings";
 import { SettingsForm } from "@/components/settings/SettingsForm";
 import { DemoBadge } from "@/components/chat/DemoBadge";
 
 export const dynamic = "force-dynamic";
 
-async function loadModelInfo() {
-  try {
-    return await modelInfo();
-  } catch {
-    return null;
-  }
-}
-
 export default async function SettingsPage() {
-  const [settings, info] = await Promise.all([getSettings(), loadModelInfo()]);
+  const [settings, info] = await Promise.all([getSettings(), modelInfoIfAvailable()]);
   return (
     <div className="min-h-0 flex-1 overflow-y-auto">
       <header className="sticky top-0 z-10 flex h-12 items-center gap-3 border-b border-neutral-200 bg-white/90 px-6 backdrop-blur dark:border-neutral-800 dark:bg-neutral-950/90">

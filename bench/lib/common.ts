@@ -5,35 +5,11 @@ import { appendFileSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import pg from "pg";
-import { applyMigrations } from "../../lib/db/migrate";
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 export const RESULTS_FILE = path.join(ROOT, "docs", "benchmarks.md");
 
-/** Creates the database if needed, migrates it and empties every table. */
-export async function resetDatabase(url: string): Promise<void> {
-  const target = new URL(url);
-  const name = decodeURIComponent(target.pathname.slice(1));
-  const admin = new URL(url);
-  admin.pathname = "/postgres";
-  const adminClient = new pg.Client({ connectionString: admin.toString() });
-  await adminClient.connect();
-  try {
-    const exists = await adminClient.query("SELECT 1 FROM pg_database WHERE datname = $1", [name]);
-    if (exists.rowCount === 0) await adminClient.query(`CREATE DATABASE "${name.replaceAll('"', '""')}"`);
-  } finally {
-    await adminClient.end();
-  }
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await applyMigrations(client);
-    await client.query(`TRUNCATE "CompactionAttempt", "Compaction", "Message", "Conversation", "Settings" CASCADE`);
-  } finally {
-    await client.end();
-  }
-}
+export { resetDatabase } from "../../lib/db/admin";
 
 // ---- statistics ----
 
@@ -167,14 +143,4 @@ export function runMain(main: () => Promise<boolean | void>): void {
     });
 }
 
-/** Shuffles in place (Fisher–Yates) with a seeded PRNG. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { seededRandom } from "../../lib/random";

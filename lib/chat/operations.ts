@@ -198,6 +198,15 @@ export async function modelInfo() {
   return { demo: endpoint.demo, defaultModel: defaultModel(), models: await listModels() };
 }
 
+/** For pages, which render without it: null when the model endpoint cannot be set up. */
+export async function modelInfoIfAvailable() {
+  try {
+    return await modelInfo();
+  } catch {
+    return null;
+  }
+}
+
 /**
  * Validates a turn and checks the conversation exists before anything streams, so a
  * bad request is refused with a proper error instead of a broken stream.

@@ -21,7 +21,7 @@ const SUMMARY_LATENCY_MS = 60;
 const h = setupHarness({ summaryLatencyMs: SUMMARY_LATENCY_MS, chatLatencyMs: 0, tokensPerChunk: 20 });
 
 type Run = { lines: string[]; killedAt: number; exitSignal: string | null };
-type Prepared = { ready: Promise<void>; go: (killAfterMs: number) => Promise<Run> };
+type Prepared = { ready: Promise<void>; go: (killAfterMs: number | "after-compaction") => Promise<Run> };
 
 /**
  * Starts a child ahead of time (startup costs seconds on a loaded machine: node, Prisma,
@@ -45,6 +45,8 @@ function prepareChild(conversationId: string, seed: number): Prepared {
   let buffer = "";
   let stderr = "";
   const lines: string[] = [];
+  // Set by go() for a kill right after the child acknowledges a compaction.
+  let killOnCompaction: (() => void) | null = null;
   let markReady: () => void = () => undefined;
   let failReady: (error: Error) => void = () => undefined;
   const ready = new Promise<void>((resolve, reject) => {
@@ -61,6 +63,7 @@ function prepareChild(conversationId: string, seed: number): Prepared {
       buffer = buffer.slice(newline + 1);
       lines.push(line);
       if (line === "READY") markReady();
+      if (line.startsWith("C ")) killOnCompaction?.();
     }
   });
   child.stderr.on("data", (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
@@ -71,14 +74,20 @@ function prepareChild(conversationId: string, seed: number): Prepared {
   });
   return {
     ready,
-    async go(killAfterMs: number) {
+    /** Kills the child `killAfterMs` after GO, or, with "after-compaction", right after it acknowledges one. */
+    async go(killAfterMs: number | "after-compaction") {
       await ready;
       let killedAt = 0;
-      child.stdin.write("GO\n");
-      setTimeout(() => {
+      const kill = () => {
+        if (killedAt) return;
         killedAt = Date.now();
         child.kill("SIGKILL");
-      }, killAfterMs);
+      };
+      child.stdin.write("GO\n");
+      if (killAfterMs === "after-compaction") {
+        killOnCompaction = kill;
+        setTimeout(kill, 30_000);
+      } else setTimeout(kill, killAfterMs);
       const exitSignal = await exited;
       return { lines, killedAt, exitSignal };
     },
@@ -123,7 +132,9 @@ describe("crash mid-compaction", () => {
         const current = next;
         await current.ready;
         next = launched < KILLS ? prepareChild(conversation.id, ++launched) : null;
-        const killAfter = Math.floor(Math.random() * 301);
+        // Every tenth child dies just after a compaction it reported, so committed
+        // compactions are always among the crash points; the rest die at random.
+        const killAfter = launched % 10 === 0 ? ("after-compaction" as const) : Math.floor(Math.random() * 301);
         const goAt = Date.now();
         const run = await current.go(killAfter);
         if (run.exitSignal !== "SIGKILL") cleanExits++;

@@ -9,7 +9,7 @@ import * as childrenRoute from "../../app/api/compactions/[id]/children/route";
 import * as settingsRoute from "../../app/api/settings/route";
 import type { TurnEvent } from "../../lib/chat/events";
 import { DEFAULT_SETTINGS } from "../../lib/compression/settings";
-import { setupHarness } from "./support/harness";
+import { setupHarness } from "../support/harness";
 
 const h = setupHarness();
 const BASE = "http://localhost/api";

@@ -5,7 +5,7 @@ import * as ops from "../../lib/chat/operations";
 import { MAX_MESSAGE_CHARS } from "../../lib/chat/inputs";
 import { AppError } from "../../lib/errors";
 import { countMessageTokens, countRequestTokens } from "../../lib/llm/tokens";
-import { chatRequests, newConversation, send, setupHarness } from "./support/harness";
+import { chatRequests, newConversation, send, setupHarness } from "../support/harness";
 
 const h = setupHarness();
 
@@ -153,7 +153,7 @@ describe("bad input is refused clearly and stores nothing", () => {
 
 describe("progress", () => {
   it("announces a compaction before it runs, then reports it", async () => {
-    const { saveTestSettings } = await import("./support/harness");
+    const { saveTestSettings } = await import("../support/harness");
     await saveTestSettings(h.db, { contextWindowOverrides: { "gpt-4o-mini": 1500 }, hardLimitReserve: 100, keepRecentCount: 2, preemptiveThreshold: 0 });
     const conversation = await newConversation();
     let events: Awaited<ReturnType<typeof send>> = [];

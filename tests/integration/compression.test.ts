@@ -6,7 +6,7 @@ import { saveCompressionChange } from "../../lib/db/compactions";
 import { readSettings } from "../../lib/db/settings";
 import { countMessageTokens, countRequestTokens } from "../../lib/llm/tokens";
 import type { ChatMessage } from "../../lib/compression/types";
-import { chatRequests, newConversation, send, setupHarness, saveTestSettings } from "./support/harness";
+import { chatRequests, newConversation, send, setupHarness, saveTestSettings } from "../support/harness";
 
 const h = setupHarness();
 const MODEL = "gpt-4o-mini";

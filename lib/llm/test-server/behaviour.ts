@@ -3,6 +3,7 @@
 // two in sync — tests, E2E specs and benchmarks depend on them.
 
 import type { ChatMessage } from "../../compression/types";
+import { seededRandom } from "../../random";
 
 export type SummaryKind = "summary" | "structured" | "digest";
 export type RequestKind = "chat" | "summary";
@@ -147,18 +148,6 @@ export function hash32(text: string): number {
   return h >>> 0;
 }
 
-/** mulberry32: tiny seeded PRNG, identical on every platform. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const LOREM = (
   "lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor incididunt ut labore et dolore " +
   "magna aliqua enim ad minim veniam quis nostrud exercitation ullamco laboris nisi aliquip ex ea commodo " +
@@ -171,7 +160,7 @@ export const MAX_REPLY_WORDS = 50_000;
 
 /** Exactly `n` lorem-like words separated by single spaces, seeded by `seedText`. */
 export function loremWords(n: number, seedText: string): string {
-  const next = prng(hash32(seedText));
+  const next = seededRandom(hash32(seedText));
   const words: string[] = [];
   for (let i = 0; i < n; i++) words.push(LOREM[Math.floor(next() * LOREM.length)] ?? "lorem");
   return words.join(" ");
