@@ -4,16 +4,13 @@
 // (only the database protects them). Sequence numbers must be unique and contiguous,
 // every user message present exactly once, and no two active compactions may ever
 // cover the same messages.
-import { spawn } from "node:child_process";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { spawnTurnChild } from "./support/child";
 import { describe, expect, it } from "vitest";
 import * as ops from "../../lib/chat/operations";
 import { backgroundSettled } from "../../lib/chat/compressor";
 import { compactionViolations, messageViolations } from "./support/invariants";
 import { collect, setupHarness, applySettings } from "./support/harness";
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const PER_CLIENT = 50;
 const h = setupHarness({ summaryLatencyMs: 20, chatLatencyMs: 1, tokensPerChunk: 10 });
 
@@ -33,19 +30,13 @@ async function userContents(conversationId: string): Promise<string[]> {
 
 function runChild(conversationId: string, seed: number): Promise<{ code: number | null; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "tests/faults/crash-child.ts")], {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        OPENAI_BASE_URL: h.server.url,
-        OPENAI_API_KEY: "test",
-        STRATA_AUTO_MIGRATE: "0",
-        CRASH_CONVERSATION_ID: conversationId,
-        CRASH_SEED: String(seed),
-        CRASH_TURNS: String(PER_CLIENT),
-      },
-      stdio: ["ignore", "ignore", "pipe"],
+    const child = spawnTurnChild({
+      conversationId,
+      seed,
+      modelServerUrl: h.server.url,
+      env: { CRASH_TURNS: String(PER_CLIENT) },
     });
+    child.stdout.resume(); // its progress lines are not needed here
     let stderr = "";
     child.stderr.on("data", (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
     const guard = setTimeout(() => child.kill("SIGKILL"), 110_000);

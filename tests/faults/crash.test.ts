@@ -5,9 +5,7 @@
 // sequence numbers are contiguous and match the counter, and the compaction records
 // are complete (no half-written rows, no overlapping active compactions, attempts
 // consistent). At the end the conversation still works.
-import { spawn } from "node:child_process";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { spawnTurnChild } from "./support/child";
 import { describe, expect, it } from "vitest";
 import { appendMessages } from "../../lib/db/messages";
 import { countMessageTokens } from "../../lib/llm/tokens";
@@ -15,7 +13,6 @@ import * as ops from "../../lib/chat/operations";
 import { allViolations } from "./support/invariants";
 import { send, setupHarness, applySettings } from "./support/harness";
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const KILLS = Number(process.env.CRASH_KILLS ?? 100);
 const SUMMARY_LATENCY_MS = 60;
 const h = setupHarness({ summaryLatencyMs: SUMMARY_LATENCY_MS, chatLatencyMs: 0, tokensPerChunk: 20 });
@@ -29,18 +26,11 @@ type Prepared = { ready: Promise<void>; go: (killAfterMs: number | "after-compac
  * SIGKILLs it `killAfterMs` later.
  */
 function prepareChild(conversationId: string, seed: number): Prepared {
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "tests/faults/crash-child.ts")], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      OPENAI_BASE_URL: h.server.url,
-      OPENAI_API_KEY: "test",
-      STRATA_AUTO_MIGRATE: "0",
-      CRASH_CONVERSATION_ID: conversationId,
-      CRASH_SEED: String(seed),
-      CRASH_WAIT_FOR_GO: "1",
-    },
-    stdio: ["pipe", "pipe", "pipe"],
+  const child = spawnTurnChild({
+    conversationId,
+    seed,
+    modelServerUrl: h.server.url,
+    env: { CRASH_WAIT_FOR_GO: "1" },
   });
   let buffer = "";
   let stderr = "";
