@@ -5,6 +5,7 @@
 // every user message present exactly once, and no two active compactions may ever
 // cover the same messages.
 import { spawnTurnChild } from "./support/child";
+import { SMALL_WINDOW } from "./support/settings";
 import { describe, expect, it } from "vitest";
 import * as ops from "../../lib/chat/operations";
 import { backgroundSettled } from "../../lib/chat/compressor";
@@ -14,14 +15,6 @@ import { collect, setupHarness, applySettings } from "./support/harness";
 const PER_CLIENT = 50;
 const h = setupHarness({ summaryLatencyMs: 20, chatLatencyMs: 1, tokensPerChunk: 10 });
 
-const smallWindow = {
-  contextWindowOverrides: { "gpt-4o-mini": 2500 },
-  hardLimitReserve: 300,
-  keepRecentCount: 4,
-  summaryMaxTokens: 200,
-  maxSummaryTokensPerLevel: 250,
-  preemptiveThreshold: 0.5,
-};
 
 async function userContents(conversationId: string): Promise<string[]> {
   const rows = await h.db.message.findMany({ where: { conversationId, role: "user" }, select: { content: true } });
@@ -50,7 +43,7 @@ function runChild(conversationId: string, seed: number): Promise<{ code: number 
 
 describe("two clients on one conversation at once", () => {
   it("in one process: unique increasing seqs, no lost message, no duplicate active compaction", async () => {
-    await applySettings(h.db, smallWindow);
+    await applySettings(h.db, SMALL_WINDOW);
     const conversation = await ops.createConversation({ title: "two clients", model: "gpt-4o-mini", systemPrompt: "Be brief." });
     const errors: string[] = [];
     const client = async (name: string) => {
@@ -77,7 +70,7 @@ describe("two clients on one conversation at once", () => {
   }, 120_000);
 
   it("in two processes: the database alone keeps seqs unique and compactions disjoint", async () => {
-    await applySettings(h.db, smallWindow);
+    await applySettings(h.db, SMALL_WINDOW);
     const conversation = await ops.createConversation({ title: "two processes", model: "gpt-4o-mini", systemPrompt: "Be brief." });
     const results = await Promise.all([runChild(conversation.id, 1), runChild(conversation.id, 2)]);
     for (const result of results) expect(result.code, result.stderr).toBe(0);

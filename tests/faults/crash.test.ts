@@ -6,6 +6,7 @@
 // are complete (no half-written rows, no overlapping active compactions, attempts
 // consistent). At the end the conversation still works.
 import { spawnTurnChild } from "./support/child";
+import { SMALL_WINDOW } from "./support/settings";
 import { describe, expect, it } from "vitest";
 import { appendMessages } from "../../lib/db/messages";
 import { countMessageTokens } from "../../lib/llm/tokens";
@@ -86,14 +87,7 @@ function prepareChild(conversationId: string, seed: number): Prepared {
 
 describe("crash mid-compaction", () => {
   it(`survives ${KILLS} SIGKILLs at random points with every acknowledged write present and complete records`, async () => {
-    await applySettings(h.db, {
-      contextWindowOverrides: { "gpt-4o-mini": 2500 },
-      hardLimitReserve: 300,
-      keepRecentCount: 4,
-      summaryMaxTokens: 200,
-      maxSummaryTokensPerLevel: 250,
-      preemptiveThreshold: 0.5,
-    });
+    await applySettings(h.db, SMALL_WINDOW);
     const conversation = await ops.createConversation({ title: "crash", model: "gpt-4o-mini", systemPrompt: "Be brief." });
     // Enough history to compact from the first moment.
     await appendMessages(
