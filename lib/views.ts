@@ -1,5 +1,6 @@
 // Serializable shapes the server hands to the browser (server actions, route handlers).
 // Dates are ISO strings so they cross the RSC boundary and JSON alike.
+import type { BudgetAdjustment } from "./compression/budget";
 import type { CompactionKind, CompactionSource, CompactionTrigger, ContextBreakdown, SummarySections, ToolCall } from "./compression/types";
 
 export type MessageStatus = "complete" | "streaming" | "stopped" | "error";
@@ -88,8 +89,13 @@ export type AttemptView = {
   createdAt: string;
 };
 
+/** The context now, and the figures that apply to this conversation's model (after any clamping). */
 export type ContextMeterView = ContextBreakdown & {
   threshold: number;
   preemptiveThreshold: number;
   hardLimit: number;
+  reserve: number;
+  summaryMaxTokens: number;
+  /** Settings that cannot work at this window as configured, and what is used instead. */
+  adjustments: BudgetAdjustment[];
 };

@@ -1,32 +1,37 @@
 // The conversation layer's side of compression: load the active transcript, let the
 // AutoCompressionManager decide and summarize, save its change in one transaction.
-// Nothing here knows how compression decides (seed 003 §5.3).
+// Nothing here knows how compression decides.
+import { logAttempts } from "../compression/change";
 import { AutoCompressionManager } from "../compression/manager";
 import type { CompressionSettings } from "../compression/settings";
-import type { CompressionChange, ProcessOptions, Transcript } from "../compression/types";
+import type { AttemptRecord, CompressionChange, ProcessOptions, Transcript } from "../compression/types";
 import { getDb } from "../db/client";
-import { saveCompressionChange, getCompactionView } from "../db/compactions";
+import { getCompactionView, recordAttempts, saveCompressionChange } from "../db/compactions";
 import { readSettings } from "../db/settings";
 import { loadTranscript } from "../db/transcript";
 import { createSummarizer } from "../llm/summarizer";
 import { tokenCounter, countMessageTokens } from "../llm/tokens";
-import { modelCatalog, contextWindow } from "../llm/models";
+import { modelCatalog } from "../llm/models";
 import { logger } from "../log/logger";
 import { KeyedLock } from "./keyed-lock";
+import { REQUEST_OVERHEAD_TOKENS } from "./tool-set";
 import type { CompactionView, ContextMeterView } from "../views";
 
+type BackgroundJob = { done: Promise<void>; controller: AbortController };
+
 const globalForCompressor = globalThis as unknown as {
-  strataCompressor?: { manager: AutoCompressionManager; lock: KeyedLock; background: Map<string, Promise<void>> };
+  strataCompressor?: { manager: AutoCompressionManager; lock: KeyedLock; background: Map<string, BackgroundJob> };
 };
+
+const compressionLogger = logger.child({ module: "compression" });
 
 function services() {
   if (!globalForCompressor.strataCompressor) {
     const manager = new AutoCompressionManager({
-      settings: { read: async () => readSettings(await getDb()) },
       summarizer: createSummarizer(),
       tokens: tokenCounter,
       models: modelCatalog,
-      logger: logger.child({ module: "compression" }),
+      logger: compressionLogger,
     });
     globalForCompressor.strataCompressor = { manager, lock: new KeyedLock(), background: new Map() };
   }
@@ -41,42 +46,83 @@ export function countSystemPrompt(text: string): number {
   return countMessageTokens({ role: "system", content: text });
 }
 
-export async function activeTranscript(conversationId: string): Promise<Transcript> {
-  return (await loadTranscript(await getDb(), conversationId, countSystemPrompt)).transcript;
+async function loadActive(conversationId: string): Promise<{ transcript: Transcript; historyVersion: number }> {
+  const { transcript, historyVersion } = await loadTranscript(await getDb(), conversationId, countSystemPrompt);
+  return { transcript: { ...transcript, toolTokens: REQUEST_OVERHEAD_TOKENS }, historyVersion };
 }
 
-/** A saved (or refused) change, with the settings it was made under for the request that follows. */
-export type AppliedChange = { change: CompressionChange; compactions: CompactionView[]; saved: boolean; settings: CompressionSettings };
+/** The active context as the next request will be built from it (tool definitions included). */
+export async function activeTranscript(conversationId: string): Promise<Transcript> {
+  return (await loadActive(conversationId)).transcript;
+}
 
-async function persist(conversationId: string, change: CompressionChange, settings: CompressionSettings): Promise<AppliedChange> {
+/**
+ * A change as it was stored: `transcript` is what the next request must be built from
+ * (the unchanged one when the save failed), `attempts` carry their final outcomes.
+ */
+export type AppliedChange = {
+  change: CompressionChange;
+  transcript: Transcript;
+  compactions: CompactionView[];
+  attempts: AttemptRecord[];
+  saved: boolean;
+};
+
+async function persist(conversationId: string, before: Transcript, change: CompressionChange, historyVersion: number): Promise<AppliedChange> {
   const db = await getDb();
-  const { saved } = await saveCompressionChange(db, conversationId, change);
-  const compactions = saved ? await Promise.all(change.created.map((record) => getCompactionView(db, record.id))) : [];
-  return { change, compactions, saved, settings };
+  try {
+    const stored = await saveCompressionChange(db, conversationId, change, historyVersion);
+    logAttempts(compressionLogger, conversationId, stored.attempts);
+    const compactions = stored.saved ? await Promise.all(change.created.map((record) => getCompactionView(db, record.id))) : [];
+    return { change, transcript: stored.saved ? change.transcript : before, compactions, attempts: stored.attempts, saved: stored.saved };
+  } catch (error) {
+    // The model call goes on without the compaction: the request is still fitted to the
+    // hard limit from the unchanged transcript, and nothing half-saved remains.
+    const message = error instanceof Error ? error.message : String(error);
+    const attempts = change.attempts.map((attempt): AttemptRecord => {
+      if (attempt.outcome !== "applied") return attempt;
+      const { compactionId: _unsaved, ...rest } = attempt;
+      return { ...rest, outcome: "failed", reason: `the compaction could not be saved (${attempt.reason})`, error: message };
+    });
+    logAttempts(compressionLogger, conversationId, attempts);
+    await recordAttempts(db, conversationId, attempts).catch(() => undefined);
+    return { change, transcript: before, compactions: [], attempts, saved: false };
+  }
 }
 
 /** Runs `work` on the freshly loaded transcript while holding the conversation's lock, then saves. */
 export function withTranscript(
   conversationId: string,
-  work: (transcript: Transcript, settings: CompressionSettings) => Promise<CompressionChange> | CompressionChange,
+  settings: CompressionSettings,
+  work: (transcript: Transcript) => Promise<CompressionChange> | CompressionChange,
 ): Promise<AppliedChange> {
   return services().lock.run(conversationId, async () => {
-    const transcript = await activeTranscript(conversationId);
-    const settings = await readSettings(await getDb());
-    return persist(conversationId, await work(transcript, settings), settings);
+    const { transcript, historyVersion } = await loadActive(conversationId);
+    return persist(conversationId, transcript, await work(transcript), historyVersion);
   });
+}
+
+/**
+ * Runs `work` holding the conversation's compression lock, after stopping a
+ * background compaction of it (rewind and edit: a summary of messages about to be
+ * hidden must not be paid for, and could not be saved anyway).
+ */
+export async function withConversationLock<T>(conversationId: string, work: () => Promise<T>): Promise<T> {
+  services().background.get(conversationId)?.controller.abort();
+  return services().lock.run(conversationId, work);
 }
 
 /** The automatic check before a model call. A background run already under way is awaited, not repeated. */
 export async function compressBeforeCall(
   conversationId: string,
+  settings: CompressionSettings,
   signal?: AbortSignal,
   onSummarizing?: ProcessOptions["onSummarizing"],
 ): Promise<AppliedChange> {
   const running = services().background.get(conversationId);
-  if (running) await running;
-  return withTranscript(conversationId, (transcript) =>
-    compressionManager().process(transcript, { ...(signal ? { signal } : {}), ...(onSummarizing ? { onSummarizing } : {}) }),
+  if (running) await running.done;
+  return withTranscript(conversationId, settings, (transcript) =>
+    compressionManager().process(transcript, settings, { ...(signal ? { signal } : {}), ...(onSummarizing ? { onSummarizing } : {}) }),
   );
 }
 
@@ -87,32 +133,41 @@ export async function compressBeforeCall(
 export function scheduleBackgroundCompaction(conversationId: string): Promise<void> {
   const { background } = services();
   const existing = background.get(conversationId);
-  if (existing) return existing;
-  const job = withTranscript(conversationId, (transcript) =>
-    compressionManager().process(transcript, { background: true }),
-  )
-    .then(() => undefined)
+  if (existing) return existing.done;
+  const controller = new AbortController();
+  const done = (async () => {
+    const settings = await readSettings(await getDb());
+    await withTranscript(conversationId, settings, (transcript) =>
+      compressionManager().process(transcript, settings, { background: true, signal: controller.signal }),
+    );
+  })()
     .catch((error: unknown) => logger.error({ err: error, conversationId }, "background compaction failed"))
     .finally(() => background.delete(conversationId));
-  background.set(conversationId, job);
-  return job;
+  background.set(conversationId, { done, controller });
+  return done;
 }
 
 /** Waits for any background compaction of this conversation (tests, benchmarks, shutdown). */
 export async function backgroundSettled(conversationId: string): Promise<void> {
-  await services().background.get(conversationId);
+  await services().background.get(conversationId)?.done;
 }
 
-export async function contextMeter(conversationId: string, transcript?: Transcript): Promise<ContextMeterView> {
-  const db = await getDb();
-  const settings = await readSettings(db);
+export async function contextMeter(
+  conversationId: string,
+  settings?: CompressionSettings,
+  transcript?: Transcript,
+): Promise<ContextMeterView> {
+  const applied = settings ?? (await readSettings(await getDb()));
   const current = transcript ?? (await activeTranscript(conversationId));
-  const breakdown = compressionManager().measure(current, settings);
-  const window = contextWindow(current.model, settings.contextWindowOverrides);
+  const manager = compressionManager();
+  const budget = manager.budget(current, applied);
   return {
-    ...breakdown,
-    threshold: settings.threshold,
-    preemptiveThreshold: settings.preemptiveThreshold,
-    hardLimit: Math.max(window - settings.hardLimitReserve, 0),
+    ...manager.measure(current, applied),
+    threshold: budget.threshold,
+    preemptiveThreshold: budget.preemptiveThreshold,
+    hardLimit: budget.hardLimit,
+    reserve: budget.reserve,
+    summaryMaxTokens: budget.summaryMaxTokens,
+    adjustments: budget.adjustments,
   };
 }

@@ -3,7 +3,6 @@
 // ./inputs and translate AppError into a result or an HTTP status.
 import { z } from "zod";
 import { compressionSettingsSchema, type CompressionSettings } from "../compression/settings";
-import type { CompressionChange } from "../compression/types";
 import { getDb } from "../db/client";
 import { listAttempts, loadCompactionChildren, loadTimeline } from "../db/compactions";
 import * as conversations from "../db/conversations";
@@ -17,7 +16,9 @@ import {
   activeTranscript,
   compressionManager,
   contextMeter,
+  withConversationLock,
   withTranscript,
+  type AppliedChange,
 } from "./compressor";
 import {
   applyProposalInput,
@@ -109,13 +110,22 @@ function rewindPlanner() {
   return manager.planRewind.bind(manager);
 }
 
+/**
+ * Hides messages from `fromSeq` on. Holds the conversation's compression lock so no
+ * compaction of those messages is being prepared meanwhile (one that was is refused at
+ * save time by the history version).
+ */
+function rewindLocked(conversationId: string, fromSeq: number) {
+  return withConversationLock(conversationId, async () => rewindFrom(await getDb(), conversationId, fromSeq, rewindPlanner()));
+}
+
 /** Removes the last `turns` user turns (and everything after them) from the conversation. */
 export async function rewind(input: unknown) {
   const { conversationId, turns } = parse(rewindInput, input);
   await conversations.getConversation(await getDb(), conversationId);
   const fromSeq = (await lastUserSeqs(await getDb(), conversationId, turns))[0];
   if (fromSeq == null) throw new AppError("invalid_input", "There is no turn to remove.");
-  return rewindFrom(await getDb(), conversationId, fromSeq, rewindPlanner());
+  return rewindLocked(conversationId, fromSeq);
 }
 
 /**
@@ -126,7 +136,7 @@ export async function prepareEdit(input: unknown): Promise<{ conversationId: str
   const { conversationId, seq, content } = parse(editMessageInput, input);
   const original = await getMessage(await getDb(), conversationId, seq);
   if (original.role !== "user") throw new AppError("invalid_input", "Only your own messages can be edited.");
-  await rewindFrom(await getDb(), conversationId, seq, rewindPlanner());
+  await rewindLocked(conversationId, seq);
   return { conversationId, content };
 }
 
@@ -136,10 +146,10 @@ export type CompactResult = {
   proposal: { summary: string; fromSeq: number; toSeq: number } | null;
 };
 
-function compactResult(applied: { change: CompressionChange; compactions: CompactionView[] }): CompactResult {
+function compactResult(applied: AppliedChange): CompactResult {
   return {
     compactions: applied.compactions,
-    failed: applied.change.attempts.filter((a) => a.outcome !== "applied").map((a) => attemptRecordToView(a)),
+    failed: applied.attempts.filter((a) => a.outcome !== "applied").map((a) => attemptRecordToView(a)),
     proposal: null,
   };
 }
@@ -148,9 +158,10 @@ function compactResult(applied: { change: CompressionChange; compactions: Compac
 export async function compactNow(input: unknown): Promise<CompactResult> {
   const { conversationId, instructions, preview } = parse(compactInput, input);
   const options = { ...(instructions ? { instructions } : {}), ...(preview ? { preview } : {}) };
+  const settings = await readSettings(await getDb());
   if (preview) {
     const transcript = await activeTranscript(conversationId);
-    const result = await compressionManager().compactNow(transcript, options);
+    const result = await compressionManager().compactNow(transcript, settings, options);
     return {
       compactions: [],
       failed: result.attempts.filter((a) => a.outcome !== "applied").map((a) => attemptRecordToView(a)),
@@ -160,15 +171,16 @@ export async function compactNow(input: unknown): Promise<CompactResult> {
     };
   }
   return compactResult(
-    await withTranscript(conversationId, (transcript) => compressionManager().compactNow(transcript, options)),
+    await withTranscript(conversationId, settings, (transcript) => compressionManager().compactNow(transcript, settings, options)),
   );
 }
 
 /** Applies a previewed (and possibly edited) summary. */
 export async function applyProposal(input: unknown): Promise<CompactResult> {
   const { conversationId, summary, fromSeq, toSeq, instructions } = parse(applyProposalInput, input);
+  const settings = await readSettings(await getDb());
   return compactResult(
-    await withTranscript(conversationId, (transcript, settings) =>
+    await withTranscript(conversationId, settings, (transcript) =>
       compressionManager().applyProvided(
         transcript,
         { summary, trigger: "manual", fromSeq, toSeq, ...(instructions ? { instructions } : {}) },

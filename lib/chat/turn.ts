@@ -1,11 +1,13 @@
 // The chat loop: persist the user's message, let compression run, build the request
 // from the active context, stream the reply, persist it with its usage, run tool
 // calls and loop until the model answers in text.
+import type { CompressionSettings } from "../compression/settings";
 import { COMPRESS_CONTEXT_TOOL } from "../compression/tools";
 import type { ChatMessage, ToolCall } from "../compression/types";
 import { getDb } from "../db/client";
 import { appendMessages, type MessageDraft } from "../db/messages";
 import { attemptRecordToView } from "../db/mappers";
+import { readSettings } from "../db/settings";
 import { AppError } from "../errors";
 import { ModelError, streamChat } from "../llm/client";
 import { countMessageTokens, countRequestTokens } from "../llm/tokens";
@@ -21,6 +23,7 @@ import {
 } from "./compressor";
 import type { TurnEvent } from "./events";
 import { registerTurn } from "./running-turns";
+import { TOOL_DEFINITIONS } from "./tool-set";
 
 const MAX_TOOL_ROUNDS = 6;
 const MODEL_TIMEOUT_MS = Number(process.env.STRATA_MODEL_TIMEOUT_MS ?? 120_000);
@@ -31,8 +34,6 @@ export type TurnInput = {
   content?: string;
   signal?: AbortSignal;
 };
-
-const TOOL_DEFINITIONS = [...builtinTools.map((tool) => tool.definition), COMPRESS_CONTEXT_TOOL];
 
 function assistantWire(content: string, toolCalls: ToolCall[]): ChatMessage {
   return {
@@ -50,7 +51,7 @@ function assistantWire(content: string, toolCalls: ToolCall[]): ChatMessage {
   };
 }
 
-async function runToolCall(conversationId: string, call: ToolCall): Promise<string> {
+async function runToolCall(conversationId: string, settings: CompressionSettings, call: ToolCall): Promise<string> {
   if (call.name === COMPRESS_CONTEXT_TOOL.function.name) {
     let summary = "";
     try {
@@ -58,12 +59,12 @@ async function runToolCall(conversationId: string, call: ToolCall): Promise<stri
     } catch {
       return "compress_context failed: the arguments were not valid JSON.";
     }
-    const applied = await withTranscript(conversationId, (transcript, settings) =>
+    const applied = await withTranscript(conversationId, settings, (transcript) =>
       compressionManager().applyProvided(transcript, { summary, trigger: "tool" }, settings),
     );
     const created = applied.compactions[0];
     if (!created) {
-      const reason = applied.change.attempts[0]?.reason ?? "nothing to compress";
+      const reason = applied.attempts[0]?.reason ?? "nothing to compress";
       return `compress_context did not change the context: ${reason}`;
     }
     return `Context compressed: ${created.coveredMessageCount} messages (${created.coveredTokens} tokens) replaced by your summary (${created.summaryTokens} tokens).`;
@@ -91,6 +92,9 @@ export async function* runTurn(input: TurnInput): AsyncGenerator<TurnEvent> {
   const db = await getDb();
   const turn = registerTurn(conversationId, input.signal);
   try {
+    // One snapshot of the settings for the whole turn: a change saved meanwhile
+    // applies from the next turn, never halfway through this one.
+    const settings = await readSettings(db);
     if (input.content != null) {
       const [userMessage] = await appendMessages(db, conversationId, [
         { role: "user", content: input.content, tokenCount: countMessageTokens({ role: "user", content: input.content }) },
@@ -104,27 +108,24 @@ export async function* runTurn(input: TurnInput): AsyncGenerator<TurnEvent> {
       // Say "compressing" as soon as a summary starts, not when it is done.
       let announce: (range: { messageCount: number }) => void = () => {};
       const announced = new Promise<{ messageCount: number }>((resolve) => (announce = resolve));
-      const compression = compressBeforeCall(conversationId, turn.signal, (range) => announce(range));
+      const compression = compressBeforeCall(conversationId, settings, turn.signal, (range) => announce(range));
       const started = await Promise.race([compression.then(() => null), announced]);
       if (started) yield { type: "status", stage: "compressing", messageCount: started.messageCount };
       const applied = await compression;
       for (const compaction of applied.compactions) yield { type: "compaction", compaction };
-      for (const attempt of applied.change.attempts) {
-        if (attempt.outcome === "failed") {
-          yield {
-            type: "compaction_failed",
-            attempt: attemptRecordToView(attempt),
-          };
-        }
+      for (const attempt of applied.attempts) {
+        if (attempt.outcome === "failed") yield { type: "compaction_failed", attempt: attemptRecordToView(attempt) };
       }
+      // Stopped while a summary was being written: no model call follows.
+      if (turn.signal.aborted) return;
 
-      const transcript = applied.change.transcript;
-      const { messages } = compressionManager().buildRequest(transcript, applied.settings);
+      const transcript = applied.transcript;
+      const { messages } = compressionManager().buildRequest(transcript, settings);
       const model = transcript.model;
-      // Messages only, on purpose: the API's reported prompt also counts the tool
-      // definitions, and that difference is exactly what the usage correction carries
-      // into the next context measurement.
-      const requestTokens = countRequestTokens(messages);
+      // The whole request as the server will count it (tool definitions included), so
+      // that its reported prompt_tokens over this figure is the tokenizer factor the
+      // next measurement applies.
+      const requestTokens = countRequestTokens(messages, undefined, TOOL_DEFINITIONS);
       yield { type: "assistant_start", model };
 
       let text = "";
@@ -192,7 +193,7 @@ export async function* runTurn(input: TurnInput): AsyncGenerator<TurnEvent> {
 
       const toolDrafts: MessageDraft[] = [];
       for (const call of toolCalls) {
-        const result = await runToolCall(conversationId, call);
+        const result = await runToolCall(conversationId, settings, call);
         toolDrafts.push({
           role: "tool",
           content: result,
@@ -204,7 +205,7 @@ export async function* runTurn(input: TurnInput): AsyncGenerator<TurnEvent> {
       for (const message of await appendMessages(db, conversationId, toolDrafts)) yield { type: "message", message };
     }
 
-    yield { type: "done", context: await contextMeter(conversationId) };
+    yield { type: "done", context: await contextMeter(conversationId, settings) };
     void scheduleBackgroundCompaction(conversationId);
   } finally {
     turn.release();

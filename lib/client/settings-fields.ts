@@ -35,9 +35,14 @@ export const SETTING_FIELDS: Record<SettingName, FieldMeta> = {
     help: "An automatic compaction aims to bring the context down to threshold × this fraction.",
     kind: { type: "fraction" },
   },
+  carryDetails: {
+    label: "Keep specifics",
+    help: "Sentences with numbers, names, identifiers or paths that a summary left out are appended to it verbatim, within its length.",
+    kind: { type: "boolean" },
+  },
   hardLimitReserve: {
     label: "Hard-limit reserve",
-    help: "Tokens kept free for the reply; the hard limit is the context window minus this.",
+    help: "Tokens kept free for the reply (at most 15% of a model's window); the hard limit is the window minus this.",
     kind: { type: "integer", min: 0, unit: "tokens" },
   },
   keepRecentCount: {
@@ -161,7 +166,7 @@ export const SETTING_GROUPS: { title: string; description: string; fields: Setti
     description: "Used when the trigger mode is “sliding_window”.",
     fields: ["windowSize", "compressionBatchSize", "dynamicWindow"],
   },
-  { title: "Extras", description: "Strategy details and model hints.", fields: ["extractFieldMaxChars", "digestConcurrency", "preserveFactLines", "budgetNote"] },
+  { title: "Extras", description: "Strategy details and model hints.", fields: ["carryDetails", "preserveFactLines", "extractFieldMaxChars", "digestConcurrency", "budgetNote"] },
   { title: "Context-window overrides", description: "Model → tokens.", fields: ["contextWindowOverrides"] },
 ];
 

@@ -1,14 +1,15 @@
 import type { CompactionRecord, Transcript } from "./types";
 
 /**
- * The transcript after `record` becomes active: its children leave, the non-pinned
- * messages of its range leave (pinned ones stay visible), and it takes its place.
+ * The transcript after `record` becomes active: its children leave, the messages of
+ * its range leave except those it keeps beside itself, and it takes their place.
  */
 export function applyCompaction(transcript: Transcript, record: CompactionRecord): Transcript {
   const children = new Set(record.childIds);
+  const kept = new Set(record.keptSeqs);
   const compactions = [...transcript.compactions.filter((c) => !children.has(c.id)), record].sort((a, b) => a.fromSeq - b.fromSeq);
   const messages = transcript.messages.filter(
-    (message) => message.pinned || message.seq < record.fromSeq || message.seq > record.toSeq,
+    (message) => kept.has(message.seq) || message.seq < record.fromSeq || message.seq > record.toSeq,
   );
   return { ...transcript, compactions, messages };
 }

@@ -1,31 +1,36 @@
 import { applyCompaction } from "./apply";
 import type { AttemptRecord, CompactionRecord, CompressionChange, CompressionLogger, Transcript } from "./types";
 
-/** Accumulates one call's records in insertion order and logs every attempt (REQ-3.6). */
+/** Accumulates one call's records in insertion order, with the transcript as it becomes. */
 export class ChangeBuilder {
   readonly created: CompactionRecord[] = [];
   readonly attempts: AttemptRecord[] = [];
 
-  constructor(
-    public transcript: Transcript,
-    private readonly logger: CompressionLogger,
-  ) {}
+  constructor(public transcript: Transcript) {}
 
   apply(record: CompactionRecord): void {
     this.created.push(record);
     this.transcript = applyCompaction(this.transcript, record);
   }
 
-  attempt(attempt: AttemptRecord, extra: Record<string, unknown> = {}): void {
+  attempt(attempt: AttemptRecord): void {
     this.attempts.push(attempt);
-    const fields = { conversationId: this.transcript.conversationId, ...attempt, ...extra };
-    const message = `compression ${attempt.outcome}: ${attempt.reason}`;
-    if (attempt.outcome === "failed") this.logger.warn(fields, message);
-    else if (attempt.trigger === "hard_limit") this.logger.warn(fields, message);
-    else this.logger.info(fields, message);
   }
 
   result(): CompressionChange {
     return { created: [...this.created], attempts: [...this.attempts], transcript: this.transcript };
+  }
+}
+
+/**
+ * REQ-3.6: one structured line per attempt, written once its outcome is final — after
+ * the save, since a save that loses to a concurrent one turns "applied" into "skipped".
+ */
+export function logAttempts(logger: CompressionLogger, conversationId: string, attempts: AttemptRecord[]): void {
+  for (const attempt of attempts) {
+    const fields = { conversationId, ...attempt };
+    const message = `compression ${attempt.outcome}: ${attempt.reason}`;
+    if (attempt.outcome === "failed" || attempt.trigger === "hard_limit") logger.warn(fields, message);
+    else logger.info(fields, message);
   }
 }

@@ -1,7 +1,9 @@
+import { boundText, endAtLastSentence } from "./condense";
+import { carryDetails } from "./details";
 import { capSummary, extractFacts, reconcileFacts } from "./facts";
-import { renderSections } from "./render";
+import { formatCount, renderSections } from "./render";
 import type { StrategyOutput } from "./strategies/types";
-import type { CompactionRecord, TranscriptMessage } from "./types";
+import type { CompactionRecord, TokenCounter, TranscriptMessage } from "./types";
 
 /** Every text of a message a FACT line could hide in (content and tool-call arguments). */
 export function messageText(message: TranscriptMessage): string {
@@ -17,25 +19,57 @@ export function factsOfCompactions(compactions: CompactionRecord[]): string[] {
   return extractFacts(compactions.map((c) => c.summary).join("\n"));
 }
 
+/** How long a stored summary may be, and the texts whose specifics it should carry if it left them out. */
+export type SummaryBound = { maxTokens: number; maxChars?: number; tokens: TokenCounter; preserveFacts: boolean; detailSources?: string[] };
+
 /**
- * Makes a strategy's output safe to store: facts of the source that the model lost
- * are restored, facts it only copied from context summaries are removed, and the
- * count trigger's character cap is applied without cutting facts.
+ * Makes a strategy's output safe to store: a reply cut at max_tokens loses its
+ * unfinished sentence, facts of the source that the model lost are restored (facts it
+ * only copied from context summaries are removed), and the result is brought within
+ * the bound whatever the model did with max_tokens.
  */
-export function finalizeOutput(
-  output: StrategyOutput,
-  sourceFacts: string[],
-  contextFacts: string[],
-  maxChars?: number,
-): StrategyOutput {
-  if (output.sections) {
+export function finalizeOutput(output: StrategyOutput, sourceFacts: string[], contextFacts: string[], bound: SummaryBound): StrategyOutput {
+  const notes = [...(output.notes ?? [])];
+  let sections = output.sections;
+  let summary: string;
+  if (sections) {
     const source = new Set(sourceFacts);
     const contextOnly = new Set(contextFacts.filter((fact) => !source.has(fact)));
-    const kept = output.sections.facts.map((fact) => fact.trim()).filter((fact) => fact && !contextOnly.has(fact));
+    const kept = sections.facts.map((fact) => fact.trim()).filter((fact) => fact && !contextOnly.has(fact));
     const keptSet = new Set(kept);
-    const sections = { ...output.sections, facts: [...kept, ...sourceFacts.filter((fact) => !keptSet.has(fact))] };
-    return { ...output, sections, summary: renderSections(sections) };
+    sections = { ...sections, facts: [...kept, ...sourceFacts.filter((fact) => !keptSet.has(fact))] };
+    summary = renderSections(sections);
+  } else {
+    let text = output.summary;
+    if (output.cut) {
+      text = endAtLastSentence(text);
+      notes.push("the summary model stopped at its length limit; its unfinished sentence was dropped");
+    }
+    summary = reconcileFacts(text, sourceFacts, contextFacts);
   }
-  const summary = reconcileFacts(output.summary, sourceFacts, contextFacts);
-  return { ...output, summary: maxChars ? capSummary(summary, maxChars) : summary };
+  if (bound.detailSources?.length) {
+    const room = bound.maxTokens - bound.tokens.count(summary);
+    const carried = carryDetails(summary, bound.detailSources, room, bound.tokens);
+    if (carried.carried > 0) {
+      summary = carried.text;
+      sections = undefined;
+      notes.push(`${carried.carried} sentence${carried.carried === 1 ? "" : "s"} with specifics the summary left out kept verbatim`);
+    }
+  }
+  if (bound.maxChars && summary.length > bound.maxChars) {
+    summary = capSummary(summary, bound.maxChars);
+    sections = undefined;
+    notes.push(`shortened to ${formatCount(bound.maxChars)} characters`);
+  }
+  const bounded = boundText(summary, bound.maxTokens, bound.tokens, bound.preserveFacts);
+  if (bounded.shortened) {
+    sections = undefined;
+    notes.push(`the summary was longer than ${formatCount(bound.maxTokens)} tokens and was shortened`);
+  }
+  const result: StrategyOutput = { ...output, summary: bounded.text };
+  delete result.cut;
+  if (sections) result.sections = sections;
+  else delete result.sections;
+  if (notes.length > 0) result.notes = notes;
+  return result;
 }

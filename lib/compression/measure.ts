@@ -1,38 +1,76 @@
+import { contextBudget, type ContextBudget } from "./budget";
 import { renderedCompactionTokens } from "./render";
 import type { CompressionSettings } from "./settings";
-import type { ContextBreakdown, ModelCatalog, TokenCounter, Transcript, TranscriptMessage } from "./types";
+import type { Calibration, ContextBreakdown, ModelCatalog, TokenCounter, Transcript, TranscriptMessage } from "./types";
 
 export type MeasureDeps = { tokens: TokenCounter; models: ModelCatalog };
 
+/**
+ * Until a server has reported a prompt count, our count is scaled by this: servers
+ * count with their own tokenizers (or by characters), and a request that fits by our
+ * count can be over the window by theirs. One reported usage replaces it.
+ */
+export const UNCALIBRATED_FACTOR = 1.2;
+/** A reported factor outside this range is a server bug, not a tokenizer. */
+const FACTOR_RANGE = { min: 0.5, max: 3 } as const;
+
 export function contextWindowFor(model: string, settings: CompressionSettings, models: ModelCatalog): number {
-  return settings.contextWindowOverrides[model] ?? models.contextWindow(model);
+  return models.contextWindow(model, settings.contextWindowOverrides);
 }
 
-export function hardLimitFor(contextWindow: number, settings: CompressionSettings): number {
-  return contextWindow - settings.hardLimitReserve;
+/** The budget of this transcript's model, with its system prompt and tool definitions as the fixed part. */
+export function budgetFor(
+  transcript: Pick<Transcript, "model" | "systemPrompt" | "systemPromptTokens" | "toolTokens" | "messages">,
+  settings: CompressionSettings,
+  models: ModelCatalog,
+): ContextBudget {
+  const base = (transcript.systemPrompt.trim() ? transcript.systemPromptTokens : 0) + transcript.toolTokens;
+  return contextBudget(contextWindowFor(transcript.model, settings, models), settings, toServerTokens(base, calibrationOf(transcript.messages)));
 }
 
 /**
- * How far our estimate was off the last time the API told us: the newest assistant
- * message with usage compares the API's prompt count with our count of that prompt.
+ * How the server's count relates to ours: the newest assistant message with reported
+ * usage compares the server's prompt count with our count of that same request.
  */
-export function usageCorrection(messages: TranscriptMessage[]): number {
+export function calibrationOf(messages: TranscriptMessage[]): Calibration {
   for (let index = messages.length - 1; index >= 0; index--) {
     const message = messages[index]!;
-    if (message.role === "assistant" && message.usage) return message.usage.promptTokens - message.usage.requestTokens;
+    if (message.role !== "assistant" || !message.usage || message.usage.requestTokens <= 0) continue;
+    const factor = message.usage.promptTokens / message.usage.requestTokens;
+    if (!Number.isFinite(factor) || factor <= 0) continue;
+    return { source: "reported", factor: Math.min(FACTOR_RANGE.max, Math.max(FACTOR_RANGE.min, factor)) };
   }
-  return 0;
+  return { source: "margin", factor: UNCALIBRATED_FACTOR };
+}
+
+/** Our count → the server's, as far as we know it. */
+export function toServerTokens(ourTokens: number, calibration: Calibration): number {
+  return Math.ceil(ourTokens * calibration.factor);
+}
+
+/** The server's count → ours (for choosing how many of our messages make up an amount). */
+export function toOurTokens(serverTokens: number, calibration: Calibration): number {
+  return Math.floor(serverTokens / calibration.factor);
 }
 
 export function breakdownOf(
-  parts: { systemTokens: number; summaryTokens: number; messageTokens: number; correctionTokens: number },
+  parts: { systemTokens: number; summaryTokens: number; messageTokens: number; toolTokens: number },
+  calibration: Calibration,
   contextWindow: number,
 ): ContextBreakdown {
-  const totalTokens = Math.max(0, parts.systemTokens + parts.summaryTokens + parts.messageTokens + parts.correctionTokens);
-  return { ...parts, totalTokens, contextWindow, ratio: contextWindow > 0 ? totalTokens / contextWindow : Infinity };
+  const ours = parts.systemTokens + parts.summaryTokens + parts.messageTokens + parts.toolTokens;
+  const totalTokens = toServerTokens(ours, calibration);
+  return {
+    ...parts,
+    correctionTokens: totalTokens - ours,
+    totalTokens,
+    contextWindow,
+    ratio: contextWindow > 0 ? totalTokens / contextWindow : Infinity,
+    calibration,
+  };
 }
 
-/** The context as the transcript stands (REQ-3.1's usage ratio), before request assembly drops anything. */
+/** The context as the transcript stands (the usage ratio the triggers read), before request assembly drops anything. */
 export function measureTranscript(transcript: Transcript, settings: CompressionSettings, deps: MeasureDeps): ContextBreakdown {
   const summaryTokens = transcript.compactions.reduce((sum, c) => sum + renderedCompactionTokens(c, deps.tokens), 0);
   const messageTokens = transcript.messages.reduce((sum, m) => sum + m.tokens, 0);
@@ -41,8 +79,9 @@ export function measureTranscript(transcript: Transcript, settings: CompressionS
       systemTokens: transcript.systemPrompt.trim() ? transcript.systemPromptTokens : 0,
       summaryTokens,
       messageTokens,
-      correctionTokens: usageCorrection(transcript.messages),
+      toolTokens: transcript.toolTokens,
     },
+    calibrationOf(transcript.messages),
     contextWindowFor(transcript.model, settings, deps.models),
   );
 }

@@ -1,5 +1,5 @@
 import { elideMiddle } from "./elide";
-import { breakdownOf, contextWindowFor, hardLimitFor, measureTranscript, usageCorrection, type MeasureDeps } from "./measure";
+import { breakdownOf, budgetFor, calibrationOf, measureTranscript, toServerTokens, type MeasureDeps } from "./measure";
 import { formatCount, MESSAGE_OVERHEAD_TOKENS, renderCompactionText, renderedCompactionTokens } from "./render";
 import type { CompressionSettings } from "./settings";
 import type { BuiltRequest, ChatMessage, CompressionLogger, Transcript, TranscriptMessage } from "./types";
@@ -110,23 +110,34 @@ export function assembleEntries(transcript: Transcript, settings: CompressionSet
   return entries;
 }
 
-/** A negative correction (we over-estimate) is not trusted for fitting: it would let a request through. */
-function fittingTokens(entries: Entry[], correction: number): number {
-  return entries.reduce((sum, entry) => sum + entry.tokens, 0) + Math.max(0, correction);
+function entryTokens(entries: Entry[]): number {
+  return entries.reduce((sum, entry) => sum + entry.tokens, 0);
 }
 
-/** Tokens the request for `transcript` would have before any safety-net cutting. */
-export function requestTokens(transcript: Transcript, settings: CompressionSettings, deps: MeasureDeps): number {
-  return fittingTokens(assembleEntries(transcript, settings, deps), usageCorrection(transcript.messages));
+/** The hard limit in our count, for the entries alone (tool definitions come off first). */
+function entryLimit(transcript: Transcript, settings: CompressionSettings, deps: MeasureDeps): number {
+  const { hardLimit } = budgetFor(transcript, settings, deps.models);
+  return Math.floor(hardLimit / calibrationOf(transcript.messages).factor) - transcript.toolTokens;
 }
 
 /**
- * Drops the budget note, then the oldest droppable entries (an assistant tool call
- * with its results) until the request fits. One pass with a running total: this is
- * the last resort for huge transcripts, so it must stay linear.
+ * The request for `transcript` in the server's count (as far as we know it), with an
+ * oversized message already cut as buildRequest cuts it, before anything is dropped.
  */
-function dropUntilFits(entries: Entry[], limit: number, correction: number): { kept: Entry[]; dropped: number } {
-  let total = fittingTokens(entries, correction);
+export function requestTokens(transcript: Transcript, settings: CompressionSettings, deps: MeasureDeps): number {
+  const entries = assembleEntries(transcript, settings, deps);
+  elideOversized(entries, entryLimit(transcript, settings, deps), deps, settings.preserveFactLines);
+  return toServerTokens(entryTokens(entries) + transcript.toolTokens, calibrationOf(transcript.messages));
+}
+
+/**
+ * Drops the budget note, then the oldest messages (an assistant tool call with its
+ * results), then — only if that was not enough — the oldest summaries: what summaries
+ * say outlives the messages around it. One pass per kind with a running total: this
+ * is the last resort for huge transcripts, so it must stay linear.
+ */
+function dropUntilFits(entries: Entry[], limit: number): { kept: Entry[]; dropped: number } {
+  let total = entryTokens(entries);
   if (total <= limit) return { kept: entries, dropped: 0 };
   const removed = new Array<boolean>(entries.length).fill(false);
   let dropped = 0;
@@ -136,21 +147,44 @@ function dropUntilFits(entries: Entry[], limit: number, correction: number): { k
     total -= entries[note]!.tokens;
     dropped++;
   }
-  const droppable = (entry: Entry) => !entry.keep && entry.source !== "note" && entry.chat.role !== "tool";
-  let cursor = 0;
-  while (total > limit) {
-    while (cursor < entries.length && (removed[cursor] || !droppable(entries[cursor]!))) cursor++;
-    if (cursor >= entries.length) break;
-    let end = cursor + 1;
-    while (end < entries.length && entries[end]!.chat.role === "tool") end++;
-    for (let index = cursor; index < end; index++) {
-      removed[index] = true;
-      total -= entries[index]!.tokens;
+  for (const source of ["message", "summary"] as const) {
+    const droppable = (entry: Entry) => !entry.keep && entry.source === source && entry.chat.role !== "tool";
+    let cursor = 0;
+    while (total > limit) {
+      while (cursor < entries.length && (removed[cursor] || !droppable(entries[cursor]!))) cursor++;
+      if (cursor >= entries.length) break;
+      let end = cursor + 1;
+      while (end < entries.length && entries[end]!.chat.role === "tool") end++;
+      for (let index = cursor; index < end; index++) {
+        removed[index] = true;
+        total -= entries[index]!.tokens;
+      }
+      dropped++;
+      cursor = end;
     }
-    dropped++;
-    cursor = end;
   }
   return { kept: entries.filter((_, index) => !removed[index]), dropped };
+}
+
+/**
+ * A single message larger than half the room (a pasted log, a huge tool result) is
+ * cut in its middle before anything else is dropped: its head and tail are worth less
+ * than everything it would otherwise push out.
+ */
+function elideOversized(entries: Entry[], limit: number, deps: MeasureDeps, preserveFacts: boolean): number {
+  const half = Math.floor(limit / 2);
+  let elided = 0;
+  for (let index = 0; index < entries.length; index++) {
+    const entry = entries[index]!;
+    if (entry.source !== "message" || typeof entry.chat.content !== "string" || entry.tokens <= half) continue;
+    if (entryTokens(entries) <= limit) break;
+    const content = elideMiddle(entry.chat.content, Math.max(MIN_ELIDED_TOKENS, half - MESSAGE_OVERHEAD_TOKENS), deps.tokens, preserveFacts);
+    const tokens = deps.tokens.count(content) + MESSAGE_OVERHEAD_TOKENS;
+    if (tokens >= entry.tokens) continue;
+    entries[index] = { ...entry, chat: { ...entry.chat, content } as ChatMessage, tokens };
+    elided++;
+  }
+  return elided;
 }
 
 function elideLargest(entries: Entry[], excess: number, deps: MeasureDeps, preserveFacts: boolean): boolean {
@@ -173,9 +207,10 @@ function elideLargest(entries: Entry[], excess: number, deps: MeasureDeps, prese
 
 /**
  * The one context assembly for every model call. Compaction (process) normally keeps
- * the request under the hard limit; this is the guarantee when it could not: oldest
- * entries are dropped from the request, then the largest remaining content is cut in
- * the middle. Nothing here changes the stored conversation.
+ * the request under the hard limit; this is the guarantee when it could not: an
+ * oversized message is cut in its middle, then the oldest entries are dropped from the
+ * request, then the largest remaining content is cut. Nothing here changes the stored
+ * conversation.
  */
 export function buildRequest(
   transcript: Transcript,
@@ -184,16 +219,23 @@ export function buildRequest(
   logger?: CompressionLogger,
 ): BuiltRequest {
   const assembled = assembleEntries(transcript, settings, deps);
-  const correction = usageCorrection(transcript.messages);
-  const contextWindow = contextWindowFor(transcript.model, settings, deps.models);
-  const hardLimit = hardLimitFor(contextWindow, settings);
-  const before = fittingTokens(assembled, correction);
-  const { kept: entries, dropped } = dropUntilFits(assembled, hardLimit, correction);
-  let elided = 0;
-  while (fittingTokens(entries, correction) > hardLimit && elideLargest(entries, fittingTokens(entries, correction) - hardLimit, deps, settings.preserveFactLines)) elided++;
+  const calibration = calibrationOf(transcript.messages);
+  const budget = budgetFor(transcript, settings, deps.models);
+  const limit = entryLimit(transcript, settings, deps);
+  const before = entryTokens(assembled);
+  let elided = elideOversized(assembled, limit, deps, settings.preserveFactLines);
+  const { kept: entries, dropped } = dropUntilFits(assembled, limit);
+  while (entryTokens(entries) > limit && elideLargest(entries, entryTokens(entries) - limit, deps, settings.preserveFactLines)) elided++;
   if (dropped > 0 || elided > 0) {
     logger?.warn(
-      { conversationId: transcript.conversationId, tokensBefore: before, tokensAfter: fittingTokens(entries, correction), hardLimit, droppedEntries: dropped, elidedEntries: elided },
+      {
+        conversationId: transcript.conversationId,
+        tokensBefore: toServerTokens(before + transcript.toolTokens, calibration),
+        tokensAfter: toServerTokens(entryTokens(entries) + transcript.toolTokens, calibration),
+        hardLimit: budget.hardLimit,
+        droppedEntries: dropped,
+        elidedEntries: elided,
+      },
       "request over the hard limit: entries dropped or elided in the request only",
     );
   }
@@ -201,8 +243,9 @@ export function buildRequest(
   return {
     messages: entries.map((entry) => entry.chat),
     breakdown: breakdownOf(
-      { systemTokens: sum(["system", "note"]), summaryTokens: sum(["summary"]), messageTokens: sum(["message"]), correctionTokens: correction },
-      contextWindow,
+      { systemTokens: sum(["system", "note"]), summaryTokens: sum(["summary"]), messageTokens: sum(["message"]), toolTokens: transcript.toolTokens },
+      calibration,
+      budget.contextWindow,
     ),
   };
 }

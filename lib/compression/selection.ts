@@ -7,9 +7,14 @@ import type { CompactionRecord, Transcript, TranscriptMessage } from "./types";
  * under exactly one active compaction.
  */
 export type SelectionRules = {
-  /** The newest `keep` summarizable messages stay. */
+  /** The newest `keep` summarizable messages stay... */
   keep: number;
-  /** Never take the last user message: the model call being prepared must see it. */
+  /** ...as long as together they cost at most this much (our count). */
+  keepTokens?: number;
+  /**
+   * Never take the last user message or anything after it: the model call being
+   * prepared answers that turn and needs it whole (tool results included).
+   */
   protectLastUser: boolean;
   maxCount?: number;
   /** Stop once this many tokens are selected (the tokens trigger's aim). */
@@ -20,8 +25,43 @@ export type SelectionRules = {
 
 export type Selection = { messages: TranscriptMessage[]; fromSeq: number; toSeq: number; tokens: number };
 
+/**
+ * Seqs compression must leave as they are: pinned messages, messages kept beside a
+ * compaction (inside its range but not replaced by it), and the other half of any
+ * tool call/result pair with one of those — the API rejects a call without its
+ * results, so a pair is held or taken whole.
+ */
+export function heldSeqs(transcript: Transcript): Set<number> {
+  const held = new Set<number>();
+  const ranges = transcript.compactions;
+  let range = 0;
+  for (const message of transcript.messages) {
+    while (range < ranges.length && ranges[range]!.toSeq < message.seq) range++;
+    const inside = range < ranges.length && ranges[range]!.fromSeq <= message.seq;
+    if (message.pinned || inside) held.add(message.seq);
+  }
+  if (held.size === 0) return held;
+  const callOwner = new Map<string, TranscriptMessage>();
+  for (const message of transcript.messages) {
+    if (message.role === "assistant") for (const call of message.toolCalls ?? []) callOwner.set(call.id, message);
+  }
+  for (const message of transcript.messages) {
+    if (message.role !== "tool") continue;
+    const owner = callOwner.get(message.toolCallId);
+    if (!owner) continue;
+    if (held.has(message.seq)) held.add(owner.seq);
+  }
+  for (const message of transcript.messages) {
+    if (message.role !== "tool") continue;
+    const owner = callOwner.get(message.toolCallId);
+    if (owner && held.has(owner.seq)) held.add(message.seq);
+  }
+  return held;
+}
+
 export function summarizable(transcript: Transcript): TranscriptMessage[] {
-  return transcript.messages.filter((message) => !message.pinned);
+  const held = heldSeqs(transcript);
+  return held.size === 0 ? transcript.messages : transcript.messages.filter((message) => !held.has(message.seq));
 }
 
 /**
@@ -42,20 +82,26 @@ function compactionBetween(compactions: CompactionRecord[], fromSeq: number, toS
 
 /** Runs of candidate indexes, broken by compactions and by the protected message. */
 function candidateRuns(transcript: Transcript, messages: TranscriptMessage[], rules: SelectionRules): number[][] {
-  const tailStart = Math.max(0, messages.length - rules.keep);
-  const barrier = rules.protectLastUser ? messages.findLastIndex((message) => message.role === "user") : -1;
+  let tailStart = Math.max(0, messages.length - rules.keep);
+  if (rules.keepTokens !== undefined) {
+    let kept = messages.slice(tailStart).reduce((sum, message) => sum + message.tokens, 0);
+    while (tailStart < messages.length && kept > rules.keepTokens) kept -= messages[tailStart++]!.tokens;
+  }
+  if (rules.protectLastUser) {
+    const lastUser = transcript.messages.findLast((message) => message.role === "user");
+    if (lastUser) tailStart = Math.min(tailStart, messages.findIndex((message) => message.seq >= lastUser.seq));
+    if (tailStart < 0) tailStart = messages.length;
+  }
   const runs: number[][] = [];
   let run: number[] = [];
   for (let index = 0; index < tailStart; index++) {
     const previous = run[run.length - 1];
-    const broken =
-      index === barrier ||
-      (previous !== undefined && compactionBetween(transcript.compactions, messages[previous]!.seq, messages[index]!.seq));
+    const broken = previous !== undefined && compactionBetween(transcript.compactions, messages[previous]!.seq, messages[index]!.seq);
     if (broken && run.length > 0) {
       runs.push(run);
       run = [];
     }
-    if (index !== barrier) run.push(index);
+    run.push(index);
   }
   if (run.length > 0) runs.push(run);
   return runs;
@@ -107,6 +153,7 @@ export function providedRange(
   keep: number,
   from?: number,
   to?: number,
+  protectLastUser = false,
 ): { fromSeq: number; toSeq: number } | null {
   const messages = summarizable(transcript);
   let fromSeq = from ?? -Infinity;
@@ -115,6 +162,11 @@ export function providedRange(
     let tailStart = Math.max(0, messages.length - keep);
     while (tailStart > 0 && tailStart < messages.length && messages[tailStart]!.role === "tool") tailStart--;
     toSeq = (messages[tailStart]?.seq ?? Infinity) - 1;
+  }
+  if (protectLastUser) {
+    // The chat model calls compress_context while answering: the question it answers stays.
+    const lastUser = transcript.messages.findLast((message) => message.role === "user");
+    if (lastUser) toSeq = Math.min(toSeq, lastUser.seq - 1);
   }
   for (let grown = true; grown; ) {
     grown = false;

@@ -24,6 +24,12 @@ export const compressionSettingsObject = z.object({
    * them and kept when a message is cut to fit. Off: summaries are stored as written.
    */
   preserveFactLines: z.boolean().default(true),
+  /**
+   * Sentences with specifics (numbers, names, identifiers, paths) that a summary left
+   * out are appended to it verbatim, in the room its bound leaves; the model is asked
+   * for a little less than the bound so that there is room.
+   */
+  carryDetails: z.boolean().default(true),
   /** Tokens kept free for the reply: the hard limit is contextWindow - hardLimitReserve. */
   hardLimitReserve: nonNegativeInt.default(4096),
   keepRecentCount: nonNegativeInt.default(10),

@@ -1,4 +1,4 @@
-import type { ChatMessage, Summarizer } from "./types";
+import type { ChatMessage, Summarizer, SummaryReply } from "./types";
 
 /** A summary that cannot be used; `reason` is what the attempt record and log show. */
 export class SummaryFailure extends Error {
@@ -26,13 +26,16 @@ export type SummaryCall = {
  * One summary-model call with the timeout enforced here as well as passed on: a
  * summarizer that ignores its signal must still not hold up the turn (REQ-3.1, §4.1).
  */
-export async function callSummaryModel(call: SummaryCall): Promise<string> {
+export async function callSummaryModel(call: SummaryCall): Promise<Required<SummaryReply>> {
   const timeout = AbortSignal.timeout(call.timeoutMs);
   const signal = call.signal ? AbortSignal.any([timeout, call.signal]) : timeout;
+  // A caller that aborts with a SummaryFailure (the pass deadline) says why itself.
   const describeAbort = (): SummaryFailure =>
     timeout.aborted
       ? new SummaryFailure(`summary model timed out after ${call.timeoutMs} ms`)
-      : new SummaryFailure("summary cancelled by the caller");
+      : call.signal?.reason instanceof SummaryFailure
+        ? call.signal.reason
+        : new SummaryFailure("summary cancelled by the caller");
   if (signal.aborted) throw describeAbort();
 
   let onAbort: (() => void) | undefined;
@@ -55,7 +58,7 @@ export async function callSummaryModel(call: SummaryCall): Promise<string> {
     ]);
     const text = typeof reply?.text === "string" ? reply.text : "";
     if (!text.trim()) throw new SummaryFailure("summary model returned empty output");
-    return text.trim();
+    return { text: text.trim(), finishReason: typeof reply?.finishReason === "string" ? reply.finishReason : "stop" };
   } catch (error) {
     if (error instanceof SummaryFailure) throw error;
     if (signal.aborted) throw describeAbort();

@@ -1,16 +1,24 @@
+import type { ContextBudget } from "./budget";
+import { toOurTokens } from "./measure";
 import { formatCount } from "./render";
 import type { SelectionRules } from "./selection";
 import type { CompressionSettings } from "./settings";
 import type { ContextBreakdown, Transcript } from "./types";
 
 /** What an automatic trigger asks for: why, which messages, and the count trigger's length cap. */
-export type TriggerDecision = { reason: string; rules: SelectionRules; maxChars?: number };
+export type TriggerDecision = {
+  reason: string;
+  rules: SelectionRules;
+  maxChars?: number;
+  /** The request is over the hard limit: if the normal rules find nothing, the kept tail may be summarized too. */
+  overHardLimit: boolean;
+};
 
 /** Headroom left in the summary model's window for instructions and the reply. */
 const PROMPT_RESERVE_TOKENS = 1500;
 
-export function summaryInputBudget(summaryModelWindow: number, settings: CompressionSettings): number {
-  return Math.max(1000, summaryModelWindow - settings.summaryMaxTokens - PROMPT_RESERVE_TOKENS);
+export function summaryInputBudget(summaryModelWindow: number, summaryMaxTokens: number): number {
+  return Math.max(1000, summaryModelWindow - summaryMaxTokens - PROMPT_RESERVE_TOKENS);
 }
 
 /**
@@ -29,52 +37,87 @@ export function slidingWindowSizes(settings: CompressionSettings, totalMessageCo
 
 const percent = (ratio: number) => `${Math.round(ratio * 100)}%`;
 
-/** Null when the configured trigger does not fire. */
-export function decideTrigger(
-  transcript: Transcript,
-  settings: CompressionSettings,
-  breakdown: ContextBreakdown,
-  background: boolean,
-  maxInputTokens: number,
-): TriggerDecision | null {
-  const active = transcript.messages.filter((message) => !message.pinned).length;
+export type TriggerInput = {
+  transcript: Transcript;
+  settings: CompressionSettings;
+  budget: ContextBudget;
+  breakdown: ContextBreakdown;
+  /** After a reply (pre-emptive): lower threshold, and never the hard-limit guard. */
+  background: boolean;
+  maxInputTokens: number;
+  /** The request as it would be sent (requestTokens), which the hard limit applies to. */
+  requestTokens: number;
+};
+
+/**
+ * The token rule every trigger mode shares: past the (pre-emptive) threshold, or over
+ * the hard limit whatever the thresholds say, summarize enough to land at the target.
+ * Count and sliding-window modes use it as their guard, so a long message is
+ * summarized before it could ever be cut.
+ */
+function overHardLimit(input: TriggerInput): boolean {
+  return !input.background && input.requestTokens > input.budget.hardLimit;
+}
+
+function tokenDecision(input: TriggerInput): TriggerDecision | null {
+  const { budget, breakdown, settings, background } = input;
+  const over = overHardLimit(input);
+  const limit = background ? budget.preemptiveTokens : budget.thresholdTokens;
+  if (!over && (limit <= 0 || breakdown.totalTokens < limit)) return null;
+  // Enough that the context lands at the target (a summary of about half its bound
+  // comes back), so the next turns do not trigger again at once.
+  const excess = toOurTokens(breakdown.totalTokens - budget.targetTokens, breakdown.calibration);
+  const enoughTokens = Math.max(1, excess + Math.round(budget.summaryMaxTokens / 2));
+  const reason = over
+    ? `request of ${formatCount(input.requestTokens)} tokens is over the hard limit of ${formatCount(budget.hardLimit)}`
+    : `context at ${percent(breakdown.ratio)} of ${formatCount(breakdown.contextWindow)} tokens reached the ${background ? "pre-emptive " : ""}threshold of ${percent(background ? budget.preemptiveThreshold : budget.threshold)}`;
+  return {
+    reason,
+    rules: {
+      keep: settings.keepRecentCount,
+      keepTokens: toOurTokens(budget.keepTokens, breakdown.calibration),
+      protectLastUser: true,
+      enoughTokens,
+      maxInputTokens: input.maxInputTokens,
+    },
+    overHardLimit: over,
+  };
+}
+
+/** Null when no trigger fires. */
+export function decideTrigger(input: TriggerInput): TriggerDecision | null {
+  const { transcript, settings } = input;
   switch (settings.triggerMode) {
-    case "tokens": {
-      const limit = background ? settings.preemptiveThreshold : settings.threshold;
-      if (limit <= 0 || breakdown.ratio < limit) return null;
-      // Summarize enough that the context lands well under the threshold, so the
-      // next turns do not trigger again at once.
-      const target = settings.threshold * settings.compressionTarget * breakdown.contextWindow;
-      const enoughTokens = Math.max(1, breakdown.totalTokens - target + settings.summaryMaxTokens);
-      return {
-        reason: `context at ${percent(breakdown.ratio)} of ${formatCount(breakdown.contextWindow)} tokens reached the ${background ? "pre-emptive " : ""}threshold of ${percent(limit)}`,
-        rules: { keep: settings.keepRecentCount, protectLastUser: true, enoughTokens, maxInputTokens },
-      };
-    }
+    case "tokens":
+      return tokenDecision(input);
     case "count": {
-      if (active < settings.countThreshold) return null;
+      const active = transcript.messages.filter((message) => !message.pinned).length;
+      if (active < settings.countThreshold) return tokenDecision(input);
       return {
         reason: `${active} active messages reached the count threshold of ${settings.countThreshold}`,
         rules: {
           keep: settings.countKeepRecent,
           protectLastUser: true,
           maxCount: Math.min(settings.countWindow, active - settings.countKeepRecent),
-          maxInputTokens,
+          maxInputTokens: input.maxInputTokens,
         },
         maxChars: settings.countSummaryMaxChars,
+        overHardLimit: overHardLimit(input),
       };
     }
     case "sliding_window": {
+      const active = transcript.messages.filter((message) => !message.pinned).length;
       const { windowSize, batchSize } = slidingWindowSizes(settings, transcript.totalMessageCount);
-      if (active <= windowSize) return null;
+      if (active <= windowSize) return tokenDecision(input);
       return {
         reason: `${active} active messages exceed the window of ${windowSize}; compressing the oldest ${batchSize}`,
         rules: {
           keep: Math.min(settings.keepRecentCount, windowSize - batchSize),
           protectLastUser: true,
           maxCount: batchSize,
-          maxInputTokens,
+          maxInputTokens: input.maxInputTokens,
         },
+        overHardLimit: overHardLimit(input),
       };
     }
   }

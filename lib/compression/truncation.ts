@@ -1,7 +1,8 @@
 import { applyCompaction } from "./apply";
+import { condense } from "./condense";
 import { formatCount } from "./render";
 import { summarizable } from "./selection";
-import type { CompactionRecord, Transcript, TranscriptMessage } from "./types";
+import type { CompactionRecord, TokenCounter, Transcript, TranscriptMessage } from "./types";
 
 /** A truncation record before ids, timing and context figures are filled in. */
 export type TruncationDraft = Pick<
@@ -11,70 +12,99 @@ export type TruncationDraft = Pick<
 
 export type TruncationPlan = { drafts: TruncationDraft[]; transcript: Transcript };
 
-export function truncationNote(messageCount: number, tokenCount: number): string {
-  return `[Earlier conversation truncated: ${formatCount(messageCount)} messages, ${formatCount(tokenCount)} tokens dropped from the model's view to fit the context window]`;
+export function truncationNote(messageCount: number, tokenCount: number, keptSummaries: boolean): string {
+  const dropped = `${formatCount(messageCount)} messages, ${formatCount(tokenCount)} tokens dropped from the model's view to fit the context window`;
+  return `[Earlier conversation truncated: ${dropped}${keptSummaries ? ". What the earlier summaries recorded follows." : ""}]`;
 }
 
 type Item = { start: number; end: number; compaction?: CompactionRecord; message?: TranscriptMessage };
 
-function draftOf(run: Item[]): TruncationDraft {
+function draftOf(run: Item[], condensed: string): TruncationDraft {
   const children = run.flatMap((item) => (item.compaction ? [item.compaction] : []));
   const messages = run.flatMap((item) => (item.message ? [item.message] : []));
   const coveredMessageCount = messages.length + children.reduce((sum, c) => sum + c.coveredMessageCount, 0);
   const coveredTokens = messages.reduce((sum, m) => sum + m.tokens, 0) + children.reduce((sum, c) => sum + c.coveredTokens, 0);
+  const note = truncationNote(coveredMessageCount, coveredTokens, condensed.length > 0);
   return {
     level: children.length > 0 ? Math.max(...children.map((c) => c.level)) + 1 : 1,
     fromSeq: Math.min(...run.map((item) => item.start)),
     toSeq: Math.max(...run.map((item) => item.end)),
-    summary: truncationNote(coveredMessageCount, coveredTokens),
+    summary: condensed ? `${note}\n${condensed}` : note,
     childIds: children.map((c) => c.id),
     coveredMessageCount,
     coveredTokens,
   };
 }
 
-/**
- * Everything older than the kept tail is dropped, summaries included (REQ-3.4), except
- * the last user message, which splits the dropped part into at most two runs.
- */
-function dropBefore(transcript: Transcript, messages: TranscriptMessage[], tailStart: number): TruncationDraft[] {
+/** Everything older than the kept tail leaves the model's view, as one run. */
+function runBefore(transcript: Transcript, messages: TranscriptMessage[], tailStart: number): Item[] {
   const tailSeq = messages[tailStart]?.seq ?? Infinity;
-  const lastUser = messages.findLast((m) => m.role === "user");
-  const items: Item[] = [
+  return [
     ...transcript.compactions.filter((c) => c.toSeq < tailSeq).map((c) => ({ start: c.fromSeq, end: c.toSeq, compaction: c })),
-    ...messages.slice(0, tailStart).filter((m) => m !== lastUser).map((m) => ({ start: m.seq, end: m.seq, message: m })),
+    ...messages.slice(0, tailStart).map((m) => ({ start: m.seq, end: m.seq, message: m })),
   ].sort((a, b) => a.start - b.start);
-  const runs: Item[][] = [[], []];
-  for (const item of items) runs[lastUser && item.start > lastUser.seq ? 1 : 0]!.push(item);
-  return runs.filter((run) => run.length > 0).map(draftOf);
 }
 
+export type TruncationInput = {
+  transcript: Transcript;
+  keepRecentCount: number;
+  /** The request of a candidate in the server's count, and the most it may be. */
+  requestTokens: (candidate: Transcript) => number;
+  hardLimit: number;
+  /** At most this much of what the dropped summaries said is carried over. */
+  maxCondensedTokens: number;
+  tokens: TokenCounter;
+  preserveFacts: boolean;
+  toRecord: (draft: TruncationDraft) => CompactionRecord;
+};
+
 /**
- * REQ-3.4 hard-limit truncation: keep the system prompt, pinned messages, the last
- * user message and the newest keepRecentCount messages; if that still does not fit,
- * keep fewer. The tail never starts on a tool result (its call would be dropped).
- * `fits` says whether a candidate transcript's request is under the hard limit.
+ * REQ-3.4 hard-limit truncation, the last resort: keep the system prompt, pinned
+ * messages, the current turn (the last user message and what followed it) and the
+ * newest keepRecentCount messages; if that still does not fit, keep fewer — never
+ * less than the current turn (if that alone is too large, the request is cut in the
+ * middle of its largest content instead). Summaries are not simply dropped: what they
+ * said is condensed (extractively, no model) into the truncation record, in whatever
+ * room is left. The tail never starts on a tool result (its call would be dropped).
  */
-export function planTruncation(
-  transcript: Transcript,
-  keepRecentCount: number,
-  fits: (candidate: Transcript) => boolean,
-  draftToRecord: (draft: TruncationDraft) => CompactionRecord,
-): TruncationPlan | null {
+export function planTruncation(input: TruncationInput): TruncationPlan | null {
+  const { transcript } = input;
   const messages = summarizable(transcript);
+  const lastUser = transcript.messages.findLast((m) => m.role === "user");
+  const currentTurn = lastUser ? messages.findIndex((m) => m.seq >= lastUser.seq) : -1;
+  const latestTail = currentTurn >= 0 ? currentTurn : messages.length;
   let fallback: TruncationPlan | null = null;
   let previousTailStart = -1;
-  for (let keep = Math.min(keepRecentCount, messages.length); keep >= 0; keep--) {
-    let tailStart = messages.length - keep;
+  for (let keep = Math.min(input.keepRecentCount, messages.length); keep >= 0; keep--) {
+    let tailStart = Math.min(messages.length - keep, latestTail);
     while (tailStart > 0 && tailStart < messages.length && messages[tailStart]!.role === "tool") tailStart--;
     if (tailStart === previousTailStart) continue;
     previousTailStart = tailStart;
-    const drafts = dropBefore(transcript, messages, tailStart);
-    if (drafts.length === 0) continue;
-    let candidate = transcript;
-    for (const draft of drafts) candidate = applyCompaction(candidate, draftToRecord(draft));
-    fallback = { drafts, transcript: candidate };
-    if (fits(candidate)) return fallback;
+    const run = runBefore(transcript, messages, tailStart);
+    if (run.length === 0) continue;
+    const plain = planOf(transcript, draftOf(run, ""), input);
+    fallback = plain;
+    const room = input.hardLimit - input.requestTokens(plain.transcript);
+    if (room < 0) continue;
+    const summaries = run.flatMap((item) => (item.compaction ? [item.compaction.summary] : []));
+    const condensedBudget = Math.min(input.maxCondensedTokens, Math.floor(room * 0.9) - 16);
+    if (summaries.length === 0 || condensedBudget < 16) return plain;
+    const condensed = condense(summaries, condensedBudget, input.tokens, input.preserveFacts);
+    if (!condensed) return plain;
+    const withSummaries = planOf(transcript, draftOf(run, condensed), input);
+    return input.requestTokens(withSummaries.transcript) <= input.hardLimit ? withSummaries : plain;
+  }
+  // Nothing fits: the most that can go has gone; keep what the summaries said anyway,
+  // in what their own share allows (the request is cut to fit after this).
+  if (fallback) {
+    const run = runBefore(transcript, messages, latestTail);
+    const summaries = run.flatMap((item) => (item.compaction ? [item.compaction.summary] : []));
+    const condensed = summaries.length > 0 ? condense(summaries, Math.min(input.maxCondensedTokens, 256), input.tokens, input.preserveFacts) : "";
+    if (condensed) return planOf(transcript, draftOf(run, condensed), input);
   }
   return fallback;
+}
+
+function planOf(transcript: Transcript, draft: TruncationDraft, input: TruncationInput): TruncationPlan {
+  return { drafts: [draft], transcript: applyCompaction(transcript, input.toRecord(draft)) };
 }

@@ -57,6 +57,12 @@ export type CompactionRecord = {
   coveredMessageCount: number;
   coveredTokens: number;
   childIds: string[];
+  /**
+   * Messages inside the range that this record does NOT replace: they were pinned (or
+   * held beside a lower compaction) when it was made, so they stay in the model's view
+   * even after they are unpinned.
+   */
+  keptSeqs: number[];
   background: boolean;
   durationMs: number;
   messagesBefore: number;
@@ -77,6 +83,8 @@ export type Transcript = {
   model: string;
   systemPrompt: string;
   systemPromptTokens: number;
+  /** What the tool definitions sent with the request cost (0 when none are offered). */
+  toolTokens: number;
   compactions: CompactionRecord[];
   messages: TranscriptMessage[];
   /** Every message ever written to the conversation (for the sliding window's dynamic sizing). */
@@ -118,13 +126,25 @@ export type ContextBreakdown = {
   systemTokens: number;
   summaryTokens: number;
   messageTokens: number;
-  /** Correction from the last API-reported usage (may be negative). */
+  /** Tool definitions and request framing. */
+  toolTokens: number;
+  /**
+   * What turns our count into the server's: (server count / our count of the last
+   * request it reported, or a safety margin while it has reported nothing) applied to
+   * the parts above, minus those parts. May be negative.
+   */
   correctionTokens: number;
+  /** The server's count as far as we can tell: the sum of everything above. */
   totalTokens: number;
   contextWindow: number;
   /** totalTokens / contextWindow */
   ratio: number;
+  /** How the correction was found. */
+  calibration: Calibration;
 };
+
+/** "reported": the server's usage of an earlier request; "margin": none yet, a safety factor. */
+export type Calibration = { source: "reported" | "margin"; factor: number };
 
 /** A chat message in the OpenAI wire shape, as sent to the model. */
 export type ChatMessage =
@@ -147,9 +167,12 @@ export type SummaryRequest = {
   signal?: AbortSignal;
 };
 
+/** The summary model's reply; finishReason "length" means it was cut at maxTokens. */
+export type SummaryReply = { text: string; finishReason?: string };
+
 /** Injected: makes the separate summary-model call (lib/llm implements it with the openai client). */
 export interface Summarizer {
-  complete(request: SummaryRequest): Promise<{ text: string }>;
+  complete(request: SummaryRequest): Promise<SummaryReply>;
 }
 
 /** Injected: tiktoken counts (lib/llm implements it). */
@@ -157,14 +180,12 @@ export interface TokenCounter {
   count(text: string): number;
 }
 
-/** Injected: context window of a model (lib/llm's table; settings overrides win). */
+/**
+ * Injected: context window of a model. The one lookup used by the engine and by every
+ * view (lib/llm's table): `overrides` (settings.contextWindowOverrides) win.
+ */
 export interface ModelCatalog {
-  contextWindow(model: string): number;
-}
-
-/** Injected: the settings service, read on every use (REQ-3.5). */
-export interface SettingsReader {
-  read(): Promise<CompressionSettings>;
+  contextWindow(model: string, overrides?: Readonly<Record<string, number>>): number;
 }
 
 export type CompressionSettings = import("./settings").CompressionSettings;

@@ -9,11 +9,14 @@ import type { AttemptView, CompactionView, TimelineItem } from "../views";
 type Tx = Prisma.TransactionClient;
 
 export class CompactionConflict extends Error {
-  constructor(range: { fromSeq: number; toSeq: number }) {
-    super(`Messages ${range.fromSeq}–${range.toSeq} were compacted by a concurrent turn first.`);
+  constructor(message: string) {
+    super(message);
     this.name = "CompactionConflict";
   }
 }
+
+const compactedFirst = (range: { fromSeq: number; toSeq: number }) =>
+  new CompactionConflict(`Messages ${range.fromSeq}–${range.toSeq} were compacted by a concurrent turn first.`);
 
 function attemptData(conversationId: string, attempt: AttemptRecord): Prisma.CompactionAttemptCreateManyInput {
   return {
@@ -51,6 +54,7 @@ function compactionData(conversationId: string, record: CompactionRecord): Prism
     summaryTokens: record.summaryTokens,
     coveredMessageCount: record.coveredMessageCount,
     coveredTokens: record.coveredTokens,
+    keptSeqs: record.keptSeqs,
     messagesBefore: record.messagesBefore,
     messagesAfter: record.messagesAfter,
     tokensBefore: record.tokensBefore,
@@ -75,54 +79,55 @@ async function insertCompaction(tx: Tx, conversationId: string, record: Compacti
     select: { id: true },
   });
   const merged = new Set(record.childIds);
-  if (overlapping.some((row) => !merged.has(row.id))) throw new CompactionConflict(record);
+  if (overlapping.some((row) => !merged.has(row.id))) throw compactedFirst(record);
   await tx.compaction.create({ data: compactionData(conversationId, record) });
   if (record.childIds.length > 0) {
     const { count } = await tx.compaction.updateMany({
       where: { id: { in: record.childIds }, conversationId, supersededById: null, undoneAt: null },
       data: { supersededById: record.id },
     });
-    if (count !== record.childIds.length) throw new CompactionConflict(record);
+    if (count !== record.childIds.length) throw compactedFirst(record);
   }
 }
 
 /**
  * Saves one run of the compression manager: every new compaction, the links from the
  * records it merges, and the attempts, in ONE transaction under the conversation's
- * row lock. A conflict with a concurrent run rolls everything back and is recorded as
- * a skipped attempt instead.
+ * row lock. A conflict — a concurrent run compacted first, or the history was rewound
+ * since the transcript was read (`historyVersion`) — rolls everything back and is
+ * recorded as skipped attempts instead; the returned attempts are the ones stored.
  */
 export async function saveCompressionChange(
   db: Db,
   conversationId: string,
   change: Pick<CompressionChange, "created" | "attempts">,
-): Promise<{ saved: boolean; conflict?: string }> {
+  historyVersion: number,
+): Promise<{ saved: boolean; conflict?: string; attempts: AttemptRecord[] }> {
   if (change.created.length === 0) {
     await recordAttempts(db, conversationId, change.attempts);
-    return { saved: true };
+    return { saved: true, attempts: change.attempts };
   }
   try {
     await db.$transaction(async (tx) => {
-      await tx.$queryRaw`SELECT id FROM "Conversation" WHERE id = ${conversationId} FOR UPDATE`;
+      const locked = await tx.$queryRaw<{ historyVersion: number }[]>`
+        SELECT "historyVersion" FROM "Conversation" WHERE id = ${conversationId} FOR UPDATE`;
+      if (locked[0]?.historyVersion !== historyVersion) {
+        throw new CompactionConflict("The conversation was rewound or edited while this compaction was prepared.");
+      }
       for (const record of change.created) await insertCompaction(tx, conversationId, record);
       if (change.attempts.length > 0) {
         await tx.compactionAttempt.createMany({ data: change.attempts.map((a) => attemptData(conversationId, a)) });
       }
     });
-    return { saved: true };
+    return { saved: true, attempts: change.attempts };
   } catch (error) {
     if (!(error instanceof CompactionConflict)) throw error;
-    await recordAttempts(
-      db,
-      conversationId,
-      change.attempts.map((attempt) => ({
-        ...attempt,
-        outcome: "skipped" as const,
-        reason: error.message,
-        compactionId: undefined,
-      })),
-    );
-    return { saved: false, conflict: error.message };
+    const attempts = change.attempts.map((attempt): AttemptRecord => {
+      const { compactionId: _dropped, ...rest } = attempt;
+      return attempt.outcome === "applied" ? { ...rest, outcome: "skipped", reason: `${error.message} (${attempt.reason})` } : rest;
+    });
+    await recordAttempts(db, conversationId, attempts);
+    return { saved: false, conflict: error.message, attempts };
   }
 }
 

@@ -45,6 +45,7 @@ export function toCompactionRecord(row: Compaction & { children?: { id: string }
     coveredMessageCount: row.coveredMessageCount,
     coveredTokens: row.coveredTokens,
     childIds: (row.children ?? []).map((child) => child.id),
+    keptSeqs: row.keptSeqs ?? [],
     background: row.background,
     durationMs: row.durationMs,
     messagesBefore: row.messagesBefore,

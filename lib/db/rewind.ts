@@ -16,7 +16,10 @@ export async function rewindFrom(
   plan: RewindPlanner,
 ): Promise<{ hiddenMessages: number; undoneCompactions: number }> {
   return db.$transaction(async (tx) => {
-    const locked = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM "Conversation" WHERE id = ${conversationId} FOR UPDATE`;
+    // Bumping the version takes the row lock and tells any compaction prepared from
+    // the old history that it may no longer be saved.
+    const locked = await tx.$queryRaw<{ id: string }[]>`
+      UPDATE "Conversation" SET "historyVersion" = "historyVersion" + 1 WHERE id = ${conversationId} RETURNING id`;
     if (locked.length === 0) throw notFound("conversation", conversationId);
     // The planner needs the whole tree around the affected records.
     const all = await tx.compaction.findMany({

@@ -16,7 +16,7 @@ export async function loadTranscript(
   db: Db,
   conversationId: string,
   countSystemPrompt: (text: string) => number,
-): Promise<{ transcript: Transcript; messageRows: Message[] }> {
+): Promise<{ transcript: Transcript; messageRows: Message[]; historyVersion: number }> {
   const conversation = await db.conversation.findUnique({ where: { id: conversationId } });
   if (!conversation) throw notFound("conversation", conversationId);
   const compactionRows = await db.compaction.findMany({
@@ -24,9 +24,15 @@ export async function loadTranscript(
     orderBy: { fromSeq: "asc" },
   });
   const gaps = uncoveredRanges({ fromSeq: 1, toSeq: Math.max(conversation.lastSeq, 1) }, compactionRows);
+  const keptSeqs = compactionRows.flatMap((row) => row.keptSeqs ?? []);
   const messageRows = await db.message.findMany({
     // A failed reply is shown to the user but never sent back to the model.
-    where: { conversationId, rewoundAt: null, status: { not: "error" }, OR: [{ pinned: true }, ...seqFilters(gaps)] },
+    where: {
+      conversationId,
+      rewoundAt: null,
+      status: { not: "error" },
+      OR: [{ pinned: true }, ...(keptSeqs.length ? [{ seq: { in: keptSeqs } }] : []), ...seqFilters(gaps)],
+    },
     orderBy: { seq: "asc" },
   });
   const transcript: Transcript = {
@@ -34,11 +40,13 @@ export async function loadTranscript(
     model: conversation.model,
     systemPrompt: conversation.systemPrompt,
     systemPromptTokens: conversation.systemPrompt ? countSystemPrompt(conversation.systemPrompt) : 0,
+    // What the chat layer sends besides messages (tool definitions) is its to add.
+    toolTokens: 0,
     // childIds stay empty: the engine reads them only on the records it creates, so
     // the hot path skips the query that would load them.
     compactions: compactionRows.map((row) => toCompactionRecord(row)),
     messages: messageRows.map(toTranscriptMessage),
     totalMessageCount: conversation.lastSeq,
   };
-  return { transcript, messageRows };
+  return { transcript, messageRows, historyVersion: conversation.historyVersion };
 }

@@ -102,16 +102,13 @@ export function isKnownModel(model: string): boolean {
 }
 
 /**
- * The engine's ModelCatalog. Pass a function to read the overrides on every call
- * (settings are re-read on each use, REQ-3.5) or a plain object for a fixed set.
+ * The engine's ModelCatalog: the one lookup for the engine and every view. Overrides
+ * passed with a call (the settings') win over `defaults`.
  */
-export function createModelCatalog(
-  overrides: Readonly<Record<string, number>> | (() => Readonly<Record<string, number>> | undefined) = {},
-): ModelCatalog {
+export function createModelCatalog(defaults: Readonly<Record<string, number>> = {}): ModelCatalog {
   return {
-    contextWindow(model: string): number {
-      const current = typeof overrides === "function" ? overrides() : overrides;
-      return contextWindow(model, current);
+    contextWindow(model: string, overrides?: Readonly<Record<string, number>>): number {
+      return contextWindow(model, { ...defaults, ...overrides });
     },
   };
 }
@@ -119,5 +116,5 @@ export function createModelCatalog(
 /** Models the test/demo server lists on GET /v1/models. */
 export const TEST_SERVER_MODELS = [DEMO_MODEL, "gpt-4o-mini", "gpt-4o", "gpt-4.1-mini", "gpt-3.5-turbo"] as const;
 
-/** The built-in table as a ModelCatalog (no overrides; callers apply settings via contextWindow()). */
+/** The built-in table as a ModelCatalog. */
 export const modelCatalog: ModelCatalog = createModelCatalog();

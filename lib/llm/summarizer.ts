@@ -4,7 +4,7 @@
 // turns every failure into a ModelError.
 
 import type { ChatCompletionCreateParamsNonStreaming } from "openai/resources/chat/completions";
-import type { SummaryRequest, Summarizer } from "../compression/types";
+import type { SummaryReply, SummaryRequest, Summarizer } from "../compression/types";
 import { getModelEndpoint, maxTokensParam, supportsTemperature, toWireMessages, type ModelEndpoint } from "./client";
 import { abortedError, malformedError, toModelError } from "./errors";
 
@@ -21,7 +21,7 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
   };
 
   return {
-    async complete(request: SummaryRequest): Promise<{ text: string }> {
+    async complete(request: SummaryRequest): Promise<SummaryReply> {
       if (request.signal?.aborted) throw abortedError(request.signal.reason);
       const endpoint = await resolveEndpoint();
       // One deadline for the whole call, retries included; the caller's signal still cancels.
@@ -41,7 +41,7 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
         const completion = await endpoint.client.chat.completions.create(params, { signal });
         const choice = completion.choices?.[0];
         if (!choice) throw malformedError("the reply had no choices");
-        return { text: choice.message?.content ?? "" };
+        return { text: choice.message?.content ?? "", ...(choice.finish_reason ? { finishReason: choice.finish_reason } : {}) };
       } catch (error) {
         throw toModelError(error, {
           timedOut: deadline.aborted && !request.signal?.aborted,

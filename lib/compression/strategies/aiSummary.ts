@@ -1,7 +1,6 @@
 import { buildPromptMessages, DEFAULT_SUMMARY_INSTRUCTIONS, lengthLimit } from "../prompts";
 import { callSummaryModel } from "../summaryCall";
-import { formatTranscript } from "../transcriptFormat";
-import { contextText, mergeWithModel } from "./shared";
+import { backgroundText, mergeWithModel, summaryBody } from "./shared";
 import type { CompressionStrategy } from "./types";
 
 /** Seed 000 AI_SUMMARY / seed 003 REQ-3.2: a separate summary-model call. */
@@ -12,20 +11,20 @@ export const aiSummaryStrategy: CompressionStrategy = {
       kind: "summary",
       instructions: input.settings.customPrompt.trim() || DEFAULT_SUMMARY_INSTRUCTIONS,
       extraInstructions: input.instructions,
-      limits: lengthLimit(input.settings.summaryMaxTokens, input.maxChars),
-      context: contextText(input.context),
-      body: `Conversation to summarize (messages ${input.fromSeq}–${input.toSeq}):\n---\n${formatTranscript(input.messages)}\n---`,
+      limits: lengthLimit(input.maxTokens, input.maxChars),
+      context: backgroundText(input),
+      body: summaryBody(input),
     });
-    const summary = await callSummaryModel({
+    const reply = await callSummaryModel({
       summarizer: input.summarizer,
       model: input.model,
       messages,
-      maxTokens: input.settings.summaryMaxTokens,
+      maxTokens: input.maxTokens,
       temperature: input.settings.summaryTemperature,
       timeoutMs: input.settings.summaryTimeoutMs,
       signal: input.signal,
     });
-    return { summary, model: input.model };
+    return { summary: reply.text, model: input.model, cut: reply.finishReason === "length" };
   },
   merge: mergeWithModel,
 };

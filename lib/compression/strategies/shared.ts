@@ -2,7 +2,8 @@ import { renderCompactionText } from "../render";
 import { buildPromptMessages, lengthLimit, MERGE_INSTRUCTIONS } from "../prompts";
 import { callSummaryModel } from "../summaryCall";
 import type { CompactionRecord } from "../types";
-import type { MergeInput, StrategyContext } from "./types";
+import { formatTranscript } from "../transcriptFormat";
+import type { MergeInput, StrategyContext, StrategyOutput, SummarizeInput } from "./types";
 
 /** The material of a merge: the children as the chat model saw them, oldest first. */
 export function mergeBody(children: CompactionRecord[]): string {
@@ -13,6 +14,18 @@ export function contextText(context: CompactionRecord[]): string {
   return context.map(renderCompactionText).join("\n\n");
 }
 
+/** The material of a summary: the messages, and the summaries folded in with them. */
+export function summaryBody(input: SummarizeInput): string {
+  const conversation = `Conversation to summarize (messages ${input.fromSeq}–${input.toSeq}):\n---\n${formatTranscript(input.messages)}\n---`;
+  if (input.fold.length === 0) return conversation;
+  return `Earlier summaries, oldest first. Your summary replaces them together with the conversation after them, so carry over what still matters:\n\n${contextText(input.fold)}\n\n${conversation}`;
+}
+
+/** Summaries already folded into the material are not also shown as background. */
+export function backgroundText(input: SummarizeInput): string {
+  return input.fold.length > 0 ? "" : contextText(input.context);
+}
+
 /** The user's custom prompt still applies to merges, after the merge instructions. */
 export function mergeInstructions(context: StrategyContext): string {
   const custom = context.settings.customPrompt.trim();
@@ -20,23 +33,23 @@ export function mergeInstructions(context: StrategyContext): string {
 }
 
 /** Level >= 2 merge by the summary model, used by every model-backed strategy but structured. */
-export async function mergeWithModel(input: MergeInput): Promise<{ summary: string; model: string }> {
+export async function mergeWithModel(input: MergeInput): Promise<StrategyOutput> {
   const messages = buildPromptMessages({
     kind: "summary",
     instructions: mergeInstructions(input),
     extraInstructions: input.instructions,
-    limits: lengthLimit(input.settings.summaryMaxTokens, input.maxChars),
+    limits: lengthLimit(input.maxTokens, input.maxChars),
     body: mergeBody(input.children),
   });
-  const summary = await callSummaryModel({
+  const reply = await callSummaryModel({
     summarizer: input.summarizer,
     model: input.model,
     messages,
-    maxTokens: input.settings.summaryMaxTokens,
+    maxTokens: input.maxTokens,
     temperature: input.settings.summaryTemperature,
     timeoutMs: input.settings.summaryTimeoutMs,
     signal: input.signal,
   });
-  return { summary, model: input.model };
+  return { summary: reply.text, model: input.model, cut: reply.finishReason === "length" };
 }
 

@@ -2,10 +2,12 @@ import { z } from "zod";
 import { buildPromptMessages, lengthLimit, STRUCTURED_INSTRUCTIONS } from "../prompts";
 import { renderSections } from "../render";
 import { callSummaryModel, SummaryFailure } from "../summaryCall";
-import { formatTranscript } from "../transcriptFormat";
 import type { SummarySections } from "../types";
-import { contextText, mergeBody, mergeInstructions } from "./shared";
-import type { CompressionStrategy, StrategyContext } from "./types";
+import { aiSummaryStrategy } from "./aiSummary";
+import { backgroundText, mergeBody, mergeInstructions, mergeWithModel, summaryBody } from "./shared";
+import type { CompressionStrategy, StrategyContext, StrategyOutput } from "./types";
+
+const INVALID_JSON = "summary model returned invalid JSON";
 
 const stringList = z.array(z.string()).default([]);
 export const summarySectionsSchema = z.object({
@@ -31,13 +33,13 @@ export function parseSections(text: string): SummarySections {
       raw = JSON.parse(candidate.slice(start, end + 1));
     } catch {
       const detail = error instanceof Error ? error.message : String(error);
-      throw new SummaryFailure(`summary model returned invalid JSON: ${detail}`, text.slice(0, 500));
+      throw new SummaryFailure(`${INVALID_JSON}: ${detail}`, text.slice(0, 500));
     }
   }
   const parsed = summarySectionsSchema.safeParse(raw);
   if (!parsed.success) {
     const detail = parsed.error.issues.map((issue) => `${issue.path.join(".") || "(root)"}: ${issue.message}`).join("; ");
-    throw new SummaryFailure(`summary model returned invalid JSON: ${detail}`, text.slice(0, 500));
+    throw new SummaryFailure(`${INVALID_JSON}: ${detail}`, text.slice(0, 500));
   }
   return parsed.data;
 }
@@ -47,15 +49,15 @@ async function askForSections(context: StrategyContext, instructions: string, bo
     kind: "structured",
     instructions,
     extraInstructions: context.instructions,
-    limits: lengthLimit(context.settings.summaryMaxTokens, context.maxChars),
+    limits: lengthLimit(context.maxTokens, context.maxChars),
     context: background,
     body,
   });
-  const text = await callSummaryModel({
+  const { text } = await callSummaryModel({
     summarizer: context.summarizer,
     model: context.model,
     messages,
-    maxTokens: context.settings.summaryMaxTokens,
+    maxTokens: context.maxTokens,
     temperature: context.settings.summaryTemperature,
     timeoutMs: context.settings.summaryTimeoutMs,
     json: true,
@@ -67,6 +69,21 @@ async function askForSections(context: StrategyContext, instructions: string, bo
   return { summary, sections, model: context.model };
 }
 
+/**
+ * Many servers (small local models especially) answer in prose whatever they are
+ * asked; a plain summary is still a summary, so the attempt falls back to one and
+ * says so instead of failing every time.
+ */
+async function orPlain(structured: () => Promise<StrategyOutput>, plain: () => Promise<StrategyOutput>): Promise<StrategyOutput> {
+  try {
+    return await structured();
+  } catch (error) {
+    if (!(error instanceof SummaryFailure) || !error.reason.startsWith(INVALID_JSON)) throw error;
+    const output = await plain();
+    return { ...output, notes: [...(output.notes ?? []), `structured summary fell back to plain text (${error.reason})`] };
+  }
+}
+
 /** Seed 000 STRUCTURED_COMPRESS: JSON sections, validated, rendered as titled lists. */
 export const structuredStrategy: CompressionStrategy = {
   name: "structured",
@@ -74,14 +91,21 @@ export const structuredStrategy: CompressionStrategy = {
     const custom = input.settings.customPrompt.trim();
     // The JSON contract must survive a custom prompt, so it is added to it rather than replaced.
     const instructions = custom ? `${STRUCTURED_INSTRUCTIONS}\n\n${custom}` : STRUCTURED_INSTRUCTIONS;
-    return askForSections(
-      input,
-      instructions,
-      `Conversation to summarize (messages ${input.fromSeq}–${input.toSeq}):\n---\n${formatTranscript(input.messages)}\n---`,
-      contextText(input.context),
+    return orPlain(
+      () =>
+        askForSections(
+          input,
+          instructions,
+          summaryBody(input),
+          backgroundText(input),
+        ),
+      () => aiSummaryStrategy.summarize(input),
     );
   },
   merge(input) {
-    return askForSections(input, `${STRUCTURED_INSTRUCTIONS}\n\n${mergeInstructions(input)}`, mergeBody(input.children));
+    return orPlain(
+      () => askForSections(input, `${STRUCTURED_INSTRUCTIONS}\n\n${mergeInstructions(input)}`, mergeBody(input.children)),
+      () => mergeWithModel(input),
+    );
   },
 };

@@ -36,7 +36,7 @@ export const turnDigestStrategy: CompressionStrategy = {
     let lines: string[];
     try {
       lines = await mapWithConcurrency(turns, input.settings.digestConcurrency, async (turn) => {
-        const text = await callSummaryModel({
+        const { text } = await callSummaryModel({
           summarizer: input.summarizer,
           model: input.model,
           messages: buildPromptMessages({
@@ -45,9 +45,9 @@ export const turnDigestStrategy: CompressionStrategy = {
             extraInstructions: input.instructions,
             body: `Turn (messages ${turn[0]!.seq}–${turn[turn.length - 1]!.seq}):\n---\n${formatTranscript(turn)}\n---`,
           }),
-          maxTokens: Math.min(DIGEST_MAX_TOKENS, input.settings.summaryMaxTokens),
+          maxTokens: Math.min(DIGEST_MAX_TOKENS, input.maxTokens),
           temperature: input.settings.summaryTemperature,
-          // Per call: a long range of turns may legitimately take longer than one timeout.
+          // The pass deadline (in `signal`) bounds all digests together.
           timeoutMs: input.settings.summaryTimeoutMs,
           signal,
         });

@@ -7,6 +7,8 @@ export type StrategyContext = {
   settings: CompressionSettings;
   /** The resolved summary model (settings.summaryModel or the conversation's). */
   model: string;
+  /** The bound of this summary for this window (the budget's summaryMaxTokens). */
+  maxTokens: number;
   /** Per-compaction instructions, appended to the prompt. */
   instructions?: string;
   /** Count trigger: the summary is capped at this many characters (seed 004). */
@@ -20,6 +22,11 @@ export type SummarizeInput = StrategyContext & {
   toSeq: number;
   /** Active summaries just before the range, shown to the model as context. */
   context: CompactionRecord[];
+  /**
+   * Summaries replaced together with the messages (folded into this summary, which
+   * then stands one level above them): a merge and a summary in one call.
+   */
+  fold: CompactionRecord[];
 };
 
 export type MergeInput = StrategyContext & { children: CompactionRecord[]; level: number };
@@ -29,6 +36,10 @@ export type StrategyOutput = {
   sections?: SummarySections;
   /** The model that wrote it; absent for deterministic strategies. */
   model?: string;
+  /** The model stopped at max_tokens: the text ends mid-thought. */
+  cut?: boolean;
+  /** What happened on the way that the attempt record should say (a fallback, a shortening). */
+  notes?: string[];
 };
 
 /** One way of turning a range into text (seed 000's strategies). Failures throw SummaryFailure. */

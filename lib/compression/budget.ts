@@ -1,0 +1,152 @@
+import { formatCount } from "./render";
+import type { CompressionSettings } from "./settings";
+
+// Settings are global, windows are per model: a reserve of 4,096 tokens is sensible at
+// 128k and absurd at 8k (the hard limit would sit below the threshold, so the context
+// would be cut before it was ever summarized). The budget turns the settings into the
+// figures that work for one window, and says which ones it had to change.
+
+/** The reply reserve never takes more than this share of the window. */
+const MAX_RESERVE_SHARE = 0.15;
+/** The auto threshold stays at least this far under the hard limit, so a summary comes before any cut. */
+const THRESHOLD_MARGIN = 0.05;
+/** The pre-emptive threshold stays at least this far under the auto threshold. */
+const PREEMPTIVE_MARGIN = 0.1;
+/** One summary takes at most this share of the window. */
+const MAX_SUMMARY_SHARE = Number(process.env.X_MAX_SUMMARY_SHARE ?? 0.08);
+/** Smallest summary bound worth asking a model for. */
+const MIN_SUMMARY_TOKENS = 64;
+/** The summaries of one level, as they cost in the request, take at most this share. */
+const MAX_LEVEL_SHARE = Number(process.env.X_MAX_LEVEL_SHARE ?? 0.2);
+/** All active summaries together take at most this share. */
+const MAX_SUMMARIES_SHARE = Number(process.env.X_MAX_SUMMARIES_SHARE ?? 0.3);
+/** The recent messages kept verbatim take at most this share, so every compaction frees a useful amount. */
+const MAX_KEEP_SHARE = Number(process.env.X_MAX_KEEP_SHARE ?? 0.25);
+/** Past this many blocks of one level, the oldest are merged one level up. */
+export const MAX_BLOCKS_PER_LEVEL = 4;
+/** Past this many summary blocks in all, the oldest are merged whatever their level. */
+export const MAX_SUMMARY_BLOCKS = 10;
+
+export type BudgetAdjustment = {
+  setting: "hardLimitReserve" | "threshold" | "preemptiveThreshold" | "summaryMaxTokens" | "maxSummaryTokensPerLevel";
+  configured: number;
+  effective: number;
+  reason: string;
+};
+
+/** The figures compression works with for one context window. Token figures are in the server's count. */
+export type ContextBudget = {
+  contextWindow: number;
+  /** Tokens kept free for the reply. */
+  reserve: number;
+  /** No request may exceed this. */
+  hardLimit: number;
+  threshold: number;
+  thresholdTokens: number;
+  /** 0 when pre-emptive compaction is off. */
+  preemptiveThreshold: number;
+  preemptiveTokens: number;
+  /** Where an automatic compaction aims to bring the context. */
+  targetTokens: number;
+  /** The most the kept recent messages may cost before the oldest of them may be summarized. */
+  keepTokens: number;
+  /** Longest summary (and merged summary) the engine keeps. */
+  summaryMaxTokens: number;
+  /** What the summaries of one level may cost in the request before they are merged. */
+  levelBudgetTokens: number;
+  /** What all active summaries may cost together. */
+  summaryBudgetTokens: number;
+  adjustments: BudgetAdjustment[];
+};
+
+const percent = (ratio: number) => `${Math.round(ratio * 100)}%`;
+
+/**
+ * `baseTokens` is what every request carries whatever compression does (system prompt,
+ * tool definitions), in the server's count: the kept messages and the summaries share
+ * what is left under the target, so that a compaction always frees a useful amount
+ * instead of a message or two per turn.
+ */
+export function contextBudget(contextWindow: number, settings: CompressionSettings, baseTokens = 0): ContextBudget {
+  const window = Math.max(1, contextWindow);
+  const adjustments: BudgetAdjustment[] = [];
+  const note = (adjustment: BudgetAdjustment) => adjustments.push(adjustment);
+
+  const maxReserve = Math.floor(window * MAX_RESERVE_SHARE);
+  const reserve = Math.min(settings.hardLimitReserve, maxReserve);
+  if (reserve < settings.hardLimitReserve) {
+    note({
+      setting: "hardLimitReserve",
+      configured: settings.hardLimitReserve,
+      effective: reserve,
+      reason: `at most ${percent(MAX_RESERVE_SHARE)} of a ${formatCount(window)}-token window is kept for the reply`,
+    });
+  }
+  const hardLimit = window - reserve;
+
+  const maxThreshold = Math.max(0.05, hardLimit / window - THRESHOLD_MARGIN);
+  const threshold = Math.min(settings.threshold, maxThreshold);
+  if (threshold < settings.threshold) {
+    note({
+      setting: "threshold",
+      configured: settings.threshold,
+      effective: threshold,
+      reason: `the threshold must stay under the hard limit (${percent(hardLimit / window)} of the window) so a summary comes before any cut`,
+    });
+  }
+
+  let preemptiveThreshold = settings.preemptiveThreshold;
+  if (preemptiveThreshold > 0 && preemptiveThreshold > threshold - PREEMPTIVE_MARGIN) {
+    preemptiveThreshold = Math.max(0, threshold - PREEMPTIVE_MARGIN);
+    note({
+      setting: "preemptiveThreshold",
+      configured: settings.preemptiveThreshold,
+      effective: preemptiveThreshold,
+      reason: `pre-emptive compaction must start below the threshold of ${percent(threshold)}`,
+    });
+  }
+
+  const thresholdTokens = Math.floor(window * threshold);
+  const targetTokens = Math.floor(thresholdTokens * settings.compressionTarget);
+  const shared = Math.max(0, targetTokens - baseTokens) * Number(process.env.X_SHARED ?? 0.5);
+  const summaryBudgetTokens = Math.max(MIN_SUMMARY_TOKENS * 2, Math.floor(Math.min(window * MAX_SUMMARIES_SHARE, shared)));
+  const keepTokens = Math.floor(Math.min(window * MAX_KEEP_SHARE, shared));
+
+  const maxSummary = Math.max(MIN_SUMMARY_TOKENS, Math.min(Math.floor(window * MAX_SUMMARY_SHARE), Math.floor(summaryBudgetTokens / 2)));
+  const summaryMaxTokens = Math.min(settings.summaryMaxTokens, maxSummary);
+  if (summaryMaxTokens < settings.summaryMaxTokens) {
+    note({
+      setting: "summaryMaxTokens",
+      configured: settings.summaryMaxTokens,
+      effective: summaryMaxTokens,
+      reason: `one summary takes at most ${percent(MAX_SUMMARY_SHARE)} of a ${formatCount(window)}-token window`,
+    });
+  }
+
+  const maxLevel = Math.min(Math.floor(window * MAX_LEVEL_SHARE), summaryBudgetTokens);
+  const levelBudgetTokens = Math.max(summaryMaxTokens, Math.min(settings.maxSummaryTokensPerLevel, maxLevel));
+  if (levelBudgetTokens < settings.maxSummaryTokensPerLevel) {
+    note({
+      setting: "maxSummaryTokensPerLevel",
+      configured: settings.maxSummaryTokensPerLevel,
+      effective: levelBudgetTokens,
+      reason: `the summaries of one level take at most ${percent(MAX_LEVEL_SHARE)} of a ${formatCount(window)}-token window`,
+    });
+  }
+
+  return {
+    contextWindow: window,
+    reserve,
+    hardLimit,
+    threshold,
+    thresholdTokens,
+    preemptiveThreshold,
+    preemptiveTokens: Math.floor(window * preemptiveThreshold),
+    targetTokens,
+    keepTokens,
+    summaryMaxTokens,
+    levelBudgetTokens,
+    summaryBudgetTokens: Math.max(levelBudgetTokens, summaryBudgetTokens),
+    adjustments,
+  };
+}

@@ -1,0 +1,58 @@
+// npx tsx tests/support/outside-model/cli.ts --port 4020 [--summary extractive] [--usage always|never|random]
+//   [--context-window 8192] [--seed 1] [--summary-latency-ms 0] [--chat-latency-ms 0] [--fail-rate 0] [--hang]
+import { parseArgs } from "node:util";
+import { SUMMARY_MODES, type SummaryMode } from "./behaviour";
+import { startOutsideModel, type OutsideModelOptions } from "./server";
+
+const { values } = parseArgs({
+  options: {
+    port: { type: "string", default: "4020" },
+    summary: { type: "string", default: "extractive" },
+    usage: { type: "string", default: "always" },
+    "context-window": { type: "string" },
+    seed: { type: "string", default: "1" },
+    "summary-latency-ms": { type: "string", default: "0" },
+    "chat-latency-ms": { type: "string", default: "0" },
+    "fail-rate": { type: "string", default: "0" },
+    hang: { type: "boolean", default: false },
+  },
+  strict: true,
+});
+
+function fail(message: string): never {
+  console.error(`outside model: ${message}`);
+  process.exit(2);
+}
+
+function number(name: string, text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const value = Number(text);
+  if (!Number.isFinite(value) || value < 0) fail(`--${name} must be a non-negative number, got "${text}"`);
+  return value;
+}
+
+if (!(SUMMARY_MODES as readonly string[]).includes(values.summary)) fail(`--summary must be one of ${SUMMARY_MODES.join(", ")}`);
+if (!["always", "never", "random"].includes(values.usage)) fail("--usage must be always, never or random");
+const failRate = number("fail-rate", values["fail-rate"]) ?? 0;
+if (failRate > 1) fail("--fail-rate must be between 0 and 1");
+
+const options: OutsideModelOptions = {
+  port: number("port", values.port),
+  summaryMode: values.summary as SummaryMode,
+  usage: values.usage as OutsideModelOptions["usage"],
+  contextWindow: number("context-window", values["context-window"]),
+  seed: number("seed", values.seed),
+  summaryLatencyMs: number("summary-latency-ms", values["summary-latency-ms"]),
+  chatLatencyMs: number("chat-latency-ms", values["chat-latency-ms"]),
+  failRate,
+  hang: values.hang,
+};
+
+const model = await startOutsideModel(options);
+console.log(`outside model listening on ${model.url}`);
+
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.once(signal, () => {
+    void model.close().then(() => process.exit(0));
+  });
+}

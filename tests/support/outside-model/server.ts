@@ -1,0 +1,335 @@
+// The outside model over HTTP (node:http only). See README.md for why it shares
+// nothing with the app.
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { z } from "zod";
+import {
+  SUMMARY_MODES,
+  argumentPieces,
+  chatReply,
+  classify,
+  completionTokens,
+  contentPieces,
+  contextLengthMessage,
+  materialOf,
+  maxTokensOf,
+  mulberry32,
+  promptTokens,
+  summarize,
+  wantsJson,
+  type ChatReply,
+  type CompletionBody,
+  type SummaryMode,
+} from "./behaviour";
+
+export type { SummaryMode } from "./behaviour";
+
+export type OutsideModelOptions = {
+  port?: number;
+  summaryMode?: SummaryMode;
+  usage?: "always" | "never" | "random";
+  contextWindow?: number;
+  seed?: number;
+  summaryLatencyMs?: number;
+  chatLatencyMs?: number;
+  failRate?: number;
+  hang?: boolean;
+};
+
+export type RecordedRequest = {
+  kind: "chat" | "summary";
+  promptTokens: number;
+  maxTokens?: number;
+  body: unknown;
+  reply?: { text: string; finishReason: string; toolCall?: { id: string; name: string; arguments: string } };
+  /** 0 while unanswered (a hung request stays at 0). */
+  status: number;
+  time: number;
+};
+
+export type OutsideModelStats = { chat: number; summary: number; failed: number; overWindow: number };
+
+export type OutsideModel = {
+  url: string;
+  port: number;
+  configure(patch: Partial<OutsideModelOptions>): void;
+  requests(): RecordedRequest[];
+  reset(): void;
+  stats(): OutsideModelStats;
+  close(): Promise<void>;
+};
+
+const optionsPatch = z
+  .object({
+    summaryMode: z.enum(SUMMARY_MODES),
+    usage: z.enum(["always", "never", "random"]),
+    contextWindow: z.number().int().positive().nullable(),
+    seed: z.number().int(),
+    summaryLatencyMs: z.number().min(0),
+    chatLatencyMs: z.number().min(0),
+    failRate: z.number().min(0).max(1),
+    hang: z.boolean(),
+  })
+  .partial()
+  .strict();
+
+const completionBody = z.looseObject({
+  messages: z.array(z.looseObject({ role: z.string() })).min(1),
+});
+
+type Config = Required<Omit<OutsideModelOptions, "port" | "contextWindow">> & { contextWindow?: number };
+
+const DEFAULTS: Config = { summaryMode: "extractive", usage: "always", seed: 1, summaryLatencyMs: 0, chatLatencyMs: 0, failRate: 0, hang: false };
+
+/** Separate streams per purpose, so e.g. chunking does not shift which request fails. */
+function generators(seed: number) {
+  return {
+    mixed: mulberry32(seed ^ 0x1f1f1f1f),
+    fail: mulberry32(seed ^ 0x2e2e2e2e),
+    usage: mulberry32(seed ^ 0x3d3d3d3d),
+    chunks: mulberry32(seed ^ 0x4c4c4c4c),
+  };
+}
+
+class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly type: string,
+    readonly code?: string,
+  ) {
+    super(message);
+  }
+}
+
+export async function startOutsideModel(options: OutsideModelOptions = {}): Promise<OutsideModel> {
+  const { port: wantedPort = 0, ...rest } = options;
+  let config: Config = { ...DEFAULTS, ...withoutUndefined(rest) };
+  let rng = generators(config.seed);
+  let recorded: RecordedRequest[] = [];
+  let counters: OutsideModelStats = { chat: 0, summary: 0, failed: 0, overWindow: 0 };
+  let ids = 0;
+  let toolCalls = 0;
+  const timers = new Set<NodeJS.Timeout>();
+
+  function configure(patch: Partial<OutsideModelOptions>): void {
+    const { port: _port, ...clean } = patch;
+    config = { ...config, ...withoutUndefined(clean) };
+    if ("contextWindow" in clean && (clean.contextWindow === undefined || clean.contextWindow === null)) delete config.contextWindow;
+    if (clean.seed !== undefined) rng = generators(config.seed);
+  }
+
+  function reset(): void {
+    recorded = [];
+    counters = { chat: 0, summary: 0, failed: 0, overWindow: 0 };
+    ids = 0;
+    toolCalls = 0;
+    rng = generators(config.seed);
+  }
+
+  function sleep(ms: number): Promise<void> {
+    if (ms <= 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        resolve();
+      }, ms);
+      timers.add(timer);
+    });
+  }
+
+  async function completions(body: CompletionBody, res: http.ServerResponse): Promise<void> {
+    const kind = classify(body);
+    const entry: RecordedRequest = { kind, promptTokens: promptTokens(body), maxTokens: maxTokensOf(body), body, status: 0, time: Date.now() };
+    recorded.push(entry);
+    counters[kind]++;
+
+    const window = config.contextWindow;
+    if (window !== undefined && entry.promptTokens > window) {
+      counters.overWindow++;
+      entry.status = 400;
+      throw new HttpError(400, contextLengthMessage(window, entry.promptTokens), "invalid_request_error", "context_length_exceeded");
+    }
+
+    let reply: ChatReply;
+    let finishReason: string;
+    if (kind === "summary") {
+      // The socket stays open until the client gives up or close() destroys it.
+      if (config.hang) return;
+      await sleep(config.summaryLatencyMs);
+      if (config.failRate > 0 && rng.fail() < config.failRate) {
+        counters.failed++;
+        entry.status = 500;
+        throw new HttpError(500, "The outside model failed on purpose (failRate).", "server_error");
+      }
+      const summary = summarize(materialOf(body.messages), config.summaryMode, entry.maxTokens, wantsJson(body), rng.mixed);
+      reply = { kind: "text", text: summary.text };
+      finishReason = summary.finishReason;
+    } else {
+      await sleep(config.chatLatencyMs);
+      reply = chatReply(body);
+      finishReason = reply.kind === "tool_call" ? "tool_calls" : "stop";
+    }
+    if (res.destroyed) return;
+
+    const toolCall = reply.kind === "tool_call" ? { id: `tc_${++toolCalls}`, name: reply.name, arguments: reply.arguments } : undefined;
+    entry.reply = { text: reply.kind === "text" ? reply.text : `${reply.name} ${reply.arguments}`, finishReason, ...(toolCall ? { toolCall } : {}) };
+    entry.status = 200;
+
+    const usage = includeUsage(config.usage, rng.usage)
+      ? { prompt_tokens: entry.promptTokens, completion_tokens: completionTokens(reply), total_tokens: entry.promptTokens + completionTokens(reply) }
+      : undefined;
+    const meta = { id: `outside-${++ids}`, created: Math.floor(Date.now() / 1000), model: body.model ?? "outside-small" };
+
+    if (body.stream) {
+      streamReply(res, meta, reply, toolCall, finishReason, body.stream_options?.include_usage ? usage : undefined, rng.chunks);
+    } else {
+      sendJson(res, 200, {
+        ...meta,
+        object: "chat.completion",
+        choices: [
+          {
+            index: 0,
+            message: toolCall
+              ? { role: "assistant", content: null, refusal: null, tool_calls: [{ id: toolCall.id, type: "function", function: { name: toolCall.name, arguments: toolCall.arguments } }] }
+              : { role: "assistant", content: reply.kind === "text" ? reply.text : "", refusal: null },
+            finish_reason: finishReason,
+            logprobs: null,
+          },
+        ],
+        ...(usage ? { usage } : {}),
+      });
+    }
+  }
+
+  async function route(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const path = new URL(req.url ?? "/", "http://localhost").pathname;
+    const route = `${req.method} ${path}`;
+    switch (route) {
+      case "GET /v1/models":
+        return sendJson(res, 200, {
+          object: "list",
+          data: ["outside-small", "outside-large"].map((id) => ({ id, object: "model", created: 0, owned_by: "outside" })),
+        });
+      case "POST /v1/chat/completions": {
+        const parsed = completionBody.safeParse(await readJson(req));
+        if (!parsed.success) throw new HttpError(400, `Invalid request: ${parsed.error.issues[0]?.message ?? "bad body"}`, "invalid_request_error");
+        return completions(parsed.data as unknown as CompletionBody, res);
+      }
+      case "GET /admin/requests":
+        return sendJson(res, 200, recorded);
+      case "POST /admin/config": {
+        const parsed = optionsPatch.safeParse(await readJson(req));
+        if (!parsed.success) throw new HttpError(400, `Invalid config: ${parsed.error.issues[0]?.message ?? "bad patch"}`, "invalid_request_error");
+        configure(parsed.data as Partial<OutsideModelOptions>);
+        return sendJson(res, 200, config);
+      }
+      case "POST /admin/reset":
+        reset();
+        return sendJson(res, 200, { ok: true });
+      case "GET /admin/stats":
+        return sendJson(res, 200, counters);
+      case "GET /admin/health":
+        return sendJson(res, 200, { ok: true });
+      default:
+        throw new HttpError(404, `No route for ${route}`, "invalid_request_error", "not_found");
+    }
+  }
+
+  const server = http.createServer((req, res) => {
+    // A client that hangs up mid-stream must not crash the server.
+    res.on("error", () => {});
+    route(req, res).catch((error: unknown) => {
+      if (res.headersSent || res.destroyed) return;
+      const failure = error instanceof HttpError ? error : new HttpError(500, String(error), "server_error");
+      sendJson(res, failure.status, { error: { message: failure.message, type: failure.type, ...(failure.code ? { code: failure.code } : {}) } });
+    });
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(wantedPort, "127.0.0.1", () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+
+  return {
+    url: `http://127.0.0.1:${port}/v1`,
+    port,
+    configure,
+    requests: () => [...recorded],
+    reset,
+    stats: () => ({ ...counters }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const timer of timers) clearTimeout(timer);
+        timers.clear();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+function includeUsage(mode: Config["usage"], rng: () => number): boolean {
+  if (mode === "never") return false;
+  if (mode === "random") return rng() < 0.5;
+  return true;
+}
+
+function streamReply(
+  res: http.ServerResponse,
+  meta: { id: string; created: number; model: string },
+  reply: ChatReply,
+  toolCall: { id: string; name: string; arguments: string } | undefined,
+  finishReason: string,
+  usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number } | undefined,
+  rng: () => number,
+): void {
+  res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
+  const send = (payload: unknown) => res.write(`data: ${JSON.stringify(payload)}\n\n`);
+  const chunk = (delta: object, finish: string | null) =>
+    send({ ...meta, object: "chat.completion.chunk", choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }] });
+
+  if (toolCall) {
+    const pieces = argumentPieces(toolCall.arguments, rng);
+    pieces.forEach((piece, i) => {
+      const finish = i === pieces.length - 1 ? finishReason : null;
+      if (i === 0) {
+        chunk({ role: "assistant", tool_calls: [{ index: 0, id: toolCall.id, type: "function", function: { name: toolCall.name, arguments: piece } }] }, finish);
+      } else {
+        chunk({ tool_calls: [{ index: 0, function: { arguments: piece } }] }, finish);
+      }
+    });
+  } else {
+    const pieces = contentPieces(reply.kind === "text" ? reply.text : "", rng);
+    pieces.forEach((piece, i) => {
+      const lastPiece = i === pieces.length - 1;
+      chunk(i === 0 ? { role: "assistant", content: piece } : { content: piece }, lastPiece ? finishReason : null);
+      // Empty deltas are legal and some servers send them; clients must skip them.
+      if (!lastPiece && rng() < 1 / 7) chunk({}, null);
+    });
+  }
+  if (usage) send({ ...meta, object: "chat.completion.chunk", choices: [], usage });
+  res.end("data: [DONE]\n\n");
+}
+
+function sendJson(res: http.ServerResponse, status: number, payload: unknown): void {
+  if (res.destroyed) return;
+  const body = JSON.stringify(payload);
+  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
+  res.end(body);
+}
+
+async function readJson(req: http.IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  const text = Buffer.concat(chunks).toString("utf8");
+  try {
+    return text ? JSON.parse(text) : {};
+  } catch {
+    throw new HttpError(400, "The request body is not valid JSON.", "invalid_request_error");
+  }
+}
+
+function withoutUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined && v !== null)) as Partial<T>;
+}

@@ -1,0 +1,382 @@
+// A whole conversation run through the real engine, in memory and fast, against the
+// outside model (tests/support/outside-model): its own token count decides whether a
+// request fits, its own summaries (terse, verbose, cut, empty, foreign, fact-dropping,
+// failing, slow) are what the engine has to live with. The store below does what
+// lib/db does with a CompressionChange (supersede children, keep kept seqs); the turn
+// loop does what lib/chat/turn.ts does (process → buildRequest → reply → background).
+import { AutoCompressionManager } from "@/lib/compression/manager";
+import { DEFAULT_SETTINGS, type CompressionSettings } from "@/lib/compression/settings";
+import type {
+  ChatMessage,
+  CompactionRecord,
+  CompressionChange,
+  CompressionLogger,
+  SummaryReply,
+  SummaryRequest,
+  Summarizer,
+  ToolCall,
+  Transcript,
+  TranscriptMessage,
+} from "@/lib/compression/types";
+import { TOOL_DEFINITIONS, REQUEST_OVERHEAD_TOKENS } from "@/lib/chat/tool-set";
+import { countMessageTokens, countRequestTokens, createTokenCounter } from "@/lib/llm/tokens";
+import * as outside from "./outside-model/behaviour";
+
+export type MessageSize = "short" | "medium" | "long" | "mixed";
+export type SummarizerSpec = {
+  mode: outside.SummaryMode;
+  /** Share of summary calls that fail with a server error. */
+  failRate?: number;
+  /** Every summary call takes longer than the pass deadline allows. */
+  slow?: boolean;
+};
+export type Scenario = {
+  window: number;
+  turns: number;
+  size: MessageSize;
+  summarizer: SummarizerSpec;
+  settings?: Partial<CompressionSettings>;
+  usage?: "always" | "never" | "random";
+  seed?: number;
+  /** Plant a fact every this many turns (0: none). */
+  factEvery?: number;
+  systemPrompt?: string;
+};
+
+export type Violation = { turn: number; kind: string; detail: string };
+
+export type SimResult = {
+  scenario: Scenario;
+  turns: number;
+  requests: number;
+  /** Largest request / window, by the outside server's count. */
+  maxRequestShare: number;
+  overWindow: number;
+  summaryCalls: number;
+  failedSummaryCalls: number;
+  summaryCallsPer100Turns: number;
+  maxSummaryBlocks: number;
+  truncations: number;
+  /** Facts planted and still visible in the last request, by how deep they are compacted (0 = verbatim). */
+  retention: { planted: number; visible: number; byDepth: Record<string, { planted: number; visible: number }> };
+  promptTokens: number;
+  summaryTokens: number;
+  /** Compactions made, by what made them. */
+  made: { summaries: number; merges: number; truncations: number };
+  /** Attempts by outcome, and the most common reasons of the ones that failed. */
+  attempts: { applied: number; failed: number; skipped: number; failedReasons: Record<string, number> };
+  violations: Violation[];
+};
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+const TOOLS_ON_WIRE = TOOL_DEFINITIONS as unknown as outside.ToolShape[];
+
+/** The outside model as the engine's Summarizer, in-process: same rules as its HTTP server. */
+export class OutsideSummarizer implements Summarizer {
+  calls = 0;
+  failures = 0;
+  completionTokens = 0;
+  private readonly rng: () => number;
+
+  constructor(
+    private readonly spec: SummarizerSpec,
+    seed: number,
+  ) {
+    this.rng = outside.mulberry32(seed);
+  }
+
+  async complete(request: SummaryRequest): Promise<SummaryReply> {
+    this.calls++;
+    const messages = request.messages as unknown as outside.Message[];
+    if (outside.classify({ messages }) !== "summary") throw new Error("the outside model did not see a summary request");
+    if (this.spec.failRate && this.rng() < this.spec.failRate) {
+      this.failures++;
+      throw new Error("500 The server had an error while processing your request.");
+    }
+    if (this.spec.slow) {
+      this.failures++;
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(resolve, request.timeoutMs + 1000);
+        request.signal?.addEventListener("abort", () => {
+          clearTimeout(timer);
+          reject(new Error("aborted"));
+        });
+      });
+    }
+    const reply = outside.summarize(outside.materialOf(messages), this.spec.mode, request.maxTokens, request.json ?? false, this.rng);
+    this.completionTokens += outside.countText(reply.text);
+    return { text: reply.text, finishReason: reply.finishReason };
+  }
+}
+
+/** What lib/db keeps: every message, every compaction with its parent link. */
+export class MemoryStore {
+  readonly messages: TranscriptMessage[] = [];
+  readonly compactions = new Map<string, CompactionRecord & { supersededById?: string }>();
+
+  constructor(
+    private readonly base: Pick<Transcript, "conversationId" | "model" | "systemPrompt" | "systemPromptTokens">,
+  ) {}
+
+  append(message: DistributiveOmit<TranscriptMessage, "seq">): TranscriptMessage {
+    const stored = { ...message, seq: this.messages.length + 1 } as TranscriptMessage;
+    this.messages.push(stored);
+    return stored;
+  }
+
+  active(): Transcript {
+    const compactions = [...this.compactions.values()].filter((c) => !c.supersededById).sort((a, b) => a.fromSeq - b.fromSeq);
+    const kept = new Set(compactions.flatMap((c) => c.keptSeqs));
+    const covered = (seq: number) => compactions.some((c) => c.fromSeq <= seq && seq <= c.toSeq);
+    return {
+      ...this.base,
+      toolTokens: REQUEST_OVERHEAD_TOKENS,
+      compactions: compactions.map(({ supersededById: _parent, ...c }) => c),
+      messages: this.messages.filter((m) => m.pinned || kept.has(m.seq) || !covered(m.seq)),
+      totalMessageCount: this.messages.length,
+    };
+  }
+
+  save(change: CompressionChange): void {
+    for (const record of change.created) {
+      for (const childId of record.childIds) {
+        const child = this.compactions.get(childId);
+        if (!child || child.supersededById) throw new Error(`compaction ${record.id} merges ${childId}, which is not active`);
+        child.supersededById = record.id;
+      }
+      const overlap = [...this.compactions.values()].find(
+        (c) => !c.supersededById && c.id !== record.id && !record.childIds.includes(c.id) && c.fromSeq <= record.toSeq && c.toSeq >= record.fromSeq,
+      );
+      if (overlap) throw new Error(`compaction ${record.fromSeq}–${record.toSeq} overlaps active ${overlap.fromSeq}–${overlap.toSeq}`);
+      this.compactions.set(record.id, { ...record });
+    }
+  }
+
+  /** Every original message is either in view or under exactly one active compaction. */
+  coverageProblems(): string[] {
+    const active = this.active();
+    const inView = new Set(active.messages.map((m) => m.seq));
+    const problems: string[] = [];
+    for (const message of this.messages) {
+      const covering = active.compactions.filter((c) => c.fromSeq <= message.seq && message.seq <= c.toSeq).length;
+      if (!inView.has(message.seq) && covering !== 1) problems.push(`message ${message.seq} is under ${covering} active compactions and not in view`);
+    }
+    return problems;
+  }
+
+  /** Depth of the active compaction covering `seq` (0 when the message is in view itself). */
+  depthOf(seq: number): number {
+    const active = this.active();
+    if (active.messages.some((m) => m.seq === seq)) return 0;
+    return active.compactions.find((c) => c.fromSeq <= seq && seq <= c.toSeq)?.level ?? -1;
+  }
+}
+
+class QuietLogger implements CompressionLogger {
+  info() {}
+  warn() {}
+  error() {}
+}
+
+const WORDS = ["the", "plan", "looks", "fine", "we", "should", "check", "again", "later", "this", "part", "needs", "work", "maybe", "next", "week", "it", "seems", "quite", "slow", "today", "and", "then"];
+
+/** Ordinary chat text: lowercase sentences with nothing a summary must keep. */
+export function chatter(rng: () => number, outsideTokens: number): string {
+  const sentences: string[] = [];
+  let length = 0;
+  while (length < outsideTokens * 4) {
+    const count = 6 + Math.floor(rng() * 10);
+    const words = Array.from({ length: count }, () => WORDS[Math.floor(rng() * WORDS.length)]!);
+    const sentence = `${words.join(" ")}.`;
+    sentences.push(sentence);
+    length += sentence.length + 1;
+  }
+  return sentences.join(" ");
+}
+
+/** A fact as people state them: a plain sentence with a name and a number, unique per index. */
+export function factSentence(index: number): { text: string; probe: string } {
+  const port = 4000 + index * 7;
+  return { text: `Project Falcon-${index} uses port ${port} in production.`, probe: `Falcon-${index} uses port ${port}` };
+}
+
+function sizes(size: MessageSize, rng: () => number, turn: number): { user: number; reply: number; toolResult?: number } {
+  const between = (min: number, max: number) => min + Math.floor(rng() * (max - min + 1));
+  switch (size) {
+    case "short":
+      return { user: between(30, 80), reply: between(60, 150) };
+    case "medium":
+      return { user: between(60, 140), reply: between(140, 260) };
+    case "long":
+      return { user: between(200, 500), reply: between(300, 700) };
+    case "mixed":
+      return turn % 12 === 11
+        ? { user: between(30, 80), reply: between(60, 150), toolResult: 5000 }
+        : rng() < 0.3
+          ? { user: between(200, 500), reply: between(300, 700) }
+          : { user: between(30, 80), reply: between(60, 150) };
+  }
+}
+
+function requestText(messages: ChatMessage[]): string {
+  return messages.map((m) => [m.content ?? "", ...(m.role === "assistant" ? (m.tool_calls ?? []).map((c) => c.function.arguments) : [])].join("\n")).join("\n");
+}
+
+export async function simulate(scenario: Scenario): Promise<SimResult> {
+  const seed = scenario.seed ?? 1;
+  const rng = outside.mulberry32(seed * 7919 + scenario.window);
+  const settings: CompressionSettings = { ...DEFAULT_SETTINGS, preserveFactLines: false, ...scenario.settings };
+  const tokens = createTokenCounter();
+  const summarizer = new OutsideSummarizer(scenario.summarizer, seed);
+  let id = 0;
+  const manager = new AutoCompressionManager({
+    summarizer,
+    tokens,
+    models: { contextWindow: (_model, overrides) => overrides?.["outside-small"] ?? scenario.window },
+    logger: new QuietLogger(),
+    newId: () => `c${++id}`,
+  });
+  const systemPrompt = scenario.systemPrompt ?? "You are a helpful assistant for a software team.";
+  const store = new MemoryStore({
+    conversationId: "sim",
+    model: "outside-small",
+    systemPrompt,
+    systemPromptTokens: countMessageTokens({ role: "system", content: systemPrompt }),
+  });
+  const budget = () => manager.budget(store.active(), settings);
+  const violations: Violation[] = [];
+  const facts: { seq: number; probe: string }[] = [];
+  const result = { requests: 0, maxRequestShare: 0, overWindow: 0, maxSummaryBlocks: 0, truncations: 0, promptTokens: 0 };
+  let lastRequest = "";
+  let toolCallCount = 0;
+
+  const made = { summaries: 0, merges: 0, truncations: 0 };
+  const attempts = { applied: 0, failed: 0, skipped: 0, failedReasons: {} as Record<string, number> };
+  const checkChange = (turn: number, before: Transcript, change: CompressionChange, callsBefore: number, failuresBefore: number) => {
+    store.save(change);
+    for (const record of change.created) {
+      if (record.kind === "truncation") made.truncations++;
+      else if (record.childIds.length > 0) made.merges++;
+      else made.summaries++;
+    }
+    for (const attempt of change.attempts) {
+      if (process.env.SIM_TRACE) console.log(`  t${turn} ${attempt.background ? "bg" : "fg"} ${attempt.outcome} ${attempt.tokensBefore}→${attempt.tokensAfter ?? "-"} ${attempt.reason.slice(0, 150)} [${store.active().compactions.map((c) => `L${c.level}:${c.summaryTokens}`).join(" ")}]`);
+      attempts[attempt.outcome]++;
+      if (attempt.outcome === "failed") {
+        const key = attempt.reason.replace(/[\d,]+/g, "N").slice(0, 80);
+        attempts.failedReasons[key] = (attempts.failedReasons[key] ?? 0) + 1;
+      }
+    }
+    for (const record of change.created) {
+      if (record.kind !== "truncation") continue;
+      result.truncations++;
+      const summarizerFailed = summarizer.failures > failuresBefore || change.attempts.some((a) => a.outcome === "failed");
+      if (summarizerFailed) continue;
+      // Allowed only when the protected part alone (system prompt, kept/pinned messages,
+      // the current turn) is over the hard limit.
+      const active = before;
+      const lastUser = active.messages.findLast((m) => m.role === "user");
+      const protectedOurs =
+        active.systemPromptTokens +
+        active.toolTokens +
+        active.messages.filter((m) => (lastUser && m.seq >= lastUser.seq) || m.pinned).reduce((sum, m) => sum + m.tokens, 0);
+      const factor = manager.measure(active, settings).calibration.factor;
+      if (protectedOurs * factor <= budget().hardLimit) {
+        violations.push({
+          turn,
+          kind: "truncation while summaries succeed",
+          detail: `messages ${record.fromSeq}–${record.toSeq} truncated, ${summarizer.calls - callsBefore} summary calls this pass, protected part ${Math.round(protectedOurs * factor)} ≤ hard limit ${budget().hardLimit}`,
+        });
+      }
+    }
+  };
+
+  const modelCall = async (turn: number): Promise<{ messages: ChatMessage[]; serverTokens: number; ours: number }> => {
+    const callsBefore = summarizer.calls;
+    const failuresBefore = summarizer.failures;
+    const before = store.active();
+    checkChange(turn, before, await manager.process(before, settings), callsBefore, failuresBefore);
+    const active = store.active();
+    const { messages } = manager.buildRequest(active, settings);
+    const serverTokens = outside.promptTokens({ messages: messages as unknown as outside.Message[], tools: TOOLS_ON_WIRE });
+    result.requests++;
+    result.promptTokens += serverTokens;
+    result.maxRequestShare = Math.max(result.maxRequestShare, serverTokens / scenario.window);
+    if (serverTokens > scenario.window) {
+      result.overWindow++;
+      violations.push({ turn, kind: "request over the window", detail: `${serverTokens} > ${scenario.window} by the outside count` });
+    }
+    const blocks = active.compactions.length;
+    result.maxSummaryBlocks = Math.max(result.maxSummaryBlocks, blocks);
+    // Whatever an active summary says must reach the model.
+    const text = requestText(messages);
+    for (const fact of facts) {
+      const inSummary = active.compactions.some((c) => c.summary.includes(fact.probe));
+      if (inSummary && !text.includes(fact.probe)) violations.push({ turn, kind: "kept fact not visible", detail: fact.probe });
+    }
+    lastRequest = text;
+    return { messages, serverTokens, ours: countRequestTokens(messages, undefined, TOOL_DEFINITIONS) };
+  };
+
+  const usageFor = (serverTokens: number, ours: number, completion: number) => {
+    const mode = scenario.usage ?? "always";
+    if (mode === "never" || (mode === "random" && rng() < 0.5)) return {};
+    return { usage: { promptTokens: serverTokens, completionTokens: completion, requestTokens: ours } };
+  };
+
+  for (let turn = 0; turn < scenario.turns; turn++) {
+    const size = sizes(scenario.size, rng, turn);
+    let content = chatter(rng, size.user);
+    if (scenario.factEvery && turn % scenario.factEvery === 0) {
+      const fact = factSentence(facts.length);
+      content = `${content}\n${fact.text}`;
+      facts.push({ seq: store.messages.length + 1, probe: fact.probe });
+    }
+    store.append({ role: "user", content, tokens: countMessageTokens({ role: "user", content }), pinned: false });
+
+    if (size.toolResult) {
+      const call = await modelCall(turn);
+      const toolCall: ToolCall = { id: `call_${++toolCallCount}`, name: "current_time", arguments: "{}" };
+      const wire: ChatMessage = { role: "assistant", content: null, tool_calls: [{ id: toolCall.id, type: "function", function: { name: toolCall.name, arguments: toolCall.arguments } }] };
+      store.append({ role: "assistant", content: "", toolCalls: [toolCall], tokens: countMessageTokens(wire), pinned: false, ...usageFor(call.serverTokens, call.ours, 10) });
+      const output = chatter(rng, size.toolResult);
+      store.append({ role: "tool", content: output, toolCallId: toolCall.id, toolName: toolCall.name, tokens: countMessageTokens({ role: "tool", content: output, tool_call_id: toolCall.id }), pinned: false });
+    }
+    const call = await modelCall(turn);
+    const reply = chatter(rng, size.reply);
+    store.append({ role: "assistant", content: reply, tokens: countMessageTokens({ role: "assistant", content: reply }), pinned: false, ...usageFor(call.serverTokens, call.ours, outside.countText(reply)) });
+
+    const callsBefore = summarizer.calls;
+    const failuresBefore = summarizer.failures;
+    const before = store.active();
+    checkChange(turn, before, await manager.process(before, settings, { background: true }), callsBefore, failuresBefore);
+  }
+
+  for (const problem of store.coverageProblems()) violations.push({ turn: scenario.turns, kind: "original message lost", detail: problem });
+  const byDepth: Record<string, { planted: number; visible: number }> = {};
+  let visible = 0;
+  for (const fact of facts) {
+    const depth = store.depthOf(fact.seq);
+    const key = depth >= 3 ? "3+" : String(depth);
+    byDepth[key] ??= { planted: 0, visible: 0 };
+    byDepth[key].planted++;
+    if (lastRequest.includes(fact.probe)) {
+      byDepth[key].visible++;
+      visible++;
+    }
+  }
+  return {
+    scenario,
+    turns: scenario.turns,
+    ...result,
+    summaryCalls: summarizer.calls,
+    failedSummaryCalls: summarizer.failures,
+    summaryCallsPer100Turns: (summarizer.calls / scenario.turns) * 100,
+    retention: { planted: facts.length, visible, byDepth },
+    summaryTokens: summarizer.completionTokens,
+    made,
+    attempts,
+    violations,
+  };
+}
