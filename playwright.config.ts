@@ -3,8 +3,9 @@ import { defineConfig } from "@playwright/test";
 // End-to-end tests: the real app (next build + next start) against Strata's
 // OpenAI-compatible test server, on a dedicated PostgreSQL database that is reset
 // before the app starts (tests/e2e/support/prepare-db.ts) and again in globalSetup.
-const APP_PORT = 3100;
-const MODEL_PORT = 4010;
+// Overridable so that two checkouts can run their browser tests side by side.
+const APP_PORT = Number(process.env.E2E_APP_PORT ?? 3100);
+const MODEL_PORT = Number(process.env.E2E_MODEL_PORT ?? 4010);
 const databaseUrl = process.env.E2E_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/strata_e2e";
 const build = process.env.E2E_SKIP_BUILD === "1" ? "" : "npx next build && ";
 

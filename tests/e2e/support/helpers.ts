@@ -5,7 +5,7 @@ import { expect, type APIRequestContext, type Page } from "@playwright/test";
 import path from "node:path";
 import { DEFAULT_SETTINGS, type CompressionSettings } from "../../../lib/compression/settings";
 
-export const MODEL_SERVER = "http://127.0.0.1:4010";
+export const MODEL_SERVER = `http://127.0.0.1:${process.env.E2E_MODEL_PORT ?? 4010}`;
 export const SCREENSHOTS = path.join(process.cwd(), "docs", "screenshots");
 
 /** A small window that fills fast: auto compaction at 60% of 2,000 tokens, no background runs. */
