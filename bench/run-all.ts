@@ -1,11 +1,11 @@
 // `npm run bench`: every benchmark in sequence, each in its own process (own database,
 // own test server), results appended to docs/benchmarks.md. Pass names to run a subset:
-//   npx tsx bench/run-all.ts [context-assembly compression-check ...]
+//   npx tsx bench/run-all.ts [tokens long-conversation ...]
 import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { ROOT } from "./lib/common";
 
-const ALL = ["tokens", "compression-check", "context-assembly", "long-conversation", "compaction-latency", "page-cost", "load"];
+const ALL = ["tokens", "long-conversation", "compaction-latency", "page-cost", "load"];
 const chosen = process.argv.slice(2).length ? process.argv.slice(2) : ALL;
 const failed: string[] = [];
 const started = performance.now();

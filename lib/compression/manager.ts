@@ -271,6 +271,7 @@ export class AutoCompressionManager {
   // ---- automatic path ----
 
   private async autoCompress(change: ChangeBuilder, context: RunContext): Promise<void> {
+    let retried = false;
     for (let round = 0; round < MAX_ROUNDS; round++) {
       if (context.signal?.aborted) return;
       const decision = this.decide(change.transcript, context);
@@ -288,7 +289,14 @@ export class AutoCompressionManager {
       context.onSummarizing?.({ fromSeq: selection.fromSeq, toSeq: selection.toSeq, messageCount: selection.messages.length });
       const fold = this.foldFor(change.transcript, selection, context);
       const summarized = await this.summarize(change.transcript, selection, fold, context, decision.maxChars);
-      if (!this.applySummary(change, selection, fold, summarized, context, decision.reason)) return;
+      if (!this.applySummary(change, selection, fold, summarized, context, decision.reason)) {
+        // Over the hard limit the alternative is a cut: one more try is worth its wait.
+        if (decision.overHardLimit && !retried) {
+          retried = true;
+          continue;
+        }
+        return;
+      }
       await this.mergeLevels(change, context);
     }
   }

@@ -14,7 +14,7 @@ export type TruncationPlan = { drafts: TruncationDraft[]; transcript: Transcript
 
 export function truncationNote(messageCount: number, tokenCount: number, keptSummaries: boolean): string {
   const dropped = `${formatCount(messageCount)} messages, ${formatCount(tokenCount)} tokens dropped from the model's view to fit the context window`;
-  return `[Earlier conversation truncated: ${dropped}${keptSummaries ? ". What the earlier summaries recorded follows." : ""}]`;
+  return `[Earlier conversation truncated: ${dropped}${keptSummaries ? ". The specifics it held follow." : ""}]`;
 }
 
 type Item = { start: number; end: number; compaction?: CompactionRecord; message?: TranscriptMessage };
@@ -86,10 +86,10 @@ export function planTruncation(input: TruncationInput): TruncationPlan | null {
     fallback = plain;
     const room = input.hardLimit - input.requestTokens(plain.transcript);
     if (room < 0) continue;
-    const summaries = run.flatMap((item) => (item.compaction ? [item.compaction.summary] : []));
+    const learned = whatRunSaid(run);
     const condensedBudget = Math.min(input.maxCondensedTokens, Math.floor(room * 0.9) - 16);
-    if (summaries.length === 0 || condensedBudget < 16) return plain;
-    const condensed = condense(summaries, condensedBudget, input.tokens, input.preserveFacts);
+    if (learned.length === 0 || condensedBudget < 16) return plain;
+    const condensed = condense(learned, condensedBudget, input.tokens, input.preserveFacts);
     if (!condensed) return plain;
     const withSummaries = planOf(transcript, draftOf(run, condensed), input);
     return input.requestTokens(withSummaries.transcript) <= input.hardLimit ? withSummaries : plain;
@@ -98,11 +98,23 @@ export function planTruncation(input: TruncationInput): TruncationPlan | null {
   // in what their own share allows (the request is cut to fit after this).
   if (fallback) {
     const run = runBefore(transcript, messages, latestTail);
-    const summaries = run.flatMap((item) => (item.compaction ? [item.compaction.summary] : []));
-    const condensed = summaries.length > 0 ? condense(summaries, Math.min(input.maxCondensedTokens, 256), input.tokens, input.preserveFacts) : "";
+    const learned = whatRunSaid(run);
+    const condensed = learned.length > 0 ? condense(learned, Math.min(input.maxCondensedTokens, 256), input.tokens, input.preserveFacts) : "";
     if (condensed) return planOf(transcript, draftOf(run, condensed), input);
   }
   return fallback;
+}
+
+/**
+ * What the dropped part said, oldest first: its summaries and the text of its
+ * messages (tool output aside). condense() keeps the specific sentences of it.
+ */
+function whatRunSaid(run: Item[]): string[] {
+  return run.flatMap((item) => {
+    if (item.compaction) return [item.compaction.summary];
+    if (item.message && item.message.role !== "tool" && item.message.content.trim()) return [item.message.content];
+    return [];
+  });
 }
 
 function planOf(transcript: Transcript, draft: TruncationDraft, input: TruncationInput): TruncationPlan {

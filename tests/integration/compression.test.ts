@@ -157,7 +157,7 @@ describe("summary model faults leave the data untouched and the chat going", () 
   it("a crash while saving a compaction writes nothing of it", async () => {
     const conversation = await conversationAtThreshold();
     const transcript = await activeTranscript(conversation.id);
-    const change = await compressionManager().compactNow(transcript, {});
+    const change = await compressionManager().compactNow(transcript, await readSettings(h.db), {});
     expect(change.created.length).toBeGreaterThan(0);
     // The database dies mid-transaction: the attempt insert (after the compaction rows) fails.
     await h.db.$executeRawUnsafe(`CREATE OR REPLACE FUNCTION strata_test_crash() RETURNS trigger AS $$
@@ -166,14 +166,14 @@ describe("summary model faults leave the data untouched and the chat going", () 
       `CREATE TRIGGER strata_test_crash BEFORE INSERT ON "CompactionAttempt" FOR EACH ROW EXECUTE FUNCTION strata_test_crash()`,
     );
     try {
-      await expect(saveCompressionChange(h.db, conversation.id, change)).rejects.toThrow(/simulated crash/);
+      await expect(saveCompressionChange(h.db, conversation.id, change, 0)).rejects.toThrow(/simulated crash/);
     } finally {
       await h.db.$executeRawUnsafe(`DROP TRIGGER strata_test_crash ON "CompactionAttempt"`);
       await h.db.$executeRawUnsafe(`DROP FUNCTION strata_test_crash()`);
     }
     expect(await h.db.compaction.count({ where: { conversationId: conversation.id } })).toBe(0);
     // And the same change saves cleanly afterwards.
-    expect((await saveCompressionChange(h.db, conversation.id, change)).saved).toBe(true);
+    expect((await saveCompressionChange(h.db, conversation.id, change, 0)).saved).toBe(true);
     expect(await h.db.compaction.count({ where: { conversationId: conversation.id } })).toBe(change.created.length);
   }, 30_000);
 });
@@ -185,12 +185,13 @@ describe("concurrency", () => {
     for (let turn = 1; turn <= 10; turn++) await send(conversation.id, `Turn ${turn} REPLY_WORDS=30`);
     await h.db.compaction.deleteMany({ where: { conversationId: conversation.id } });
     const transcript = await activeTranscript(conversation.id);
+    const settings = await readSettings(h.db);
     const [first, second] = await Promise.all([
-      compressionManager().compactNow(transcript, {}),
-      compressionManager().compactNow(transcript, {}),
+      compressionManager().compactNow(transcript, settings, {}),
+      compressionManager().compactNow(transcript, settings, {}),
     ]);
-    expect((await saveCompressionChange(h.db, conversation.id, first!)).saved).toBe(true);
-    const result = await saveCompressionChange(h.db, conversation.id, second!);
+    expect((await saveCompressionChange(h.db, conversation.id, first!, 0)).saved).toBe(true);
+    const result = await saveCompressionChange(h.db, conversation.id, second!, 0);
     expect(result.saved).toBe(false);
     expect(result.conflict).toMatch(/concurrent/);
     const rows = await h.db.compaction.findMany({ where: { conversationId: conversation.id } });

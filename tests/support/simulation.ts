@@ -61,6 +61,8 @@ export type SimResult = {
   retention: { planted: number; visible: number; byDepth: Record<string, { planted: number; visible: number }> };
   promptTokens: number;
   summaryTokens: number;
+  /** What the conversation itself added per turn, by the outside count (user, replies, tool results). */
+  tokensPerTurn: number;
   /** Compactions made, by what made them. */
   made: { summaries: number; merges: number; truncations: number };
   /** Attempts by outcome, and the most common reasons of the ones that failed. */
@@ -250,6 +252,11 @@ export async function simulate(scenario: Scenario): Promise<SimResult> {
   const result = { requests: 0, maxRequestShare: 0, overWindow: 0, maxSummaryBlocks: 0, truncations: 0, promptTokens: 0 };
   let lastRequest = "";
   let toolCallCount = 0;
+  let added = 0;
+  const append = (message: Parameters<MemoryStore["append"]>[0]) => {
+    added += 4 + outside.countText(message.content);
+    return store.append(message);
+  };
 
   const made = { summaries: 0, merges: 0, truncations: 0 };
   const attempts = { applied: 0, failed: 0, skipped: 0, failedReasons: {} as Record<string, number> };
@@ -333,19 +340,19 @@ export async function simulate(scenario: Scenario): Promise<SimResult> {
       content = `${content}\n${fact.text}`;
       facts.push({ seq: store.messages.length + 1, probe: fact.probe });
     }
-    store.append({ role: "user", content, tokens: countMessageTokens({ role: "user", content }), pinned: false });
+    append({ role: "user", content, tokens: countMessageTokens({ role: "user", content }), pinned: false });
 
     if (size.toolResult) {
       const call = await modelCall(turn);
       const toolCall: ToolCall = { id: `call_${++toolCallCount}`, name: "current_time", arguments: "{}" };
       const wire: ChatMessage = { role: "assistant", content: null, tool_calls: [{ id: toolCall.id, type: "function", function: { name: toolCall.name, arguments: toolCall.arguments } }] };
-      store.append({ role: "assistant", content: "", toolCalls: [toolCall], tokens: countMessageTokens(wire), pinned: false, ...usageFor(call.serverTokens, call.ours, 10) });
+      append({ role: "assistant", content: "", toolCalls: [toolCall], tokens: countMessageTokens(wire), pinned: false, ...usageFor(call.serverTokens, call.ours, 10) });
       const output = chatter(rng, size.toolResult);
-      store.append({ role: "tool", content: output, toolCallId: toolCall.id, toolName: toolCall.name, tokens: countMessageTokens({ role: "tool", content: output, tool_call_id: toolCall.id }), pinned: false });
+      append({ role: "tool", content: output, toolCallId: toolCall.id, toolName: toolCall.name, tokens: countMessageTokens({ role: "tool", content: output, tool_call_id: toolCall.id }), pinned: false });
     }
     const call = await modelCall(turn);
     const reply = chatter(rng, size.reply);
-    store.append({ role: "assistant", content: reply, tokens: countMessageTokens({ role: "assistant", content: reply }), pinned: false, ...usageFor(call.serverTokens, call.ours, outside.countText(reply)) });
+    append({ role: "assistant", content: reply, tokens: countMessageTokens({ role: "assistant", content: reply }), pinned: false, ...usageFor(call.serverTokens, call.ours, outside.countText(reply)) });
 
     const callsBefore = summarizer.calls;
     const failuresBefore = summarizer.failures;
@@ -375,6 +382,7 @@ export async function simulate(scenario: Scenario): Promise<SimResult> {
     summaryCallsPer100Turns: (summarizer.calls / scenario.turns) * 100,
     retention: { planted: facts.length, visible, byDepth },
     summaryTokens: summarizer.completionTokens,
+    tokensPerTurn: added / scenario.turns,
     made,
     attempts,
     violations,

@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { chat, resetSeq, setup, transcriptOf } from "./fakes";
+import { logAttempts } from "@/lib/compression/change";
+import { chat, MemoryLogger, resetSeq, setup, transcriptOf } from "./fakes";
 
 beforeEach(() => resetSeq());
 
@@ -8,13 +9,13 @@ const countMode = { triggerMode: "count" as const, countThreshold: 10, countWind
 describe("summary failures (REQ-3.2, REQ-3.4, §4.2)", () => {
   const cases = [
     { name: "throws", behaviour: "throw" as const, reason: "summary model call failed: 503 upstream unavailable", patch: {} },
-    { name: "times out", behaviour: "hang" as const, reason: "summary model timed out after 50 ms", patch: { summaryTimeoutMs: 50 } },
+    // The call's own timeout and the pass deadline are both 50 ms here; either may say so first.
+    { name: "times out", behaviour: "hang" as const, reason: /(timed out after|ran past its) 50 ms/, patch: { summaryTimeoutMs: 50 } },
     { name: "returns empty output", behaviour: "empty" as const, reason: "summary model returned empty output", patch: {} },
-    { name: "returns invalid JSON (structured)", behaviour: "invalid_json" as const, reason: /^summary model returned invalid JSON: /, patch: { strategy: "structured" as const } },
   ];
   for (const testCase of cases) {
     it(`records a failed attempt and changes nothing when the summary model ${testCase.name}`, async () => {
-      const { manager, summarizer, logger } = setup({ ...countMode, ...testCase.patch }, 1_000_000);
+      const { manager, summarizer } = setup({ ...countMode, ...testCase.patch }, 1_000_000);
       summarizer.behaviour = testCase.behaviour;
       const transcript = transcriptOf(chat(6, 200));
       const snapshot = structuredClone(transcript);
@@ -28,9 +29,20 @@ describe("summary failures (REQ-3.2, REQ-3.4, §4.2)", () => {
       expect(attempt.reason).toMatch(testCase.reason);
       expect(attempt.compactionId).toBeUndefined();
       expect(attempt.model).toBe("chat-model");
-      expect(logger.entries.some((e) => e.level === "warn" && e.fields.outcome === "failed")).toBe(true);
     });
   }
+
+  it("a structured summary answered in prose falls back to a plain summary and says so", async () => {
+    const { manager, summarizer } = setup({ ...countMode, strategy: "structured" }, 1_000_000);
+    summarizer.respond = (request) => (request.json ? "Here is what happened: the user asked questions." : undefined);
+    const change = await manager.process(transcriptOf(chat(6, 200)));
+    expect(change.created).toHaveLength(1);
+    expect(change.created[0]!.sections).toBeUndefined();
+    expect(change.created[0]!.summary).toMatch(/^Summary: /);
+    expect(change.attempts[0]!.outcome).toBe("applied");
+    expect(change.attempts[0]!.reason).toMatch(/structured summary fell back to plain text \(summary model returned invalid JSON/);
+    expect(summarizer.calls.map((call) => Boolean(call.json))).toEqual([true, false]);
+  });
 
   it("honours the caller's abort signal", async () => {
     const { manager, summarizer } = setup(countMode, 1_000_000);
@@ -54,44 +66,33 @@ describe("summary failures (REQ-3.2, REQ-3.4, §4.2)", () => {
     const { manager, summarizer } = setup({ keepRecentCount: 2 });
     summarizer.behaviour = "throw";
     const change = await manager.process(transcriptOf(chat(12, 1000)));
-    expect(change.attempts.map((a) => a.outcome)).toEqual(["failed", "applied"]);
+    // Over the hard limit a failed summary is tried once more before anything is cut.
+    expect(change.attempts.map((a) => a.outcome)).toEqual(["failed", "failed", "applied"]);
     expect(change.created.map((c) => c.kind)).toEqual(["truncation"]);
   });
 });
 
 describe("settings (REQ-3.5)", () => {
-  it("reads settings on every call, so a change applies on the next call", async () => {
+  it("uses the snapshot it is given, so a change applies on the next call", async () => {
     const { manager, settings, summarizer } = setup(countMode, 1_000_000);
     const transcript = transcriptOf(chat(6, 200));
     settings.set({ enabled: false });
     expect((await manager.process(transcript)).created).toEqual([]);
-    expect(settings.reads).toBe(1);
     settings.set({ enabled: true, strategy: "simple_extract", extractFieldMaxChars: 40 });
     const change = await manager.process(transcript);
-    expect(settings.reads).toBe(2);
     expect(change.created[0]!.strategy).toBe("simple_extract");
     expect(summarizer.calls).toHaveLength(0);
     settings.set({ strategy: "ai_summary", countThreshold: 20 });
     expect((await manager.process(transcript)).created).toEqual([]);
-    expect(settings.reads).toBe(3);
-  });
-
-  it("falls back to the last known settings when reading fails", async () => {
-    const { manager, settings, logger } = setup(countMode, 1_000_000);
-    await manager.process(transcriptOf([]));
-    settings.read = async () => {
-      throw new Error("db down");
-    };
-    const change = await manager.process(transcriptOf(chat(6, 200)));
-    expect(change.created).toHaveLength(1);
-    expect(logger.entries.some((e) => e.level === "error" && /settings/.test(e.message))).toBe(true);
   });
 });
 
 describe("logging (REQ-3.6)", () => {
   it("logs every attempt with the fields monitoring needs", async () => {
-    const { manager, logger } = setup(countMode, 1_000_000);
+    const { manager } = setup(countMode, 1_000_000);
     const change = await manager.process(transcriptOf(chat(6, 200)));
+    const logger = new MemoryLogger();
+    logAttempts(logger, "conv-1", change.attempts);
     const entry = logger.entries.find((e) => e.fields.outcome === "applied")!;
     expect(entry.level).toBe("info");
     expect(entry.fields).toMatchObject({

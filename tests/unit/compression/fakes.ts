@@ -3,10 +3,13 @@ import { AutoCompressionManager } from "@/lib/compression/manager";
 import { DEFAULT_SETTINGS, type CompressionSettings } from "@/lib/compression/settings";
 import { expect } from "vitest";
 import type {
+  ApplyProvidedInput,
   ChatMessage,
   CompactionRecord,
+  CompactNowOptions,
   CompressionLogger,
-  SettingsReader,
+  ProcessOptions,
+  SummaryReply,
   SummaryRequest,
   Summarizer,
   TokenCounter,
@@ -65,6 +68,7 @@ export function transcriptOf(messages: TranscriptMessage[], overrides: Partial<T
     model: "chat-model",
     systemPrompt,
     systemPromptTokens: counter.count(systemPrompt) + OVERHEAD,
+    toolTokens: 0,
     compactions: [],
     messages,
     totalMessageCount: messages.length,
@@ -95,12 +99,14 @@ export class FakeSummarizer implements Summarizer {
   readonly calls: SummaryRequest[] = [];
   behaviour: SummarizerBehaviour = "ok";
   delayMs = 0;
+  /** What the model says about how it stopped ("length": cut at max_tokens). */
+  finishReason?: string;
   inFlight = 0;
   maxInFlight = 0;
   /** Per-call override; return undefined to fall back to the behaviour. */
   respond?: (request: SummaryRequest, index: number) => string | Error | undefined;
 
-  async complete(request: SummaryRequest): Promise<{ text: string }> {
+  async complete(request: SummaryRequest): Promise<SummaryReply> {
     const index = this.calls.length;
     this.calls.push(request);
     this.inFlight++;
@@ -109,7 +115,8 @@ export class FakeSummarizer implements Summarizer {
       if (this.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, this.delayMs));
       const custom = this.respond?.(request, index);
       if (custom instanceof Error) throw custom;
-      if (custom !== undefined) return { text: custom };
+      const finish = this.finishReason ? { finishReason: this.finishReason } : {};
+      if (custom !== undefined) return { text: custom, ...finish };
       switch (this.behaviour) {
         case "throw":
           throw new Error("503 upstream unavailable");
@@ -133,11 +140,10 @@ export class FakeSummarizer implements Summarizer {
   }
 }
 
-export class MutableSettings implements SettingsReader {
-  reads = 0;
+/** The settings a test changes between calls; each call gets a snapshot, as a turn does. */
+export class MutableSettings {
   constructor(public values: CompressionSettings) {}
-  async read(): Promise<CompressionSettings> {
-    this.reads++;
+  snapshot(): CompressionSettings {
     return structuredClone(this.values);
   }
   set(patch: Partial<CompressionSettings>): void {
@@ -168,24 +174,44 @@ export const TEST_SETTINGS: CompressionSettings = {
   keepRecentCount: 4,
   summaryMaxTokens: 200,
   maxSummaryTokensPerLevel: 3000,
+  // Carrying details changes what is stored; its own tests switch it on.
+  carryDetails: false,
 };
 export const WINDOW = 4000;
 
+/**
+ * The engine with its settings bound the way the chat layer binds them: one snapshot
+ * of the test's current settings per call.
+ */
 export function setup(patch: Partial<CompressionSettings> = {}, window = WINDOW) {
   const settings = new MutableSettings({ ...TEST_SETTINGS, ...patch });
   const summarizer = new FakeSummarizer();
   const logger = new MemoryLogger();
   let id = 0;
-  const manager = new AutoCompressionManager({
-    settings,
+  const engine = new AutoCompressionManager({
     summarizer,
     tokens: counter,
-    models: { contextWindow: () => window },
+    models: { contextWindow: (model, overrides) => overrides?.[model] ?? window },
     logger,
     newId: () => `c${++id}`,
     now: () => new Date("2025-01-01T00:00:00Z"),
   });
-  return { manager, settings, summarizer, logger };
+  const manager = {
+    process: (transcript: Transcript, options?: ProcessOptions) => engine.process(transcript, settings.snapshot(), options),
+    compactNow: (transcript: Transcript, options?: CompactNowOptions) => engine.compactNow(transcript, settings.snapshot(), options),
+    applyProvided: (transcript: Transcript, input: ApplyProvidedInput, snapshot: CompressionSettings = settings.snapshot()) =>
+      engine.applyProvided(transcript, input, snapshot),
+    measure: (transcript: Transcript) => engine.measure(transcript, settings.snapshot()),
+    buildRequest: (transcript: Transcript, snapshot: CompressionSettings = settings.snapshot()) => engine.buildRequest(transcript, snapshot),
+    budget: (transcript: Transcript) => engine.budget(transcript, settings.snapshot()),
+    planRewind: engine.planRewind.bind(engine),
+  };
+  return { manager, engine, settings, summarizer, logger };
+}
+
+/** Usage as a server that counts exactly like `counter` would report it: calibrates the factor to 1. */
+export function exactUsage(requestTokens: number) {
+  return { promptTokens: requestTokens, completionTokens: 10, requestTokens };
 }
 
 /** Every seq that the transcript shows directly or through a compaction. */
@@ -198,7 +224,7 @@ export function coverage(transcript: Transcript): Map<number, number> {
 export function compaction(id: string, fromSeq: number, toSeq: number, extra: Partial<CompactionRecord> = {}): CompactionRecord {
   return {
     id, level: 1, kind: "summary", trigger: "auto", strategy: "ai_summary", fromSeq, toSeq, summary: `summary ${id}`,
-    summaryTokens: 3, coveredMessageCount: 1, coveredTokens: 100, childIds: [], background: false, durationMs: 0,
+    summaryTokens: 3, coveredMessageCount: 1, coveredTokens: 100, childIds: [], keptSeqs: [], background: false, durationMs: 0,
     messagesBefore: 0, messagesAfter: 0, tokensBefore: 0, tokensAfter: 0, createdAt: new Date(0), ...extra,
   };
 }

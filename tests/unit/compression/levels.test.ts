@@ -1,23 +1,23 @@
 import { beforeEach, describe, expect, it } from "vitest";
+import { MAX_BLOCKS_PER_LEVEL } from "@/lib/compression/budget";
+import { extractFacts } from "@/lib/compression/facts";
 import { PROMPT_TAGS } from "@/lib/compression/prompts";
 import type { CompactionRecord, Transcript } from "@/lib/compression/types";
-import { extractFacts } from "@/lib/compression/facts";
-import { msg, resetSeq, setup, text, transcriptOf } from "./fakes";
+import { compaction, msg, resetSeq, setup, text, transcriptOf } from "./fakes";
 
 beforeEach(() => resetSeq());
 
-const patch = {
+const countMode = {
   triggerMode: "count" as const,
   countThreshold: 6,
   countWindow: 4,
   countKeepRecent: 2,
   countSummaryMaxChars: 100_000,
-  maxSummaryTokensPerLevel: 30,
 };
 
 /** Feeds two exchanges at a time, each batch carrying one fact, and applies every change. */
-async function grow(strategy: "ai_summary" | "simple_extract", rounds: number) {
-  const ctx = setup({ ...patch, strategy, extractFieldMaxChars: 30 }, 1_000_000);
+async function grow(rounds: number, patch: Parameters<typeof setup>[0] = {}) {
+  const ctx = setup({ ...countMode, ...patch }, 1_000_000);
   let transcript: Transcript = transcriptOf([]);
   const all = new Map<string, CompactionRecord>();
   for (let round = 0; round < rounds; round++) {
@@ -35,61 +35,82 @@ async function grow(strategy: "ai_summary" | "simple_extract", rounds: number) {
   return { ...ctx, transcript, all };
 }
 
-describe("multi-level compression (REQ-3.7, 003 §9.2)", () => {
-  it("merges summaries of a level that outgrow their budget, up to level 3, keeping every fact", async () => {
-    const { manager, transcript, all, summarizer, settings } = await grow("ai_summary", 9);
-    const levels = [...all.values()].map((c) => c.level);
-    expect(Math.max(...levels)).toBeGreaterThanOrEqual(3);
-    const top = [...all.values()].find((c) => c.level === 3)!;
-    const children = top.childIds.map((id) => all.get(id)!);
-    expect(children.every((c) => c.level === 2)).toBe(true);
-    const grandchildren = children.flatMap((c) => c.childIds.map((id) => all.get(id)!));
-    expect(grandchildren.every((c) => c.level === 1)).toBe(true);
-    expect(top.fromSeq).toBe(children[0]!.fromSeq);
-    expect(top.toSeq).toBe(children.at(-1)!.toSeq);
-    expect(top.coveredMessageCount).toBe(grandchildren.reduce((s, c) => s + c.coveredMessageCount, 0));
-    expect(top.coveredTokens).toBe(grandchildren.reduce((s, c) => s + c.coveredTokens, 0));
-    // Every level stays within budget after each call, and nothing active overlaps.
-    for (const level of [1, 2, 3, 4]) {
-      const used = transcript.compactions.filter((c) => c.level === level).reduce((s, c) => s + c.summaryTokens, 0);
-      expect(used).toBeLessThanOrEqual(30 + 30);
-    }
+const isMerge = (content: string | null | undefined) => (content ?? "").startsWith("Summaries to merge");
+const isFold = (content: string | null | undefined) => (content ?? "").startsWith("Earlier summaries");
+
+describe("multi-level compression", () => {
+  it("folds the level-1 summaries into the next summary when level 1 is full: one call, one level up", async () => {
+    const { all, summarizer, transcript } = await grow(MAX_BLOCKS_PER_LEVEL + 2);
+    const folded = [...all.values()].find((c) => c.level === 2)!;
+    expect(folded).toBeDefined();
+    const children = folded.childIds.map((id) => all.get(id)!);
+    expect(children).toHaveLength(MAX_BLOCKS_PER_LEVEL);
+    expect(children.every((c) => c.level === 1)).toBe(true);
+    expect(folded.fromSeq).toBe(children[0]!.fromSeq);
+    // The fold covered its children and the new messages after them.
+    expect(folded.toSeq).toBeGreaterThan(children.at(-1)!.toSeq);
+    expect(folded.coveredMessageCount).toBe(folded.toSeq - folded.fromSeq + 1);
+    // Exactly one summary call per compaction: no separate merge call.
+    expect(summarizer.calls).toHaveLength(all.size);
+    expect(summarizer.calls.some((call) => isMerge(call.messages[1]?.content))).toBe(false);
+    const foldCall = summarizer.calls.find((call) => isFold(call.messages[1]?.content))!;
+    expect((foldCall.messages[0]!.content ?? "").split("\n")[0]).toBe(PROMPT_TAGS.summary);
+    for (const child of children) expect(foldCall.messages[1]!.content).toContain(`[Summary of messages ${child.fromSeq}–${child.toSeq} (level 1)]`);
+    // Nothing active overlaps.
     const sorted = transcript.compactions;
     for (let i = 1; i < sorted.length; i++) expect(sorted[i]!.fromSeq).toBeGreaterThan(sorted[i - 1]!.toSeq);
-    // Merge prompts carry the summary tag and the children as rendered.
-    const mergeCall = summarizer.calls.find((c) => (c.messages[1]?.content ?? "").startsWith("Summaries to merge"))!;
-    expect((mergeCall.messages[0]!.content ?? "").split("\n")[0]).toBe(PROMPT_TAGS.summary);
-    expect(mergeCall.messages[1]!.content).toContain("[Summary of messages 1–");
-    // All facts of compressed messages still reach the chat model, in order.
-    const request = manager.buildRequest(transcript, await settings.read());
+  });
+
+  it("merges a level that outgrows its budget one level up, and every fact still reaches the model", async () => {
+    const { all, manager, summarizer, transcript } = await grow(30, { summaryMaxTokens: 40, maxSummaryTokensPerLevel: 60 });
+    const levels = new Set([...all.values()].map((c) => c.level));
+    expect(Math.max(...levels)).toBeGreaterThanOrEqual(3);
+    expect(summarizer.calls.some((call) => isMerge(call.messages[1]?.content))).toBe(true);
+    const budget = manager.budget(transcript);
+    for (const level of levels) {
+      const ofLevel = transcript.compactions.filter((c) => c.level === level);
+      expect(ofLevel.length).toBeLessThanOrEqual(MAX_BLOCKS_PER_LEVEL);
+    }
+    expect(budget.levelBudgetTokens).toBe(60);
+    const request = manager.buildRequest(transcript);
     const facts = extractFacts(request.messages.map((m) => m.content ?? "").join("\n"));
-    const compressedRounds = Math.floor((transcript.compactions.at(-1)!.toSeq) / 4);
+    const compressedRounds = Math.floor(transcript.compactions.at(-1)!.toSeq / 4);
     for (let round = 0; round < compressedRounds; round++) expect(facts).toContain(`FACT k${round}=v${round}`);
-    expect(facts).toEqual([...facts].sort((a, b) => Number(a.split("=")[0]!.slice(6)) - Number(b.split("=")[0]!.slice(6))));
+  });
+
+  it("a failed merge keeps what it would have merged and records the failure", async () => {
+    const ctx = setup({ summaryMaxTokens: 60, maxSummaryTokensPerLevel: 60, keepRecentCount: 2 }, 1_000_000);
+    ctx.summarizer.respond = (request) => (isMerge(request.messages[1]?.content) ? new Error("merge model down") : undefined);
+    resetSeq(100);
+    const levelTwo = [0, 1, 2].map((i) => compaction(`m${i}`, i * 10 + 1, i * 10 + 10, { level: 2, summary: `level two ${i} ${text(120)}` }));
+    const transcript = transcriptOf([msg("user", "latest question")], { compactions: levelTwo });
+    const change = await ctx.manager.compactNow({ ...transcript, messages: [msg("user", text(400), { seq: 40 }), msg("assistant", text(400), { seq: 41 }), ...transcript.messages] });
+    expect(change.created.every((c) => c.level === 1)).toBe(true);
+    expect(change.attempts.map((a) => a.outcome)).toEqual(["applied", "failed"]);
+    expect(change.attempts[1]!.reason).toBe("summary model call failed: merge model down");
+    expect(change.transcript.compactions.filter((c) => c.level === 2).map((c) => c.id)).toEqual(["m0", "m1", "m2"]);
+  });
+
+  it("over the hard limit with nothing left to summarize, rewrites the summaries shorter before cutting anything", async () => {
+    const { manager, summarizer } = setup({ keepRecentCount: 2 }, 4000);
+    summarizer.respond = (request) => (isMerge(request.messages[1]?.content) ? "Summary: shorter. FACT keep=1" : undefined);
+    const big = [0, 1].map((i) => compaction(`s${i}`, i * 10 + 1, i * 10 + 10, { summary: `summary ${i} FACT keep=1 ${text(8000)}` }));
+    resetSeq(21);
+    const change = await manager.process(transcriptOf([msg("user", "what now?")], { compactions: big }));
+    expect(change.created.map((c) => c.kind)).toEqual(["summary"]);
+    expect(change.created[0]!.childIds).toEqual(["s0", "s1"]);
+    expect(change.attempts[0]!.reason).toMatch(/over the hard limit with nothing left to summarize: 2 summaries rewritten to fit/);
+    const request = manager.buildRequest(change.transcript);
+    expect(request.messages.map((m) => m.content ?? "").join("\n")).toContain("FACT keep=1");
   });
 
   it("simple_extract merges deterministically without a model", async () => {
-    const { all, summarizer, transcript } = await grow("simple_extract", 6);
+    const { all, summarizer, transcript } = await grow(12, { strategy: "simple_extract", extractFieldMaxChars: 30, summaryMaxTokens: 60, maxSummaryTokensPerLevel: 60 });
     expect(summarizer.calls).toHaveLength(0);
     const merged = [...all.values()].filter((c) => c.level >= 2);
     expect(merged.length).toBeGreaterThan(0);
     expect(merged[0]!.summary).toMatch(/^Messages \d+–\d+: /);
     expect(merged[0]!.summary).toContain("FACT k0=v0");
     expect(transcript.compactions.every((c) => c.strategy === "simple_extract")).toBe(true);
-  });
-
-  it("a failed merge keeps the level-1 compaction and records the failure", async () => {
-    const ctx = setup(patch, 1_000_000);
-    ctx.summarizer.respond = (request) =>
-      (request.messages[1]?.content ?? "").startsWith("Summaries to merge") ? new Error("merge model down") : undefined;
-    let transcript = transcriptOf([]);
-    for (let round = 0; round < 3; round++) {
-      const added = [msg("user", `FACT r${round}=x ${text(300)}`), msg("assistant", text(300)), msg("user", text(300)), msg("assistant", text(300))];
-      transcript = (await ctx.manager.process({ ...transcript, messages: [...transcript.messages, ...added] })).transcript;
-    }
-    const last = await ctx.manager.process({ ...transcript, messages: [...transcript.messages, msg("user", text(300)), msg("assistant", text(300)), msg("user", text(300)), msg("assistant", text(300))] });
-    expect(last.created.map((c) => c.level)).toEqual([1]);
-    expect(last.attempts.map((a) => a.outcome)).toEqual(["applied", "failed"]);
-    expect(last.attempts[1]!.reason).toBe("summary model call failed: merge model down");
   });
 });

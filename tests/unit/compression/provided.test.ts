@@ -11,7 +11,7 @@ describe("applyProvided", () => {
     const messages = chat(6, 400);
     messages[0] = { ...messages[0]!, content: `${messages[0]!.content} FACT city=Oslo` };
     const transcript = transcriptOf(messages, { compactions: [compaction("older", 1, 10, { level: 2, coveredMessageCount: 10 })] });
-    const change = manager.applyProvided(transcript, { summary: "We planned the trip.", trigger: "tool" }, await settings.read());
+    const change = manager.applyProvided(transcript, { summary: "We planned the trip.", trigger: "tool" }, settings.snapshot());
     expect(change.created).toHaveLength(1);
     expect(change.created[0]).toMatchObject({
       kind: "summary", trigger: "tool", strategy: "model_provided", level: 3, childIds: ["older"], fromSeq: 1, toSeq: 18, summaryModel: "chat-model",
@@ -31,19 +31,30 @@ describe("applyProvided", () => {
       msg("tool", "listing", { toolCallId: "t" }),
       msg("assistant", "done"),
     ];
-    const change = manager.applyProvided(transcriptOf(messages), { summary: "short", trigger: "tool" }, await settings.read());
+    const change = manager.applyProvided(transcriptOf(messages), { summary: "short", trigger: "manual" }, settings.snapshot());
     expect(change.created[0]!.toSeq).toBe(6);
     expect(change.transcript.messages.map((m) => m.seq)).toEqual([7, 8, 9]);
+  });
+
+  it("compress_context never takes the question being answered, whatever keepRecentCount says", async () => {
+    for (const keepRecentCount of [0, 1]) {
+      resetSeq();
+      const { manager, settings } = setup({ keepRecentCount });
+      const messages = [...chat(3, 400), msg("user", "summarize and then answer: what port?"), msg("assistant", "", { toolCalls: [{ id: "c", name: "compress_context", arguments: "{}" }] })];
+      const change = manager.applyProvided(transcriptOf(messages), { summary: "short", trigger: "tool" }, settings.snapshot());
+      expect(change.created[0]!.toSeq).toBe(6);
+      expect(change.transcript.messages.map((m) => m.content)).toContain("summarize and then answer: what port?");
+    }
   });
 
   it("rejects an empty summary and one that is not shorter", async () => {
     const { manager, settings } = setup();
     const transcript = transcriptOf(chat(6, 100));
-    const empty = manager.applyProvided(transcript, { summary: "  ", trigger: "tool" }, await settings.read());
+    const empty = manager.applyProvided(transcript, { summary: "  ", trigger: "tool" }, settings.snapshot());
     expect(empty.created).toEqual([]);
     expect(empty.attempts[0]).toMatchObject({ outcome: "failed", reason: "provided summary is empty" });
     expect(empty.transcript).toBe(transcript);
-    const long = manager.applyProvided(transcript, { summary: text(5000), trigger: "manual" }, await settings.read());
+    const long = manager.applyProvided(transcript, { summary: text(5000), trigger: "manual" }, settings.snapshot());
     expect(long.created).toEqual([]);
     expect(long.attempts[0]!.reason).toMatch(/not shorter/);
   });
@@ -55,7 +66,7 @@ describe("applyProvided", () => {
     const change = manager.applyProvided(
       transcript,
       { summary: "edited by the user", trigger: "manual", fromSeq: 5, toSeq: 14, instructions: "keep names", strategy: "ai_summary" },
-      await settings.read(),
+      settings.snapshot(),
     );
     expect(change.created[0]).toMatchObject({ fromSeq: 1, toSeq: 14, childIds: ["c"], level: 2, trigger: "manual", strategy: "ai_summary", instructions: "keep names", summary: "edited by the user" });
     expect(change.transcript.messages[0]!.seq).toBe(15);
@@ -90,7 +101,7 @@ describe("compactNow (003 §4.3)", () => {
     expect(preview.proposal!.sections?.goals).toEqual(["finish the task"]);
     expect(preview.attempts[0]).toMatchObject({ outcome: "skipped" });
     const edited = `${preview.proposal!.summary}\n- also: user prefers tea`;
-    const applied = manager.applyProvided(transcript, { summary: edited, trigger: "manual", fromSeq: preview.proposal!.fromSeq, toSeq: preview.proposal!.toSeq }, await settings.read());
+    const applied = manager.applyProvided(transcript, { summary: edited, trigger: "manual", fromSeq: preview.proposal!.fromSeq, toSeq: preview.proposal!.toSeq }, settings.snapshot());
     expect(applied.created[0]).toMatchObject({ summary: edited, strategy: "model_provided", trigger: "manual", level: 1 });
   });
 

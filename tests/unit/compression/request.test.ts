@@ -5,12 +5,12 @@ beforeEach(() => resetSeq());
 
 describe("buildRequest", () => {
   it("orders summaries and messages by position and renders summaries as system messages", async () => {
-    const { manager, settings } = setup();
+    const { manager } = setup();
     const transcript = transcriptOf(
       [msg("user", "pinned early", { seq: 5, pinned: true }), msg("user", "q", { seq: 21 }), msg("assistant", "a", { seq: 22 })],
       { compactions: [compaction("a", 1, 10, { level: 2 }), compaction("b", 11, 20)] },
     );
-    const request = manager.buildRequest(transcript, await settings.read());
+    const request = manager.buildRequest(transcript);
     expect(request.messages).toEqual([
       { role: "system", content: "You are a helpful assistant." },
       { role: "system", content: "[Summary of messages 1–10 (level 2)]\nsummary a" },
@@ -20,11 +20,12 @@ describe("buildRequest", () => {
       { role: "assistant", content: "a" },
     ]);
     expect(request.breakdown.summaryTokens).toBeGreaterThan(0);
-    expect(request.breakdown.totalTokens).toBe(request.breakdown.systemTokens + request.breakdown.summaryTokens + request.breakdown.messageTokens);
+    const ours = request.breakdown.systemTokens + request.breakdown.summaryTokens + request.breakdown.messageTokens + request.breakdown.toolTokens;
+    expect(request.breakdown.totalTokens).toBe(Math.ceil(ours * request.breakdown.calibration.factor));
   });
 
   it("drops orphan tool results and strips tool calls whose results are missing", async () => {
-    const { manager, settings } = setup();
+    const { manager } = setup();
     const transcript = transcriptOf(
       [
         msg("tool", "orphan result", { seq: 4, toolCallId: "gone" }), // its call was summarized away
@@ -38,7 +39,7 @@ describe("buildRequest", () => {
       ],
       { compactions: [compaction("s", 1, 3)] },
     );
-    const request = manager.buildRequest(transcript, await settings.read());
+    const request = manager.buildRequest(transcript);
     assertValidToolPairs(request.messages);
     expect(request.messages.map((m) => m.content)).toEqual([
       "You are a helpful assistant.",
@@ -55,14 +56,16 @@ describe("buildRequest", () => {
   it("adds the budget note when asked", async () => {
     const { manager, settings } = setup({ budgetNote: true, contextWindowOverrides: { "chat-model": 128_000 } });
     const transcript = transcriptOf([msg("user", text(4 * 52_464))], { systemPrompt: "" });
-    const request = manager.buildRequest(transcript, await settings.read());
-    expect(request.messages.at(-1)).toEqual({ role: "system", content: "Context: 41% of 128,000 tokens used; automatic compression at 80%." });
-    const off = manager.buildRequest(transcript, { ...(await settings.read()), enabled: false });
-    expect(off.messages.at(-1)!.content).toBe("Context: 41% of 128,000 tokens used; automatic compression is off.");
+    const request = manager.buildRequest(transcript);
+    const used = Math.round(manager.measure(transcript).ratio * 100);
+    expect(used).toBeGreaterThan(40);
+    expect(request.messages.at(-1)).toEqual({ role: "system", content: `Context: ${used}% of 128,000 tokens used; automatic compression at 80%.` });
+    const off = manager.buildRequest(transcript, { ...(settings.snapshot()), enabled: false });
+    expect(off.messages.at(-1)!.content).toBe(`Context: ${used}% of 128,000 tokens used; automatic compression is off.`);
   });
 
   it("renders structured and truncation compactions", async () => {
-    const { manager, settings } = setup();
+    const { manager } = setup();
     const sections = { goals: ["ship"], decisions: [], completed: [], openItems: ["test"], facts: ["FACT v=1"] };
     const transcript = transcriptOf([msg("user", "hi", { seq: 30 })], {
       compactions: [
@@ -70,7 +73,7 @@ describe("buildRequest", () => {
         compaction("s", 11, 29, { strategy: "structured", sections, summary: "Goals:\n- ship\n\nOpen items:\n- test\n\nFacts:\nFACT v=1" }),
       ],
     });
-    const request = manager.buildRequest(transcript, await settings.read());
+    const request = manager.buildRequest(transcript);
     expect(request.messages[1]!.content).toBe("[Earlier conversation truncated: 10 messages, 900 tokens dropped from the model's view to fit the context window]");
     expect(request.messages[2]!.content).toBe("[Summary of messages 11–29 (level 1)]\nGoals:\n- ship\n\nOpen items:\n- test\n\nFacts:\nFACT v=1");
   });

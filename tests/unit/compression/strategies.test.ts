@@ -33,7 +33,7 @@ describe("ai_summary", () => {
     expect(record.summaryModel).toBe("mini-model");
     expect(record.summary).toContain("FACT db_port=5433");
     expect(record.summary).toContain("FACT owner=Dana Scully");
-    const request = manager.buildRequest(change.transcript, await setup().settings.read());
+    const request = manager.buildRequest(change.transcript, await setup().settings.snapshot());
     expect(request.messages[1]!.content).toContain("FACT db_port=5433");
     expect(request.messages[1]!.content).toMatch(/^\[Summary of messages 1–8 \(level 1\)\]/);
   });

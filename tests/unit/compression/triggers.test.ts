@@ -97,7 +97,7 @@ describe("token trigger (REQ-3.1)", () => {
 });
 
 async function setupSettings() {
-  return setup().settings.read();
+  return setup().settings.snapshot();
 }
 
 describe("count trigger (seed 004)", () => {
@@ -215,12 +215,24 @@ describe("where the cut falls", () => {
     expect(change.transcript.messages.at(-1)!.content).toBe("the new question");
   });
 
-  it("records a skip when the threshold is reached but everything is recent or pinned", async () => {
+  it("records a skip when the threshold is reached but everything is pinned or part of the current turn", async () => {
     const { manager } = setup({ keepRecentCount: 10 });
-    const messages = chat(3, 4000).map((m) => ({ ...m })); // 6 huge messages, all within keepRecentCount
+    const messages = [...chat(3, 4000).map((m) => ({ ...m, pinned: true })), msg("user", text(2000))];
     const change = await manager.process(transcriptOf(messages), { background: true });
     expect(change.created).toEqual([]);
     expect(change.attempts[0]).toMatchObject({ outcome: "skipped" });
     expect(change.attempts[0]!.reason).toMatch(/nothing can be compressed/);
+  });
+
+  it("keep-recent is bounded by tokens: huge recent messages are summarized rather than left to be cut", async () => {
+    const { manager } = setup({ keepRecentCount: 10 });
+    const transcript = transcriptOf(chat(3, 4000)); // 6 huge messages, all within keepRecentCount
+    const budget = manager.budget(transcript);
+    expect(budget.keepTokens).toBeLessThan(transcript.messages.reduce((s, m) => s + m.tokens, 0));
+    const change = await manager.process(transcript, { background: true });
+    expect(change.created.length).toBeGreaterThan(0);
+    // The current turn (the last user message and after) stays whatever its size.
+    const lastUser = transcript.messages.findLast((m) => m.role === "user")!.seq;
+    for (const record of change.created) expect(record.toSeq).toBeLessThan(lastUser);
   });
 });

@@ -58,11 +58,11 @@ describe("ModelCatalog", () => {
     expect(modelCatalog.contextWindow("gpt-4.1")).toBe(1_047_576);
   });
 
-  it("reads function overrides on every call", () => {
-    let overrides: Record<string, number> = {};
-    const catalog = createModelCatalog(() => overrides);
+  it("takes the settings' overrides with each call, over its own defaults", () => {
+    const catalog = createModelCatalog({ "my-local": 16_000 });
     expect(catalog.contextWindow("strata-demo")).toBe(8192);
-    overrides = { "strata-demo": 2048 };
-    expect(catalog.contextWindow("strata-demo")).toBe(2048);
+    expect(catalog.contextWindow("strata-demo", { "strata-demo": 2048 })).toBe(2048);
+    expect(catalog.contextWindow("my-local-model")).toBe(16_000);
+    expect(catalog.contextWindow("my-local-model", { "my-local": 4096 })).toBe(4096);
   });
 });

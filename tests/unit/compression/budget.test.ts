@@ -1,0 +1,86 @@
+import { beforeEach, describe, expect, it } from "vitest";
+import { contextBudget } from "@/lib/compression/budget";
+import { AutoCompressionManager } from "@/lib/compression/manager";
+import { contextWindow, modelCatalog } from "@/lib/llm/models";
+import { DEFAULT_SETTINGS } from "@/lib/compression/settings";
+import { chat, msg, resetSeq, setup, transcriptOf } from "./fakes";
+
+beforeEach(() => resetSeq());
+
+describe("the budget: settings turned into figures that work for one window", () => {
+  for (const window of [4096, 8192, 16_384, 32_768, 128_000]) {
+    it(`at ${window} tokens, defaults keep the hard limit above the threshold and the reply reserve within 15%`, () => {
+      const budget = contextBudget(window, DEFAULT_SETTINGS);
+      expect(budget.reserve).toBeLessThanOrEqual(Math.floor(window * 0.15));
+      expect(budget.hardLimit).toBe(window - budget.reserve);
+      expect(budget.thresholdTokens).toBeLessThan(budget.hardLimit);
+      expect(budget.preemptiveTokens).toBeLessThan(budget.thresholdTokens);
+      expect(budget.targetTokens).toBeLessThan(budget.preemptiveTokens);
+      expect(budget.summaryMaxTokens).toBeLessThanOrEqual(DEFAULT_SETTINGS.summaryMaxTokens);
+      expect(budget.summaryMaxTokens).toBeLessThanOrEqual(budget.summaryBudgetTokens);
+    });
+  }
+
+  it("says which settings it had to change for a small window, and why", () => {
+    const budget = contextBudget(8192, DEFAULT_SETTINGS);
+    const reserve = budget.adjustments.find((a) => a.setting === "hardLimitReserve")!;
+    expect(reserve).toMatchObject({ configured: 4096, effective: 1228 });
+    expect(reserve.reason).toMatch(/15% of a 8,192-token window/);
+    expect(contextBudget(128_000, DEFAULT_SETTINGS).adjustments).toEqual([]);
+  });
+
+  it("clamps a threshold that would sit above the hard limit, and a pre-emptive threshold above that", () => {
+    const budget = contextBudget(8192, { ...DEFAULT_SETTINGS, threshold: 0.98, preemptiveThreshold: 0.95 });
+    expect(budget.threshold).toBeCloseTo(budget.hardLimit / 8192 - 0.05);
+    expect(budget.preemptiveThreshold).toBeCloseTo(budget.threshold - 0.1);
+    expect(budget.adjustments.map((a) => a.setting)).toEqual(expect.arrayContaining(["threshold", "preemptiveThreshold"]));
+  });
+
+  it("keeps the fixed part (system prompt, tools) out of what summaries and kept messages may use", () => {
+    const bare = contextBudget(8192, DEFAULT_SETTINGS, 0);
+    const heavy = contextBudget(8192, DEFAULT_SETTINGS, 2000);
+    expect(heavy.summaryBudgetTokens).toBeLessThan(bare.summaryBudgetTokens);
+    expect(heavy.keepTokens).toBeLessThan(bare.keepTokens);
+  });
+});
+
+describe("defaults summarize before they truncate", () => {
+  it("at 8k with the default 4,096-token reserve, a context at 60% is left alone and one past the threshold is summarized, never cut", async () => {
+    const { manager, summarizer } = setup({ ...DEFAULT_SETTINGS, carryDetails: false }, 8192);
+    let messages = chat(4, 400);
+    while (manager.measure(transcriptOf(messages)).ratio < 0.6) messages = [...messages, ...chat(1, 400)];
+    const calm = await manager.process(transcriptOf([...messages, msg("user", "so far so good?")]));
+    expect(calm.created).toEqual([]);
+    expect(manager.buildRequest(calm.transcript).messages).toHaveLength(messages.length + 2);
+    while (manager.measure(transcriptOf(messages)).ratio < 0.82) messages = [...messages, ...chat(1, 400)];
+    const change = await manager.process(transcriptOf([...messages, msg("user", "and now?")]));
+    expect(summarizer.calls.length).toBeGreaterThan(0);
+    expect(change.created.map((c) => c.kind)).not.toContain("truncation");
+    expect(change.created.some((c) => c.kind === "summary")).toBe(true);
+  });
+
+  it("over the hard limit in count mode, a token guard summarizes before the count trigger would", async () => {
+    const { manager } = setup({ triggerMode: "count", countThreshold: 40, countWindow: 30, countKeepRecent: 4 }, 8192);
+    const messages = chat(8, 2400); // 16 messages: far below the count trigger, far over the window
+    const change = await manager.process(transcriptOf([...messages, msg("user", "next")]));
+    expect(change.created[0]).toMatchObject({ kind: "summary" });
+    expect(change.attempts[0]!.reason).toMatch(/hard limit|threshold/);
+  });
+});
+
+describe("the window lookup", () => {
+  it("settings overrides are matched the same way by the engine and by the views (case-insensitive, longest prefix)", () => {
+    const engine = new AutoCompressionManager({
+      summarizer: { complete: async () => ({ text: "" }) },
+      tokens: { count: (value) => Math.ceil(value.length / 4) },
+      models: modelCatalog,
+      logger: { info() {}, warn() {}, error() {} },
+    });
+    const overrides = { "LLAMA3.1": 8192, "llama3.1:70b": 32_768 };
+    const settings = { ...DEFAULT_SETTINGS, contextWindowOverrides: overrides };
+    for (const [model, window] of [["llama3.1:8b", 8192], ["llama3.1:70b-instruct", 32_768], ["gpt-4o", 128_000]] as const) {
+      expect(contextWindow(model, overrides)).toBe(window);
+      expect(engine.measure(transcriptOf([msg("user", "hi")], { model }), settings).contextWindow).toBe(window);
+    }
+  });
+});
