@@ -7,6 +7,11 @@ import { defineConfig } from "@playwright/test";
 const APP_PORT = Number(process.env.E2E_APP_PORT ?? 3100);
 const MODEL_PORT = Number(process.env.E2E_MODEL_PORT ?? 4010);
 const databaseUrl = process.env.E2E_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/strata_e2e";
+// A second instance of the same build talks to the outside model (a server that shares
+// nothing with the app), with its own database.
+const OUTSIDE_MODEL_PORT = Number(process.env.E2E_OUTSIDE_MODEL_PORT ?? MODEL_PORT + 1);
+const OUTSIDE_APP_PORT = Number(process.env.E2E_OUTSIDE_APP_PORT ?? APP_PORT + 1);
+const outsideDatabaseUrl = `${databaseUrl}_outside`;
 const build = process.env.E2E_SKIP_BUILD === "1" ? "" : "npx next build && ";
 
 export default defineConfig({
@@ -57,6 +62,31 @@ export default defineConfig({
         OPENAI_BASE_URL: `http://127.0.0.1:${MODEL_PORT}/v1`,
         OPENAI_API_KEY: "test-key",
         DATABASE_URL: databaseUrl,
+        LOG_LEVEL: "warn",
+      },
+    },
+    {
+      command: `npx tsx tests/support/outside-model/cli.ts --port ${OUTSIDE_MODEL_PORT} --summary terse`,
+      url: `http://127.0.0.1:${OUTSIDE_MODEL_PORT}/admin/health`,
+      reuseExistingServer: !process.env.CI,
+      timeout: 60_000,
+      stdout: "ignore",
+      stderr: "pipe",
+    },
+    {
+      // Waits for the first instance, which builds.
+      command: `npx tsx tests/e2e/support/prepare-db.ts && until curl -s -o /dev/null http://127.0.0.1:${APP_PORT}/; do sleep 1; done && npx next start -p ${OUTSIDE_APP_PORT}`,
+      url: `http://127.0.0.1:${OUTSIDE_APP_PORT}/api/settings`,
+      reuseExistingServer: !process.env.CI,
+      timeout: 600_000,
+      stdout: "ignore",
+      stderr: "pipe",
+      env: {
+        OPENAI_BASE_URL: `http://127.0.0.1:${OUTSIDE_MODEL_PORT}/v1`,
+        OPENAI_API_KEY: "test-key",
+        STRATA_DEFAULT_MODEL: "outside-small",
+        DATABASE_URL: outsideDatabaseUrl,
+        E2E_DATABASE_URL: outsideDatabaseUrl,
         LOG_LEVEL: "warn",
       },
     },

@@ -1,5 +1,6 @@
 import { getSettings, modelInfoIfAvailable } from "@/lib/chat/operations";
 import { DEFAULT_SETTINGS } from "@/lib/compression/settings";
+import { REQUEST_OVERHEAD_TOKENS } from "@/lib/chat/tool-set";
 import { SettingsForm } from "@/components/settings/SettingsForm";
 import { DemoBadge } from "@/components/chat/DemoBadge";
 
@@ -17,7 +18,13 @@ export default async function SettingsPage() {
           {info?.demo ? <DemoBadge /> : null}
         </span>
       </header>
-      <SettingsForm initialSettings={settings} defaults={DEFAULT_SETTINGS} models={info?.models ?? null} />
+      <SettingsForm
+        initialSettings={settings}
+        defaults={DEFAULT_SETTINGS}
+        models={info?.models ?? null}
+        defaultModel={info?.defaultModel ?? null}
+        overheadTokens={REQUEST_OVERHEAD_TOKENS}
+      />
     </div>
   );
 }

@@ -6,11 +6,17 @@ import type { ContextMeterView } from "@/lib/views";
 
 const SEGMENTS = [
   { key: "systemTokens", label: "System prompt", color: "bg-neutral-500 dark:bg-neutral-400" },
+  { key: "toolTokens", label: "Tool definitions", color: "bg-neutral-400 dark:bg-neutral-500" },
   { key: "summaryTokens", label: "Summaries", color: "bg-violet-500 dark:bg-violet-400" },
   { key: "messageTokens", label: "Recent messages", color: "bg-sky-500 dark:bg-sky-400" },
 ] as const;
 
 const CORRECTION_COLOR = "bg-sky-300/70 dark:bg-sky-700/70";
+
+/** Thresholds are shares of the window, the rest token counts. */
+export function formatSetting(setting: string, value: number): string {
+  return setting === "threshold" || setting === "preemptiveThreshold" ? formatPercent(value) : formatCount(value);
+}
 
 function share(tokens: number, window: number): number {
   return window > 0 ? Math.max(0, Math.min(100, (tokens / window) * 100)) : 0;
@@ -46,7 +52,8 @@ function MeterDetails({ meter, id }: { meter: ContextMeterView; id: string }) {
     segment.color,
   ]);
   if (meter.correctionTokens !== 0) {
-    rows.push(["Correction from API usage", formatCount(meter.correctionTokens), meter.correctionTokens > 0 ? CORRECTION_COLOR : null]);
+    const label = meter.calibration.source === "reported" ? "Server's count vs ours" : "Safety margin (no usage reported yet)";
+    rows.push([label, formatCount(meter.correctionTokens), meter.correctionTokens > 0 ? CORRECTION_COLOR : null]);
   }
   return (
     <div
@@ -82,10 +89,25 @@ function MeterDetails({ meter, id }: { meter: ContextMeterView; id: string }) {
         </div>
         <div className="flex gap-2">
           <span className="w-0.5" />
-          <dt className="flex-1 text-neutral-600 dark:text-neutral-400">Hard limit</dt>
+          <dt className="flex-1 text-neutral-600 dark:text-neutral-400">Hard limit (window − {formatCount(meter.reserve)} for the reply)</dt>
           <dd className="font-mono tabular-nums">{formatCount(meter.hardLimit)} tokens</dd>
         </div>
+        <div className="flex gap-2">
+          <span className="w-0.5" />
+          <dt className="flex-1 text-neutral-600 dark:text-neutral-400">Longest summary</dt>
+          <dd className="font-mono tabular-nums">{formatCount(meter.summaryMaxTokens)} tokens</dd>
+        </div>
       </dl>
+      {meter.adjustments.length > 0 ? (
+        <ul data-testid="context-meter-adjustments" className="mt-2 space-y-1 border-t border-neutral-200 pt-2 text-neutral-600 dark:border-neutral-800 dark:text-neutral-400">
+          {meter.adjustments.map((adjustment) => (
+            <li key={adjustment.setting}>
+              <span className="font-mono">{adjustment.setting}</span> {formatSetting(adjustment.setting, adjustment.configured)} →{" "}
+              {formatSetting(adjustment.setting, adjustment.effective)}: {adjustment.reason}.
+            </li>
+          ))}
+        </ul>
+      ) : null}
     </div>
   );
 }

@@ -11,6 +11,7 @@ import {
   type FormValues,
 } from "@/lib/client/settings-form-state";
 import { Button } from "../ui/Button";
+import { EffectiveFigures } from "./EffectiveFigures";
 import { SettingField } from "./SettingField";
 
 type SaveState = { tone: "ok" | "error"; text: string } | null;
@@ -19,10 +20,16 @@ export function SettingsForm({
   initialSettings,
   defaults,
   models,
+  defaultModel,
+  overheadTokens,
 }: {
   initialSettings: CompressionSettings;
   defaults: CompressionSettings;
   models: string[] | null;
+  /** The model new conversations use: always among the per-model figures. */
+  defaultModel: string | null;
+  /** What every request carries besides the conversation (tool definitions). */
+  overheadTokens: number;
 }) {
   const [values, setValues] = useState<FormValues>(() => toFormValues(initialSettings));
   const [errors, setErrors] = useState<FieldErrors>({});
@@ -91,6 +98,11 @@ export function SettingsForm({
           </div>
         </fieldset>
       ))}
+      <EffectiveFigures
+        settings={validateSettings(values).settings}
+        models={[...new Set([...(defaultModel ? [defaultModel] : []), ...values.contextWindowOverrides.map((row) => row.model.trim()).filter(Boolean), ...(models ?? []).slice(0, 5)])]}
+        overheadTokens={overheadTokens}
+      />
       <div className="sticky bottom-0 flex items-center gap-3 border-t border-neutral-200 bg-white/95 py-3 backdrop-blur dark:border-neutral-800 dark:bg-neutral-950/95">
         <Button type="submit" variant="primary" data-testid="settings-save" disabled={saving}>
           {saving ? "Saving…" : "Save settings"}

@@ -1,6 +1,7 @@
 // The conversation layer's side of compression: load the active transcript, let the
 // AutoCompressionManager decide and summarize, save its change in one transaction.
 // Nothing here knows how compression decides.
+import { contextBudget, type ContextBudget } from "../compression/budget";
 import { logAttempts } from "../compression/change";
 import { AutoCompressionManager } from "../compression/manager";
 import type { CompressionSettings } from "../compression/settings";
@@ -23,7 +24,8 @@ const globalForCompressor = globalThis as unknown as {
   strataCompressor?: { manager: AutoCompressionManager; lock: KeyedLock; background: Map<string, BackgroundJob> };
 };
 
-const compressionLogger = logger.child({ module: "compression" });
+/** Exported so tests can see what is logged, and when. */
+export const compressionLogger = logger.child({ module: "compression" });
 
 function services() {
   if (!globalForCompressor.strataCompressor) {
@@ -150,6 +152,11 @@ export function scheduleBackgroundCompaction(conversationId: string): Promise<vo
 /** Waits for any background compaction of this conversation (tests, benchmarks, shutdown). */
 export async function backgroundSettled(conversationId: string): Promise<void> {
   await services().background.get(conversationId)?.done;
+}
+
+/** What the settings come to for `model`'s window (before any conversation's system prompt). */
+export function budgetForModel(model: string, settings: CompressionSettings): ContextBudget {
+  return contextBudget(modelCatalog.contextWindow(model, settings.contextWindowOverrides), settings, REQUEST_OVERHEAD_TOKENS);
 }
 
 export async function contextMeter(

@@ -144,7 +144,9 @@ export async function* runTurn(input: TurnInput): AsyncGenerator<TurnEvent> {
             text += event.delta;
             yield { type: "delta", text: event.delta };
           } else if (event.type === "tool_calls") {
-            toolCalls = event.calls;
+            // A server that repeats a call id would get a request with two results for
+            // one call next time, which APIs reject: the first call of each id runs.
+            toolCalls = event.calls.filter((call, index, calls) => calls.findIndex((other) => other.id === call.id) === index);
           } else if (event.type === "usage") {
             usage = { promptTokens: event.promptTokens, completionTokens: event.completionTokens };
           }

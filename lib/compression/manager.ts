@@ -643,7 +643,7 @@ export class AutoCompressionManager {
 function passSignal(timeoutMs: number, caller?: AbortSignal): { signal: AbortSignal; dispose: () => void } {
   const deadline = new AbortController();
   const timer = setTimeout(
-    () => deadline.abort(new SummaryFailure(`compression pass ran past its ${formatCount(timeoutMs)} ms deadline`)),
+    () => deadline.abort(new SummaryFailure(`compression timed out: the pass ran past its ${formatCount(timeoutMs)} ms deadline`)),
     timeoutMs,
   );
   return {

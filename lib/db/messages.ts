@@ -1,7 +1,7 @@
 import type { Db } from "./client.ts";
-import type { Prisma } from "./generated/client.ts";
-import { toMessageView } from "./mappers.ts";
-import { notFound } from "../errors.ts";
+import { Prisma } from "./generated/client.ts";
+import { toMessageView, toolCallsOf } from "./mappers.ts";
+import { AppError, notFound } from "../errors.ts";
 import type { ToolCall } from "../compression/types";
 import type { MessageStatus, MessageView } from "../views";
 
@@ -42,6 +42,32 @@ function draftData(conversationId: string, seq: number, draft: MessageDraft): Pr
 }
 
 /**
+ * A tool result answers a call of the newest assistant message that made calls, once.
+ * Anything else (an unknown id, a second result for the same call) would make the next
+ * request invalid for the API, so it is refused here, under the conversation's lock.
+ */
+async function checkToolResults(tx: Prisma.TransactionClient, conversationId: string, drafts: MessageDraft[]): Promise<void> {
+  const results = drafts.filter((draft) => draft.role === "tool");
+  if (results.length === 0) return;
+  const caller = await tx.message.findFirst({
+    where: { conversationId, role: "assistant", rewoundAt: null, NOT: { toolCalls: { equals: Prisma.DbNull } } },
+    orderBy: { seq: "desc" },
+    select: { seq: true, toolCalls: true },
+  });
+  const pending = new Set(caller ? toolCallsOf(caller).map((call) => call.id) : []);
+  if (caller) {
+    const answered = await tx.message.findMany({ where: { conversationId, role: "tool", rewoundAt: null, seq: { gt: caller.seq } }, select: { toolCallId: true } });
+    for (const row of answered) if (row.toolCallId) pending.delete(row.toolCallId);
+  }
+  for (const result of results) {
+    if (!pending.has(result.toolCallId)) {
+      throw new AppError("conflict", `A result for tool call "${result.toolCallId}" was refused: no call with that id is waiting for one.`);
+    }
+    pending.delete(result.toolCallId);
+  }
+}
+
+/**
  * Appends messages with strictly increasing sequence numbers. The counter lives on the
  * conversation row; bumping it with UPDATE ... RETURNING takes that row's lock, so
  * concurrent writers to one conversation are serialized and never collide.
@@ -54,6 +80,7 @@ export async function appendMessages(db: Db, conversationId: string, drafts: Mes
       WHERE id = ${conversationId} RETURNING "lastSeq"`;
     const lastSeq = bumped[0]?.lastSeq;
     if (lastSeq == null) throw notFound("conversation", conversationId);
+    await checkToolResults(tx, conversationId, drafts);
     const firstSeq = lastSeq - drafts.length + 1;
     const rows = await tx.message.createManyAndReturn({
       data: drafts.map((draft, index) => draftData(conversationId, firstSeq + index, draft)),

@@ -22,8 +22,7 @@ import type {
 } from "openai/resources/chat/completions";
 import type { ChatMessage, ToolCall } from "../compression/types";
 import { abortedError, malformedError, timeoutError, toModelError, type AbortContext } from "./errors";
-import { DEMO_MODEL } from "./models";
-import { normalizeModelName } from "./tokens";
+import { DEMO_MODEL, normalizeModelName } from "./models";
 import type { TestServer } from "./test-server";
 
 export { ModelError, isModelError, type ModelErrorKind } from "./errors";

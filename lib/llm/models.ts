@@ -7,8 +7,15 @@
 // ("gpt-4o-2024-08-06"), tags ("llama3.1:8b") and provider prefixes
 // ("openai/gpt-4o-mini") resolve without listing every variant.
 
+// No tiktoken here: the settings page computes per-model figures in the browser.
 import type { ModelCatalog } from "../compression/types";
-import { normalizeModelName } from "./tokens";
+
+/** Strips a provider prefix ("openai/gpt-4o" on OpenRouter) and lower-cases. */
+export function normalizeModelName(model: string): string {
+  const trimmed = model.trim().toLowerCase();
+  const slash = trimmed.lastIndexOf("/");
+  return slash >= 0 ? trimmed.slice(slash + 1) : trimmed;
+}
 
 /** The offline demo model (the in-process test server). Small on purpose: compression shows up after a few turns. */
 export const DEMO_MODEL = "strata-demo";

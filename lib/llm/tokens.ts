@@ -13,6 +13,7 @@
 
 import { get_encoding, type Tiktoken, type TiktokenEncoding } from "tiktoken";
 import type { ChatMessage, TokenCounter } from "../compression/types";
+import { normalizeModelName } from "./models";
 
 export type EncodingName = Extract<TiktokenEncoding, "o200k_base" | "cl100k_base">;
 
@@ -47,12 +48,6 @@ export function getEncoder(encoding: EncodingName): Tiktoken {
   return encoder;
 }
 
-/** Strips a provider prefix ("openai/gpt-4o" on OpenRouter) and lower-cases. */
-export function normalizeModelName(model: string): string {
-  const trimmed = model.trim().toLowerCase();
-  const slash = trimmed.lastIndexOf("/");
-  return slash >= 0 ? trimmed.slice(slash + 1) : trimmed;
-}
 
 /**
  * gpt-4 / gpt-3.5 (and the old embeddings) use cl100k_base. Everything newer —

@@ -17,7 +17,7 @@ import { send, setupHarness, applySettings } from "./support/harness";
 const h = setupHarness();
 const MODEL = "gpt-4o-mini";
 const WINDOW = 4000;
-const RESERVE = 400;
+const RESERVE = 400; // within 15% of the window, so the engine keeps it as configured
 const HARD_LIMIT = WINDOW - RESERVE; // 3,600
 const THRESHOLD = 0.8 * WINDOW; // 3,200
 
@@ -49,23 +49,26 @@ async function conversationWith(tokens: number): Promise<string> {
   return conversation.id;
 }
 
+function lastChatTools() {
+  return (h.server.requests.filter((r) => r.kind === "chat").at(-1)?.body as { tools?: never[] }).tools;
+}
+
 function lastChatRequest(): ChatMessage[] {
   const chat = h.server.requests.filter((r) => r.kind === "chat");
   return ((chat.at(-1)?.body as { messages: ChatMessage[] }).messages ?? []) as ChatMessage[];
 }
 
-const cases: { name: string; fault: Fault; strategy?: CompressionSettings["strategy"]; reason: RegExp }[] = [
-  { name: "HTTP 500", fault: { type: "http_500", target: "summary", times: 20 }, reason: /500|server|fail/i },
-  { name: "hang past summaryTimeoutMs", fault: { type: "hang", target: "summary", times: 20 }, reason: /time|abort/i },
-  { name: "empty reply", fault: { type: "empty", target: "summary", times: 20 }, reason: /empty|no summary|nothing/i },
-  { name: "prose instead of JSON (structured)", fault: { type: "invalid_json", target: "summary", times: 20 }, strategy: "structured", reason: /json|structured|parse|invalid/i },
-  { name: "garbage body", fault: { type: "malformed_stream", target: "summary", times: 20 }, reason: /.+/ },
+const cases: { name: string; fault: Fault; reason: RegExp }[] = [
+  { name: "HTTP 500", fault: { type: "http_500", target: "summary", times: 20 }, reason: /^summary model call failed: .*500/ },
+  { name: "hang past summaryTimeoutMs", fault: { type: "hang", target: "summary", times: 20 }, reason: /^(summary model timed out after 1,?000 ms|compression timed out: the pass ran past its 1,000 ms deadline)$/ },
+  { name: "empty reply", fault: { type: "empty", target: "summary", times: 20 }, reason: /^summary model returned empty output$/ },
+  { name: "garbage body", fault: { type: "malformed_stream", target: "summary", times: 20 }, reason: /^summary model call failed: / },
 ];
 
 describe("summary model faults", () => {
   for (const testCase of cases) {
     it(`${testCase.name}: the chat continues, nothing is compacted, the failed attempt is recorded`, async () => {
-      await applySettings(h.db, { ...base, ...(testCase.strategy ? { strategy: testCase.strategy } : {}) });
+      await applySettings(h.db, base);
       const conversationId = await conversationWith(THRESHOLD + 50);
       const messagesBefore = await h.db.message.count({ where: { conversationId } });
       h.server.clearFaults();
@@ -81,7 +84,7 @@ describe("summary model faults", () => {
       expect(await h.db.message.count({ where: { conversationId } })).toBe(messagesBefore + 2);
       // Data untouched: no compaction at all (the request still fit under the hard limit).
       expect(await h.db.compaction.count({ where: { conversationId } })).toBe(0);
-      expect(countRequestTokens(lastChatRequest())).toBeLessThanOrEqual(HARD_LIMIT);
+      expect(countRequestTokens(lastChatRequest(), MODEL, lastChatTools())).toBeLessThanOrEqual(HARD_LIMIT);
       // The failure is on record, with a reason, and was reported to the client.
       const failed = await h.db.compactionAttempt.findMany({ where: { conversationId, outcome: "failed" } });
       expect(failed.length).toBeGreaterThan(0);
@@ -89,14 +92,30 @@ describe("summary model faults", () => {
         expect(attempt.compactionId).toBeNull();
         expect(attempt.reason.trim().length).toBeGreaterThan(0);
       }
-      expect(failed.map((a) => `${a.reason} ${a.error ?? ""}`).join("\n")).toMatch(testCase.reason);
+      for (const attempt of failed) expect(attempt.reason).toMatch(testCase.reason);
       expect(events.some((e) => e.type === "compaction_failed")).toBe(true);
       // The summary model was really asked (and failed), within the timeout.
       expect(h.server.requests.some((r) => r.kind === "summary" && r.fault === testCase.fault.type)).toBe(true);
-      if (testCase.fault.type === "hang") expect(Date.now() - started).toBeLessThan(15_000);
+      // A hung summary costs the turn its 1 s timeout, not more (the model call itself is instant here).
+      if (testCase.fault.type === "hang") expect(Date.now() - started).toBeLessThan(3000);
       expect(await allViolations(h.db, conversationId)).toEqual([]);
     });
   }
+
+  it("a structured summary answered in prose falls back to a plain summary instead of failing", async () => {
+    await applySettings(h.db, { ...base, strategy: "structured" });
+    const conversationId = await conversationWith(THRESHOLD + 50);
+    h.server.clearFaults();
+    h.server.injectFault({ type: "invalid_json", target: "summary", times: 20 });
+    const events = await send(conversationId, "Go on please. REPLY_WORDS=10");
+    h.server.clearFaults();
+    expect(events.filter((e) => e.type === "error")).toEqual([]);
+    const compactions = await h.db.compaction.findMany({ where: { conversationId } });
+    expect(compactions.map((c) => [c.kind, c.strategy, c.sections])).toEqual([["summary", "structured", null]]);
+    const applied = await h.db.compactionAttempt.findMany({ where: { conversationId, outcome: "applied" } });
+    expect(applied.map((a) => a.reason).join("\n")).toMatch(/structured summary fell back to plain text \(summary model returned invalid JSON/);
+    expect(await allViolations(h.db, conversationId)).toEqual([]);
+  });
 
   it("past the hard limit with the summary model down: the request is truncated and fits", async () => {
     await applySettings(h.db, base);
@@ -115,10 +134,8 @@ describe("summary model faults", () => {
     const failed = await h.db.compactionAttempt.findMany({ where: { conversationId, outcome: "failed" } });
     expect(failed.length).toBeGreaterThan(0);
     expect(failed.every((a) => a.compactionId === null)).toBe(true);
-    const sent = lastChatRequest();
-    expect(countRequestTokens(sent)).toBeLessThanOrEqual(HARD_LIMIT);
-    const tools = (h.server.requests.filter((r) => r.kind === "chat").at(-1)?.body as { tools?: never[] }).tools;
-    expect(countRequestTokens(sent, MODEL, tools)).toBeLessThanOrEqual(WINDOW);
+    // The whole request, tool definitions included, within the hard limit (not merely the window).
+    expect(countRequestTokens(lastChatRequest(), MODEL, lastChatTools())).toBeLessThanOrEqual(HARD_LIMIT);
     // The truncated part stays in the database, only hidden from the model.
     expect(await h.db.message.count({ where: { conversationId } })).toBe(messagesBefore + 2);
     expect(await allViolations(h.db, conversationId)).toEqual([]);

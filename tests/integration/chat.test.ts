@@ -1,5 +1,6 @@
 // The chat loop end to end: server operations → real database → the real HTTP test
 // model server through the unmodified openai client.
+import { TOOL_DEFINITIONS } from "../../lib/chat/tool-set";
 import { describe, expect, it } from "vitest";
 import * as ops from "../../lib/chat/operations";
 import { MAX_MESSAGE_CHARS } from "../../lib/chat/inputs";
@@ -31,7 +32,8 @@ describe("a chat turn", () => {
     const sent = (request.body as { messages: Parameters<typeof countRequestTokens>[0] }).messages;
     expect(assistant!.promptTokens).toBeGreaterThan(0);
     expect(assistant!.completionTokens).toBeGreaterThan(0);
-    expect(assistant!.requestTokens).toBe(countRequestTokens(sent));
+    // Our count of the whole request the server counted (tool definitions included).
+    expect(assistant!.requestTokens).toBe(countRequestTokens(sent, undefined, TOOL_DEFINITIONS));
     expect(sent.map((m) => m.role)).toEqual(["system", "user"]);
     const deltas = events.filter((e) => e.type === "delta").map((e) => (e.type === "delta" ? e.text : ""));
     expect(deltas.length).toBeGreaterThan(1);

@@ -330,11 +330,17 @@ describe("every strategy and trigger mode against the real test model server", (
     expect(await h.db.message.count({ where: { conversationId: conversation.id } })).toBe(30);
   }, 30_000);
 
-  it("enabled=false never compresses automatically", async () => {
-    await smallWindow({ enabled: false, contextWindowOverrides: {} });
+  it("enabled=false never compresses automatically, even far past the threshold (only the hard limit cuts)", async () => {
+    await smallWindow({ enabled: false });
     const conversation = await newConversation(MODEL);
-    for (let turn = 1; turn <= 10; turn++) await send(conversation.id, `Turn ${turn} REPLY_WORDS=50`);
-    expect(await h.db.compaction.count({ where: { conversationId: conversation.id } })).toBe(0);
+    let passedThreshold = false;
+    for (let turn = 1; turn <= 14; turn++) {
+      await send(conversation.id, `Turn ${turn} REPLY_WORDS=50`);
+      passedThreshold ||= (await contextMeter(conversation.id)).ratio >= 0.8;
+    }
+    expect(passedThreshold).toBe(true);
+    const compactions = await h.db.compaction.findMany({ where: { conversationId: conversation.id } });
+    expect(compactions.every((c) => c.kind === "truncation")).toBe(true);
     expect(h.server.requests.filter((r) => r.kind === "summary")).toHaveLength(0);
   }, 30_000);
 });

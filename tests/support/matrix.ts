@@ -86,7 +86,10 @@ export function fullSweep(): MatrixCase[] {
  * several.)
  */
 export function callBound(result: SimResult): number {
-  return Math.ceil((100 * result.tokensPerTurn) / (result.scenario.window * 0.1)) + 10;
+  const bound = Math.ceil((100 * result.tokensPerTurn) / (result.scenario.window * 0.1)) + 10;
+  // A failed call is tried again (once more within a pass over the hard limit, and at the next turn).
+  const failing = result.scenario.summarizer.failRate || result.scenario.summarizer.slow;
+  return failing ? 2 * bound : bound;
 }
 
 /** What must hold for every run; an empty list means the promise was kept. */

@@ -82,3 +82,7 @@ export async function meterPercent(page: Page): Promise<number> {
 export function screenshotPath(name: string): string {
   return path.join(SCREENSHOTS, `${name}.png`);
 }
+
+/** The second app instance and the outside model it talks to (playwright.config.ts). */
+export const OUTSIDE_MODEL = `http://127.0.0.1:${process.env.E2E_OUTSIDE_MODEL_PORT ?? Number(process.env.E2E_MODEL_PORT ?? 4010) + 1}`;
+export const OUTSIDE_APP = `http://127.0.0.1:${process.env.E2E_OUTSIDE_APP_PORT ?? Number(process.env.E2E_APP_PORT ?? 3100) + 1}`;

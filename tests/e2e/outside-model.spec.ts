@@ -1,0 +1,41 @@
+// The app in the browser against a model server that shares nothing with it: its own
+// token count (it refuses any request over its window), its own terse summaries.
+import { expect, test } from "@playwright/test";
+import { newConversation, OUTSIDE_APP, OUTSIDE_MODEL, saveTestSettings, scriptTurns, sendMessage } from "./support/helpers";
+
+test.use({ baseURL: OUTSIDE_APP });
+
+type Recorded = { kind: string; promptTokens: number; status: number; body: { messages: { content?: string | null }[] } };
+
+test("a long chat at a 4k window with default settings: summaries, no truncation, nothing over the window", async ({ page, request }) => {
+  expect((await request.post(`${OUTSIDE_MODEL}/admin/reset`)).ok()).toBeTruthy();
+  expect((await request.post(`${OUTSIDE_MODEL}/admin/config`, { data: { contextWindow: 4096, summaryMode: "terse" } })).ok()).toBeTruthy();
+  await saveTestSettings(request, { contextWindowOverrides: { "outside-small": 4096 } });
+  await page.goto("/");
+  const id = await newConversation(page);
+  const facts = Array.from({ length: 6 }, (_, i) => `Project Falcon-${i} uses port ${4000 + i * 7} in production.`);
+  const turns = Array.from({ length: 24 }, (_, turn) => `we should check the plan again later today. <<reply 120>>${turn % 4 === 0 ? `\n${facts[turn / 4]}` : ""}`);
+  await scriptTurns(request, id, turns);
+  await page.reload();
+  await sendMessage(page, "what do we know so far? <<reply 40>>");
+
+  await expect(page.locator("[data-testid=compaction-block]").first()).toBeVisible();
+  const stats = (await (await request.get(`${OUTSIDE_MODEL}/admin/stats`)).json()) as { overWindow: number; summary: number };
+  expect(stats.overWindow).toBe(0);
+  expect(stats.summary).toBeGreaterThan(0);
+  const { attempts } = (await (await request.get(`/api/conversations/${id}/attempts`)).json()) as { attempts: { trigger: string }[] };
+  expect(attempts.filter((a) => a.trigger === "hard_limit")).toEqual([]);
+
+  // Every fact an active summary kept is in front of the model.
+  const { requests } = (await (await request.get(`${OUTSIDE_MODEL}/admin/requests`)).json()) as { requests: Recorded[] };
+  const last = requests.filter((r) => r.kind === "chat").at(-1)!;
+  const sent = last.body.messages.map((m) => m.content ?? "").join("\n");
+  const timeline = (await (await request.get(`/api/conversations/${id}/messages?limit=200`)).json()) as { items: { type: string; compaction?: { summary: string } }[] };
+  const summaries = timeline.items.flatMap((item) => (item.compaction ? [item.compaction.summary] : []));
+  expect(summaries.length).toBeGreaterThan(0);
+  for (const fact of facts) {
+    const probe = fact.slice(0, fact.indexOf(" in production"));
+    if (summaries.some((summary) => summary.includes(probe))) expect(sent).toContain(probe);
+  }
+  for (const r of requests) expect(r.promptTokens).toBeLessThanOrEqual(4096);
+});

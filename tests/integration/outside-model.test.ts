@@ -1,0 +1,125 @@
+// The chat loop, the database and the engine against a model server that shares
+// nothing with the app (tests/support/outside-model): its own token count (and a
+// 400 for any request over its window), its own summaries, its own streaming.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { backgroundSettled } from "../../lib/chat/compressor";
+import { factSentence } from "../support/simulation";
+import { newConversation, saveTestSettings, send, setupHarness } from "../support/harness";
+import { startOutsideModel, type OutsideModel, type RecordedRequest } from "../support/outside-model/server";
+import { chatter } from "../support/simulation";
+import { mulberry32 } from "../support/outside-model/behaviour";
+
+const h = setupHarness();
+let outside: OutsideModel;
+const MODEL = "outside-small";
+
+beforeAll(async () => {
+  outside = await startOutsideModel({ summaryMode: "terse", seed: 7 });
+  process.env.OPENAI_BASE_URL = outside.url;
+});
+beforeEach(() => {
+  outside.reset();
+  outside.configure({ summaryMode: "terse", failRate: 0, usage: "always", contextWindow: undefined });
+});
+afterAll(async () => {
+  await outside.close();
+});
+
+type Run = { conversationId: string; probes: string[]; lastChat: RecordedRequest };
+
+/** `turns` turns of ordinary chat with a plain-sentence fact every fourth, waiting for background work like a user would not. */
+async function converse(window: number, turns: number, replyTokens: number): Promise<Run> {
+  outside.configure({ contextWindow: window });
+  const conversation = await newConversation(MODEL, "You are a helpful assistant.");
+  const rng = mulberry32(window);
+  const probes: string[] = [];
+  for (let turn = 0; turn < turns; turn++) {
+    let content = `${chatter(rng, 60)} <<reply ${replyTokens}>>`;
+    if (turn % 4 === 0) {
+      const fact = factSentence(probes.length);
+      content += `\n${fact.text}`;
+      probes.push(fact.probe);
+    }
+    const events = await send(conversation.id, content);
+    expect(events.find((e) => e.type === "error"), `turn ${turn}`).toBeUndefined();
+    await backgroundSettled(conversation.id);
+  }
+  const lastChat = outside.requests().filter((r) => r.kind === "chat").at(-1)!;
+  return { conversationId: conversation.id, probes, lastChat };
+}
+
+function requestText(request: RecordedRequest): string {
+  return ((request.body as { messages: { content?: string | null }[] }).messages ?? []).map((m) => m.content ?? "").join("\n");
+}
+
+async function expectPromiseKept(run: Run, window: number) {
+  // No request over the window by the server's own count (it would have answered 400).
+  expect(outside.stats().overWindow).toBe(0);
+  for (const request of outside.requests()) expect(request.promptTokens).toBeLessThanOrEqual(window);
+  // Summaries, and no truncation while they succeed.
+  const attempts = await h.db.compactionAttempt.findMany({ where: { conversationId: run.conversationId }, orderBy: { createdAt: "asc" } });
+  expect(attempts.some((a) => a.outcome === "applied" && a.trigger === "auto")).toBe(true);
+  expect(attempts.filter((a) => a.trigger === "hard_limit")).toEqual([]);
+  // Every fact an active summary holds reaches the model.
+  const active = await h.db.compaction.findMany({ where: { conversationId: run.conversationId, supersededById: null, undoneAt: null } });
+  const sent = requestText(run.lastChat);
+  for (const probe of run.probes) if (active.some((c) => c.summary.includes(probe))) expect(sent).toContain(probe);
+  // Nothing lost: every message is stored.
+  const stored = await h.db.message.count({ where: { conversationId: run.conversationId } });
+  expect(stored).toBeGreaterThanOrEqual(run.probes.length * 4 * 2);
+}
+
+describe("against the outside model", () => {
+  it("default settings at an 8k window: summaries, no truncation, nothing over the window", async () => {
+    await saveTestSettings(h.db, { contextWindowOverrides: { [MODEL]: 8192 } });
+    const run = await converse(8192, 48, 180);
+    await expectPromiseKept(run, 8192);
+  }, 120_000);
+
+  it("default settings at a 16k window", async () => {
+    await saveTestSettings(h.db, { contextWindowOverrides: { [MODEL]: 16_384 } });
+    const run = await converse(16_384, 48, 400);
+    await expectPromiseKept(run, 16_384);
+  }, 120_000);
+
+  it("a tight 3k configuration with terse summaries and usage that is sometimes missing", async () => {
+    outside.configure({ usage: "random" });
+    await saveTestSettings(h.db, { contextWindowOverrides: { [MODEL]: 3000 }, keepRecentCount: 6, hardLimitReserve: 400, maxSummaryTokensPerLevel: 500 });
+    const run = await converse(3000, 48, 90);
+    await expectPromiseKept(run, 3000);
+    const calls = outside.requests().filter((r) => r.kind === "summary").length;
+    expect(calls).toBeLessThanOrEqual(48 / 2 + 2);
+  }, 120_000);
+
+  it("verbose summaries that ignore max_tokens are stored within the bound", async () => {
+    outside.configure({ summaryMode: "verbose" });
+    await saveTestSettings(h.db, { contextWindowOverrides: { [MODEL]: 8192 }, summaryMaxTokens: 300 });
+    const run = await converse(8192, 40, 180);
+    await expectPromiseKept(run, 8192);
+    const summaries = await h.db.compaction.findMany({ where: { conversationId: run.conversationId, kind: "summary" } });
+    expect(summaries.length).toBeGreaterThan(0);
+    for (const summary of summaries) expect(summary.summaryTokens).toBeLessThanOrEqual(300);
+  }, 120_000);
+
+  it("with a summarizer failing 30% of the time the chat goes on and nothing is ever over the window", async () => {
+    outside.configure({ failRate: 0.3 });
+    await saveTestSettings(h.db, { contextWindowOverrides: { [MODEL]: 4096 } });
+    const run = await converse(4096, 40, 150);
+    expect(outside.stats().overWindow).toBe(0);
+    expect(outside.stats().failed).toBeGreaterThan(0);
+    const attempts = await h.db.compactionAttempt.findMany({ where: { conversationId: run.conversationId } });
+    // A truncation only ever follows a failed summary.
+    for (const attempt of attempts.filter((a) => a.trigger === "hard_limit" && a.outcome === "applied")) {
+      expect(attempt.reason).toMatch(/summarizing failed|disabled/);
+    }
+  }, 120_000);
+
+  it("a structured summary answered in prose falls back to plain text instead of failing", async () => {
+    outside.configure({ summaryMode: "prose" });
+    await saveTestSettings(h.db, { contextWindowOverrides: { [MODEL]: 8192 }, strategy: "structured" });
+    const run = await converse(8192, 40, 180);
+    await expectPromiseKept(run, 8192);
+    const applied = await h.db.compactionAttempt.findMany({ where: { conversationId: run.conversationId, outcome: "applied" } });
+    expect(applied.some((a) => /fell back to plain text/.test(a.reason))).toBe(true);
+  }, 120_000);
+});
