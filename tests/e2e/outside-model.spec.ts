@@ -19,6 +19,8 @@ test("a long chat at a 4k window with default settings: summaries, no truncation
   await page.reload();
   await sendMessage(page, "what do we know so far? <<reply 40>>");
 
+  // The compactions stand where their messages were: at the top of the timeline.
+  await page.getByTestId("timeline").evaluate((element) => element.scrollTo(0, 0));
   await expect(page.locator("[data-testid=compaction-block]").first()).toBeVisible();
   const stats = (await (await request.get(`${OUTSIDE_MODEL}/admin/stats`)).json()) as { overWindow: number; summary: number };
   expect(stats.overWindow).toBe(0);
@@ -27,7 +29,7 @@ test("a long chat at a 4k window with default settings: summaries, no truncation
   expect(attempts.filter((a) => a.trigger === "hard_limit")).toEqual([]);
 
   // Every fact an active summary kept is in front of the model.
-  const { requests } = (await (await request.get(`${OUTSIDE_MODEL}/admin/requests`)).json()) as { requests: Recorded[] };
+  const requests = (await (await request.get(`${OUTSIDE_MODEL}/admin/requests`)).json()) as Recorded[];
   const last = requests.filter((r) => r.kind === "chat").at(-1)!;
   const sent = last.body.messages.map((m) => m.content ?? "").join("\n");
   const timeline = (await (await request.get(`/api/conversations/${id}/messages?limit=200`)).json()) as { items: { type: string; compaction?: { summary: string } }[] };
