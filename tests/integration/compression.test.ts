@@ -344,3 +344,18 @@ describe("every strategy and trigger mode against the real test model server", (
     expect(h.server.requests.filter((r) => r.kind === "summary")).toHaveLength(0);
   }, 30_000);
 });
+
+describe("the demo model at default settings", () => {
+  it("a newcomer's 40 short questions are summarized, never truncated", async () => {
+    await saveTestSettings(h.db, {});
+    const conversation = await newConversation("strata-demo");
+    for (let turn = 1; turn <= 40; turn++) {
+      const events = await send(conversation.id, `Question ${turn}: how do I structure a TypeScript project? REPLY_WORDS=90`);
+      expect(events.find((e) => e.type === "error")).toBeUndefined();
+      await backgroundSettled(conversation.id);
+    }
+    const attempts = await h.db.compactionAttempt.findMany({ where: { conversationId: conversation.id } });
+    expect(attempts.some((a) => a.outcome === "applied" && a.trigger === "auto")).toBe(true);
+    expect(attempts.filter((a) => a.trigger === "hard_limit")).toEqual([]);
+  }, 120_000);
+});
