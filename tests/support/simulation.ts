@@ -61,6 +61,8 @@ export type SimResult = {
   retention: { planted: number; visible: number; byDepth: Record<string, { planted: number; visible: number }> };
   promptTokens: number;
   summaryTokens: number;
+  /** Everything the summary calls cost: what they were sent plus what they wrote. */
+  summaryCostTokens: number;
   /** What the conversation itself added per turn, by the outside count (user, replies, tool results). */
   tokensPerTurn: number;
   /** Compactions made, by what made them. */
@@ -79,6 +81,8 @@ export class OutsideSummarizer implements Summarizer {
   calls = 0;
   failures = 0;
   completionTokens = 0;
+  /** What the summary calls cost, by the outside count: what they were sent. */
+  promptTokens = 0;
   private readonly rng: () => number;
 
   constructor(
@@ -91,6 +95,7 @@ export class OutsideSummarizer implements Summarizer {
   async complete(request: SummaryRequest): Promise<SummaryReply> {
     this.calls++;
     const messages = request.messages as unknown as outside.Message[];
+    this.promptTokens += outside.promptTokens({ messages });
     if (outside.classify({ messages }) !== "summary") throw new Error("the outside model did not see a summary request");
     if (this.spec.failRate && this.rng() < this.spec.failRate) {
       this.failures++;
@@ -221,13 +226,37 @@ function sizes(size: MessageSize, rng: () => number, turn: number): { user: numb
   }
 }
 
-function requestText(messages: ChatMessage[]): string {
+/** One turn of a scripted conversation: what the user says, what the model answers, and a tool result in between if any. */
+export type ScriptedTurn = { user: string; reply: string; toolOutput?: string; probe?: string };
+
+/** The conversation of a scenario, the same for Strata and for the baselines it is compared with. */
+export function scriptOf(scenario: Pick<Scenario, "turns" | "size" | "factEvery" | "seed" | "window">): ScriptedTurn[] {
+  const rng = outside.mulberry32((scenario.seed ?? 1) * 7919 + scenario.window);
+  const turns: ScriptedTurn[] = [];
+  let facts = 0;
+  for (let turn = 0; turn < scenario.turns; turn++) {
+    const size = sizes(scenario.size, rng, turn);
+    let user = chatter(rng, size.user);
+    let probe: string | undefined;
+    if (scenario.factEvery && turn % scenario.factEvery === 0) {
+      const fact = factSentence(facts++);
+      user = `${user}\n${fact.text}`;
+      probe = fact.probe;
+    }
+    const toolOutput = size.toolResult ? chatter(rng, size.toolResult) : undefined;
+    turns.push({ user, reply: chatter(rng, size.reply), ...(toolOutput ? { toolOutput } : {}), ...(probe ? { probe } : {}) });
+  }
+  return turns;
+}
+
+export function requestText(messages: ChatMessage[]): string {
   return messages.map((m) => [m.content ?? "", ...(m.role === "assistant" ? (m.tool_calls ?? []).map((c) => c.function.arguments) : [])].join("\n")).join("\n");
 }
 
 export async function simulate(scenario: Scenario): Promise<SimResult> {
   const seed = scenario.seed ?? 1;
-  const rng = outside.mulberry32(seed * 7919 + scenario.window);
+  // Usage that goes missing at random has its own generator: the conversation is the script's.
+  const rng = outside.mulberry32(seed * 104_729 + scenario.window);
   const settings: CompressionSettings = { ...DEFAULT_SETTINGS, preserveFactLines: false, ...scenario.settings };
   const tokens = createTokenCounter();
   const summarizer = new OutsideSummarizer(scenario.summarizer, seed);
@@ -332,26 +361,22 @@ export async function simulate(scenario: Scenario): Promise<SimResult> {
     return { usage: { promptTokens: serverTokens, completionTokens: completion, requestTokens: ours } };
   };
 
-  for (let turn = 0; turn < scenario.turns; turn++) {
-    const size = sizes(scenario.size, rng, turn);
-    let content = chatter(rng, size.user);
-    if (scenario.factEvery && turn % scenario.factEvery === 0) {
-      const fact = factSentence(facts.length);
-      content = `${content}\n${fact.text}`;
-      facts.push({ seq: store.messages.length + 1, probe: fact.probe });
-    }
+  const script = scriptOf(scenario);
+  for (const [turn, scripted] of script.entries()) {
+    const content = scripted.user;
+    if (scripted.probe) facts.push({ seq: store.messages.length + 1, probe: scripted.probe });
     append({ role: "user", content, tokens: countMessageTokens({ role: "user", content }), pinned: false });
 
-    if (size.toolResult) {
+    if (scripted.toolOutput) {
       const call = await modelCall(turn);
       const toolCall: ToolCall = { id: `call_${++toolCallCount}`, name: "current_time", arguments: "{}" };
       const wire: ChatMessage = { role: "assistant", content: null, tool_calls: [{ id: toolCall.id, type: "function", function: { name: toolCall.name, arguments: toolCall.arguments } }] };
       append({ role: "assistant", content: "", toolCalls: [toolCall], tokens: countMessageTokens(wire), pinned: false, ...usageFor(call.serverTokens, call.ours, 10) });
-      const output = chatter(rng, size.toolResult);
+      const output = scripted.toolOutput;
       append({ role: "tool", content: output, toolCallId: toolCall.id, toolName: toolCall.name, tokens: countMessageTokens({ role: "tool", content: output, tool_call_id: toolCall.id }), pinned: false });
     }
     const call = await modelCall(turn);
-    const reply = chatter(rng, size.reply);
+    const reply = scripted.reply;
     append({ role: "assistant", content: reply, tokens: countMessageTokens({ role: "assistant", content: reply }), pinned: false, ...usageFor(call.serverTokens, call.ours, outside.countText(reply)) });
 
     const callsBefore = summarizer.calls;
@@ -382,6 +407,7 @@ export async function simulate(scenario: Scenario): Promise<SimResult> {
     summaryCallsPer100Turns: (summarizer.calls / scenario.turns) * 100,
     retention: { planted: facts.length, visible, byDepth },
     summaryTokens: summarizer.completionTokens,
+    summaryCostTokens: summarizer.promptTokens + summarizer.completionTokens,
     tokensPerTurn: added / scenario.turns,
     made,
     attempts,

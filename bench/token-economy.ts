@@ -1,0 +1,90 @@
+// Token economy and retention against the alternatives a user would pick, on the same
+// 1,000-turn conversation and the same outside model: prompt tokens sent, what
+// compression itself cost, summary calls, and how many plain-sentence facts (no FACT
+// lines; preserveFactLines off) the model still sees at the end.
+import { contextBudget } from "../lib/compression/budget";
+import { DEFAULT_SETTINGS } from "../lib/compression/settings";
+import { rollingSummary, sendEverything, slidingWindow, type EconomyResult } from "./lib/baselines";
+import { scriptOf, simulate, type Scenario } from "../tests/support/simulation";
+import { appendResults, fmt, fmtInt, printTable, runMain, type Table, type Verdict, verdictTable } from "./lib/common";
+
+const TURNS = Number(process.env.BENCH_TURNS ?? 1000);
+const WINDOWS = [8192, 32_768, 131_072];
+
+async function main() {
+  const rows: (string | number)[][] = [];
+  const verdicts: Verdict[] = [];
+  for (const window of WINDOWS) {
+    const scenario: Scenario = { window, turns: TURNS, size: "medium", summarizer: { mode: "extractive" }, factEvery: 10, seed: 3 };
+    const script = scriptOf(scenario);
+    const budget = contextBudget(window, DEFAULT_SETTINGS);
+    const strata = await simulate(scenario);
+    const results: EconomyResult[] = [
+      {
+        name: "Strata (defaults)",
+        requests: strata.requests,
+        promptTokens: strata.promptTokens,
+        rejected: strata.overWindow,
+        summaryCalls: strata.summaryCalls,
+        summaryCostTokens: strata.summaryCostTokens,
+        factsVisible: strata.retention.visible,
+        factsPlanted: strata.retention.planted,
+      },
+      slidingWindow(script, budget.hardLimit),
+      rollingSummary(script, { window, threshold: DEFAULT_SETTINGS.threshold, summaryTokens: Math.min(1000, Math.floor(window * 0.25)), mode: "extractive", seed: 3 }),
+      sendEverything(script, window),
+    ];
+    const sliding = results[1]!;
+    const rolling = results[2]!;
+    for (const result of results) {
+      rows.push([
+        window,
+        result.name,
+        fmtInt(result.requests),
+        fmtInt(result.rejected),
+        fmtInt(result.promptTokens),
+        fmt(result.promptTokens / sliding.promptTokens, 2),
+        fmtInt(result.summaryCostTokens),
+        fmt((result.summaryCalls / TURNS) * 100, 1),
+        `${result.factsVisible}/${result.factsPlanted}`,
+      ]);
+    }
+    verdicts.push({
+      target: `${window}: Strata's retention ≥ the rolling summary's`,
+      measured: `${strata.retention.visible} vs ${rolling.factsVisible} of ${strata.retention.planted}`,
+      met: strata.retention.visible >= rolling.factsVisible,
+    });
+    verdicts.push({
+      target: `${window}: Strata's prompt tokens ≤ the sliding window's`,
+      measured: `${fmt(strata.promptTokens / sliding.promptTokens, 2)}× (${fmtInt(strata.promptTokens)} vs ${fmtInt(sliding.promptTokens)})`,
+      met: strata.promptTokens <= sliding.promptTokens,
+      note: "Strata sends summaries instead of as many old messages as fit, and compacts to well under the threshold",
+    });
+    verdicts.push({
+      target: `${window}: Strata's prompt + summary tokens ≤ the sliding window's`,
+      measured: `${fmt((strata.promptTokens + strata.summaryCostTokens) / sliding.promptTokens, 2)}×`,
+      met: strata.promptTokens + strata.summaryCostTokens <= sliding.promptTokens,
+    });
+  }
+  const table: Table = {
+    headers: ["window", "approach", "requests sent", "requests refused by the server", "prompt tokens (server count)", "÷ sliding window", "summary tokens spent", "summary calls / 100 turns", "facts visible at the end"],
+    rows,
+  };
+  printTable("Token economy", table);
+  printTable("Targets", verdictTable(verdicts));
+  appendResults("Token economy and retention against the alternatives", {
+    intro:
+      `\`npx tsx bench/token-economy.ts\`: one scripted conversation of ${fmtInt(TURNS)} turns (≈300 tokens a turn, a plain-sentence fact every tenth turn, ` +
+      "no FACT lines, `preserveFactLines` off) run four ways against the outside model's rules (tests/support/outside-model: its own token count, " +
+      "an extractive summarizer that keeps sentences with names and numbers). Strata runs its real engine in memory with default settings; " +
+      "the sliding window keeps the newest messages under the same hard limit; the rolling summary re-summarizes everything but the current turn " +
+      "at 80% of the window (one summary, ≤ 1,000 tokens or a quarter of the window); send-everything sends the whole history and is refused past the window. " +
+      "Summary tokens spent = prompt + completion of the summary calls.",
+    tables: [
+      { caption: "Results", table },
+      { caption: "Targets (Strata's goal: the retention of the rolling summary or better at ≤ the prompt tokens of the sliding window)", table: verdictTable(verdicts) },
+    ],
+  });
+}
+
+runMain(main);
