@@ -13,15 +13,17 @@ const THRESHOLD_MARGIN = 0.05;
 /** The pre-emptive threshold stays at least this far under the auto threshold. */
 const PREEMPTIVE_MARGIN = 0.1;
 /** One summary takes at most this share of the window. */
-const MAX_SUMMARY_SHARE = Number(process.env.X_MAX_SUMMARY_SHARE ?? 0.08);
+const MAX_SUMMARY_SHARE = 0.08;
 /** Smallest summary bound worth asking a model for. */
 const MIN_SUMMARY_TOKENS = 64;
 /** The summaries of one level, as they cost in the request, take at most this share. */
-const MAX_LEVEL_SHARE = Number(process.env.X_MAX_LEVEL_SHARE ?? 0.2);
+const MAX_LEVEL_SHARE = 0.2;
 /** All active summaries together take at most this share. */
-const MAX_SUMMARIES_SHARE = Number(process.env.X_MAX_SUMMARIES_SHARE ?? 0.3);
+const MAX_SUMMARIES_SHARE = 0.3;
 /** The recent messages kept verbatim take at most this share, so every compaction frees a useful amount. */
-const MAX_KEEP_SHARE = Number(process.env.X_MAX_KEEP_SHARE ?? 0.25);
+const MAX_KEEP_SHARE = 0.25;
+/** Summaries and kept messages each take at most this share of what the target leaves after the fixed part. */
+const SHARE_OF_TARGET = 0.5;
 /** Past this many blocks of one level, the oldest are merged one level up. */
 export const MAX_BLOCKS_PER_LEVEL = 4;
 /** Past this many summary blocks in all, the oldest are merged whatever their level. */
@@ -70,69 +72,54 @@ const percent = (ratio: number) => `${Math.round(ratio * 100)}%`;
 export function contextBudget(contextWindow: number, settings: CompressionSettings, baseTokens = 0): ContextBudget {
   const window = Math.max(1, contextWindow);
   const adjustments: BudgetAdjustment[] = [];
-  const note = (adjustment: BudgetAdjustment) => adjustments.push(adjustment);
+  /** `effective`, noting why when it differs from what was configured. */
+  const limited = (setting: BudgetAdjustment["setting"], configured: number, effective: number, reason: string) => {
+    if (effective < configured) adjustments.push({ setting, configured, effective, reason });
+    return effective;
+  };
 
-  const maxReserve = Math.floor(window * MAX_RESERVE_SHARE);
-  const reserve = Math.min(settings.hardLimitReserve, maxReserve);
-  if (reserve < settings.hardLimitReserve) {
-    note({
-      setting: "hardLimitReserve",
-      configured: settings.hardLimitReserve,
-      effective: reserve,
-      reason: `at most ${percent(MAX_RESERVE_SHARE)} of a ${formatCount(window)}-token window is kept for the reply`,
-    });
-  }
+  const reserve = limited(
+    "hardLimitReserve",
+    settings.hardLimitReserve,
+    Math.min(settings.hardLimitReserve, Math.floor(window * MAX_RESERVE_SHARE)),
+    `at most ${percent(MAX_RESERVE_SHARE)} of a ${formatCount(window)}-token window is kept for the reply`,
+  );
   const hardLimit = window - reserve;
 
-  const maxThreshold = Math.max(0.05, hardLimit / window - THRESHOLD_MARGIN);
-  const threshold = Math.min(settings.threshold, maxThreshold);
-  if (threshold < settings.threshold) {
-    note({
-      setting: "threshold",
-      configured: settings.threshold,
-      effective: threshold,
-      reason: `the threshold must stay under the hard limit (${percent(hardLimit / window)} of the window) so a summary comes before any cut`,
-    });
-  }
-
-  let preemptiveThreshold = settings.preemptiveThreshold;
-  if (preemptiveThreshold > 0 && preemptiveThreshold > threshold - PREEMPTIVE_MARGIN) {
-    preemptiveThreshold = Math.max(0, threshold - PREEMPTIVE_MARGIN);
-    note({
-      setting: "preemptiveThreshold",
-      configured: settings.preemptiveThreshold,
-      effective: preemptiveThreshold,
-      reason: `pre-emptive compaction must start below the threshold of ${percent(threshold)}`,
-    });
-  }
+  const threshold = limited(
+    "threshold",
+    settings.threshold,
+    Math.min(settings.threshold, Math.max(0.05, hardLimit / window - THRESHOLD_MARGIN)),
+    `the threshold must stay under the hard limit (${percent(hardLimit / window)} of the window) so a summary comes before any cut`,
+  );
+  const preemptiveThreshold = limited(
+    "preemptiveThreshold",
+    settings.preemptiveThreshold,
+    settings.preemptiveThreshold > 0 ? Math.min(settings.preemptiveThreshold, Math.max(0, threshold - PREEMPTIVE_MARGIN)) : 0,
+    `pre-emptive compaction must start below the threshold of ${percent(threshold)}`,
+  );
 
   const thresholdTokens = Math.floor(window * threshold);
   const targetTokens = Math.floor(thresholdTokens * settings.compressionTarget);
-  const shared = Math.max(0, targetTokens - baseTokens) * Number(process.env.X_SHARED ?? 0.5);
+  const shared = Math.max(0, targetTokens - baseTokens) * SHARE_OF_TARGET;
   const summaryBudgetTokens = Math.max(MIN_SUMMARY_TOKENS * 2, Math.floor(Math.min(window * MAX_SUMMARIES_SHARE, shared)));
   const keepTokens = Math.floor(Math.min(window * MAX_KEEP_SHARE, shared));
 
   const maxSummary = Math.max(MIN_SUMMARY_TOKENS, Math.min(Math.floor(window * MAX_SUMMARY_SHARE), Math.floor(summaryBudgetTokens / 2)));
-  const summaryMaxTokens = Math.min(settings.summaryMaxTokens, maxSummary);
-  if (summaryMaxTokens < settings.summaryMaxTokens) {
-    note({
-      setting: "summaryMaxTokens",
-      configured: settings.summaryMaxTokens,
-      effective: summaryMaxTokens,
-      reason: `one summary takes at most ${percent(MAX_SUMMARY_SHARE)} of a ${formatCount(window)}-token window`,
-    });
-  }
+  const summaryMaxTokens = limited(
+    "summaryMaxTokens",
+    settings.summaryMaxTokens,
+    Math.min(settings.summaryMaxTokens, maxSummary),
+    `one summary takes at most ${percent(MAX_SUMMARY_SHARE)} of a ${formatCount(window)}-token window (and half of what summaries may use)`,
+  );
 
   const maxLevel = Math.min(Math.floor(window * MAX_LEVEL_SHARE), summaryBudgetTokens);
-  const levelBudgetTokens = Math.max(summaryMaxTokens, Math.min(settings.maxSummaryTokensPerLevel, maxLevel));
-  if (levelBudgetTokens < settings.maxSummaryTokensPerLevel) {
-    note({
-      setting: "maxSummaryTokensPerLevel",
-      configured: settings.maxSummaryTokensPerLevel,
-      effective: levelBudgetTokens,
-      reason: `the summaries of one level take at most ${percent(MAX_LEVEL_SHARE)} of a ${formatCount(window)}-token window`,
-    });
-  }
+  const levelBudgetTokens = limited(
+    "maxSummaryTokensPerLevel",
+    settings.maxSummaryTokensPerLevel,
+    Math.max(summaryMaxTokens, Math.min(settings.maxSummaryTokensPerLevel, maxLevel)),
+    `the summaries of one level take at most ${percent(MAX_LEVEL_SHARE)} of a ${formatCount(window)}-token window`,
+  );
 
   return {
     contextWindow: window,

@@ -122,9 +122,7 @@ export class MemoryStore {
   readonly messages: TranscriptMessage[] = [];
   readonly compactions = new Map<string, CompactionRecord & { supersededById?: string }>();
 
-  constructor(
-    private readonly base: Pick<Transcript, "conversationId" | "model" | "systemPrompt" | "systemPromptTokens">,
-  ) {}
+  constructor(private readonly base: Pick<Transcript, "conversationId" | "model" | "systemPrompt" | "systemPromptTokens"> & { toolTokens?: number }) {}
 
   append(message: DistributiveOmit<TranscriptMessage, "seq">): TranscriptMessage {
     const stored = { ...message, seq: this.messages.length + 1 } as TranscriptMessage;
@@ -138,7 +136,7 @@ export class MemoryStore {
     const covered = (seq: number) => compactions.some((c) => c.fromSeq <= seq && seq <= c.toSeq);
     return {
       ...this.base,
-      toolTokens: REQUEST_OVERHEAD_TOKENS,
+      toolTokens: this.base.toolTokens ?? REQUEST_OVERHEAD_TOKENS,
       compactions: compactions.map(({ supersededById: _parent, ...c }) => c),
       messages: this.messages.filter((m) => m.pinned || kept.has(m.seq) || !covered(m.seq)),
       totalMessageCount: this.messages.length,
@@ -158,15 +156,25 @@ export class MemoryStore {
       if (overlap) throw new Error(`compaction ${record.fromSeq}–${record.toSeq} overlaps active ${overlap.fromSeq}–${overlap.toSeq}`);
       this.compactions.set(record.id, { ...record });
     }
+    // What the engine says the transcript now is must be what loading it gives.
+    const loaded = this.active();
+    const same = (a: number[] | string[], b: number[] | string[]) => a.length === b.length && a.every((value, index) => value === b[index]);
+    if (!same(change.transcript.compactions.map((c) => c.id), loaded.compactions.map((c) => c.id)) || !same(change.transcript.messages.map((m) => m.seq), loaded.messages.map((m) => m.seq))) {
+      throw new Error("the change's transcript differs from the one the store loads");
+    }
   }
 
-  /** Every original message is either in view or under exactly one active compaction. */
+  /** Every original message is either in view or under exactly one active compaction; pinned ones are in view; nothing active overlaps. */
   coverageProblems(): string[] {
     const active = this.active();
     const inView = new Set(active.messages.map((m) => m.seq));
     const problems: string[] = [];
+    for (let i = 1; i < active.compactions.length; i++) {
+      if (active.compactions[i]!.fromSeq <= active.compactions[i - 1]!.toSeq) problems.push(`active compactions ${i - 1} and ${i} overlap`);
+    }
     for (const message of this.messages) {
       const covering = active.compactions.filter((c) => c.fromSeq <= message.seq && message.seq <= c.toSeq).length;
+      if (message.pinned && !inView.has(message.seq)) problems.push(`pinned message ${message.seq} is not in view`);
       if (!inView.has(message.seq) && covering !== 1) problems.push(`message ${message.seq} is under ${covering} active compactions and not in view`);
     }
     return problems;

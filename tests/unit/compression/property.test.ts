@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { AutoCompressionManager } from "@/lib/compression/manager";
 import { UNCALIBRATED_FACTOR } from "@/lib/compression/measure";
 import { STRATEGIES, TRIGGER_MODES } from "@/lib/compression/settings";
-import type { CompactionRecord, CompressionChange, Transcript, TranscriptMessage } from "@/lib/compression/types";
+import type { CompactionRecord } from "@/lib/compression/types";
+import { MemoryStore } from "../../support/simulation";
 import { assertValidToolPairs, counter, FakeSummarizer, MemoryLogger, msg, MutableSettings, OVERHEAD, resetSeq, TEST_SETTINGS, text, wireTokens } from "./fakes";
 
 /** mulberry32: small, seeded, the same on every machine. */
@@ -23,55 +24,7 @@ function prng(seed: number) {
   };
 }
 
-/** What the database layer does with a CompressionChange, and how it loads the active transcript. */
-class Store {
-  readonly messages: TranscriptMessage[] = [];
-  readonly compactions = new Map<string, CompactionRecord & { supersededById?: string }>();
-  constructor(private readonly base: Omit<Transcript, "compactions" | "messages" | "totalMessageCount">) {}
-
-  active(): Transcript {
-    const compactions = [...this.compactions.values()].filter((c) => !c.supersededById).sort((a, b) => a.fromSeq - b.fromSeq);
-    const covered = (seq: number) => compactions.some((c) => c.fromSeq <= seq && seq <= c.toSeq);
-    const kept = new Set(compactions.flatMap((c) => c.keptSeqs));
-    return {
-      ...this.base,
-      compactions: compactions.map(({ supersededById: _ignored, ...c }) => c),
-      messages: this.messages.filter((m) => m.pinned || kept.has(m.seq) || !covered(m.seq)),
-      totalMessageCount: this.messages.length,
-    };
-  }
-
-  save(change: CompressionChange): void {
-    for (const record of change.created) {
-      for (const childId of record.childIds) {
-        const child = this.compactions.get(childId);
-        expect(child, `child ${childId} exists`).toBeDefined();
-        expect(child!.supersededById, `child ${childId} is active`).toBeUndefined();
-        child!.supersededById = record.id;
-      }
-      this.compactions.set(record.id, { ...record });
-    }
-    const loaded = this.active();
-    expect(change.transcript.compactions.map((c) => c.id)).toEqual(loaded.compactions.map((c) => c.id));
-    expect(change.transcript.messages.map((m) => m.seq)).toEqual(loaded.messages.map((m) => m.seq));
-  }
-
-  checkCoverage(): void {
-    const loaded = this.active();
-    for (let i = 1; i < loaded.compactions.length; i++) {
-      expect(loaded.compactions[i]!.fromSeq).toBeGreaterThan(loaded.compactions[i - 1]!.toSeq);
-    }
-    const activeSeqs = new Set(loaded.messages.map((m) => m.seq));
-    for (const message of this.messages) {
-      const covering = loaded.compactions.filter((c) => c.fromSeq <= message.seq && message.seq <= c.toSeq).length;
-      expect(covering).toBeLessThanOrEqual(1);
-      if (message.pinned) expect(activeSeqs.has(message.seq)).toBe(true);
-      else if (!activeSeqs.has(message.seq)) expect(covering, `seq ${message.seq} active or covered once`).toBe(1);
-    }
-  }
-}
-
-async function simulate(seed: number) {
+async function run(seed: number) {
   const random = prng(seed);
   resetSeq();
   const window = random.int(1500, 9000);
@@ -100,7 +53,7 @@ async function simulate(seed: number) {
   const manager = new AutoCompressionManager({ summarizer, tokens: counter, models: { contextWindow: () => window }, logger: new MemoryLogger() });
   const systemPrompt = random.chance(0.8) ? `System ${text(random.int(10, 400))}` : "";
   const toolTokens = random.pick([0, 0, 120, 300]);
-  const store = new Store({ conversationId: `conv-${seed}`, model: "m", systemPrompt, systemPromptTokens: systemPrompt ? counter.count(systemPrompt) + OVERHEAD : 0, toolTokens });
+  const store = new MemoryStore({ conversationId: `conv-${seed}`, model: "m", systemPrompt, systemPromptTokens: systemPrompt ? counter.count(systemPrompt) + OVERHEAD : 0, toolTokens });
   // The server counts differently from us by a constant factor, and reports usage most of the time.
   const serverFactor = random.pick([0.8, 1, 1.15, 1.4]);
   const reportsUsage = random.chance(0.8);
@@ -111,7 +64,7 @@ async function simulate(seed: number) {
     const snapshot = settings.snapshot();
     const change = await manager.process(store.active(), snapshot);
     store.save(change);
-    store.checkCoverage();
+    expect(store.coverageProblems(), `seed ${seed}`).toEqual([]);
     const active = store.active();
     const request = manager.buildRequest(active, snapshot);
     const sent = request.messages.reduce((sum, m) => sum + wireTokens(m), 0) + toolTokens;
@@ -147,7 +100,7 @@ async function simulate(seed: number) {
     if (random.chance(0.5)) {
       const change = await manager.process(store.active(), settings.snapshot(), { background: true });
       store.save(change);
-      store.checkCoverage();
+      expect(store.coverageProblems(), `seed ${seed}`).toEqual([]);
     }
   }
   return store;
@@ -157,7 +110,7 @@ describe("property: random conversations", () => {
   it("never send a request over the hard limit and keep every seq active or covered exactly once", async () => {
     const seeds = Number(process.env.STRATA_PROPERTY_SEEDS ?? 60);
     const all: CompactionRecord[] = [];
-    for (let seed = 1; seed <= seeds; seed++) all.push(...(await simulate(seed)).compactions.values());
+    for (let seed = 1; seed <= seeds; seed++) all.push(...(await run(seed)).compactions.values());
     // The runs really exercised every path: summaries, merges and truncation.
     expect(all.filter((c) => c.kind === "summary" && c.level === 1).length).toBeGreaterThan(20);
     expect(all.filter((c) => c.kind === "summary" && c.level >= 2).length).toBeGreaterThan(0);
