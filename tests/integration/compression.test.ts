@@ -334,8 +334,8 @@ describe("every strategy and trigger mode against the real test model server", (
     await smallWindow({ enabled: false });
     const conversation = await newConversation(MODEL);
     let passedThreshold = false;
-    for (let turn = 1; turn <= 14; turn++) {
-      await send(conversation.id, `Turn ${turn} REPLY_WORDS=50`);
+    for (let turn = 1; turn <= 20; turn++) {
+      await send(conversation.id, `Turn ${turn} REPLY_WORDS=120`);
       passedThreshold ||= (await contextMeter(conversation.id)).ratio >= 0.8;
     }
     expect(passedThreshold).toBe(true);
