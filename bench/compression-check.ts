@@ -14,7 +14,7 @@ import "./lib/env";
 import { appendResults, fmt, fmtInt, median, p95, printTable, resetDatabase, runMain, verdictTable, type Verdict } from "./lib/common";
 import { compactionTree, seedMessages } from "./lib/seed";
 import { getDb } from "../lib/db/client";
-import { writeSettings } from "../lib/db/settings";
+import { writeDefaults } from "../lib/db/settings";
 import { compressionManager } from "../lib/chat/compressor";
 import { AutoCompressionManager } from "../lib/compression/manager";
 import { DEFAULT_SETTINGS, type CompressionSettings } from "../lib/compression/settings";
@@ -66,7 +66,7 @@ async function main() {
   await resetDatabase(process.env.DATABASE_URL!);
   // A reserve that keeps the 8k window's hard limit (7,168) above its 80% threshold.
   const settings: CompressionSettings = { ...DEFAULT_SETTINGS, hardLimitReserve: 1024, contextWindowOverrides: { "bench-8k": 8192 } };
-  await writeSettings(await getDb(), settings);
+  await writeDefaults(await getDb(), settings);
   const app = compressionManager();
   const engine = new AutoCompressionManager({
     settings: { read: async () => settings },

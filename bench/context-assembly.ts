@@ -16,6 +16,7 @@ import { seedConversation, type SeededConversation } from "./lib/seed";
 import { getDb } from "../lib/db/client";
 import { loadTranscript } from "../lib/db/transcript";
 import { readSettings } from "../lib/db/settings";
+import { benchUser } from "./lib/user";
 import { toTranscriptMessage } from "../lib/db/mappers";
 import { compressBeforeCall, compressionManager, countSystemPrompt } from "../lib/chat/compressor";
 import { countRequestTokens } from "../lib/llm/tokens";
@@ -30,23 +31,23 @@ const BASELINE_ITERATIONS = (size: number) => (size >= 100_000 ? 3 : size >= 10_
 // dominates the baseline's run time, so the largest size builds fewer times.
 const BASELINE_BUILDS = (size: number) => (size >= 100_000 ? 3 : 5);
 
-async function activePath(conversationId: string) {
+async function activePath(userId: string, conversationId: string) {
   const db = await getDb();
-  const { transcript } = await loadTranscript(db, conversationId, countSystemPrompt);
-  const settings = await readSettings(db);
+  const { transcript } = await loadTranscript(db, userId, conversationId, countSystemPrompt);
+  const { settings } = await readSettings(db, userId, conversationId);
   return compressionManager().buildRequest(transcript, settings);
 }
 
-async function preCallPath(conversationId: string) {
+async function preCallPath(userId: string, conversationId: string) {
   const db = await getDb();
-  const applied = await compressBeforeCall(conversationId);
+  const { settings } = await readSettings(db, userId, conversationId);
+  const applied = await compressBeforeCall(userId, conversationId, settings);
   if (applied.compactions.length > 0 || applied.change.attempts.length > 0) throw new Error("a compaction was due; the benchmark expects none");
-  const settings = await readSettings(db);
   return compressionManager().buildRequest(applied.change.transcript, settings);
 }
 
 /** The naive alternative: every message of the conversation, no compactions. Returns read and build times apart. */
-async function loadEverything(conversationId: string, build: boolean) {
+async function loadEverything(userId: string, conversationId: string, build: boolean) {
   const started = performance.now();
   const db = await getDb();
   const conversation = await db.conversation.findUniqueOrThrow({ where: { id: conversationId } });
@@ -63,7 +64,7 @@ async function loadEverything(conversationId: string, build: boolean) {
     messages: rows.map(toTranscriptMessage),
     totalMessageCount: conversation.lastSeq,
   };
-  const settings = await readSettings(db);
+  const { settings } = await readSettings(db, userId, conversationId);
   const readMs = performance.now() - started;
   if (!build) return { readMs, buildMs: Number.NaN, request: null };
   const buildStarted = performance.now();
@@ -77,7 +78,8 @@ async function main() {
   await client.connect();
   const seeded: SeededConversation[] = [];
   const seedStarted = performance.now();
-  for (const count of SIZES) seeded.push(await seedConversation(client, { count, recent: RECENT }));
+  const user = await benchUser();
+  for (const count of SIZES) seeded.push(await seedConversation(client, { userId: user.id, count, recent: RECENT }));
   await client.query("ANALYZE");
   await client.end();
   console.log(`seeded ${SIZES.join(", ")} messages in ${fmt((performance.now() - seedStarted) / 1000, 1)} s`);
@@ -88,19 +90,19 @@ async function main() {
   // Warm-up: connections, encoders, JIT.
   for (let i = 0; i < 5; i++) {
     for (const s of seeded) {
-      await activePath(s.id);
-      await preCallPath(s.id);
+      await activePath(user.id, s.id);
+      await preCallPath(user.id, s.id);
     }
   }
 
   for (let i = 0; i < ITERATIONS; i++) {
     for (const s of seeded) {
       const entry = times.get(s.messageCount)!;
-      const active = await timed(() => activePath(s.id));
+      const active = await timed(() => activePath(user.id, s.id));
       entry.active.push(active.ms);
       entry.requestTokens = countRequestTokens(active.value.messages);
       entry.activeEntries = active.value.messages.length;
-      entry.preCall.push((await timed(() => preCallPath(s.id))).ms);
+      entry.preCall.push((await timed(() => preCallPath(user.id, s.id))).ms);
     }
   }
   const maxBaseline = Math.max(...SIZES.map(BASELINE_ITERATIONS));
@@ -108,14 +110,14 @@ async function main() {
     for (const s of seeded) {
       const entry = times.get(s.messageCount)!;
       if (entry.baselineRead.length >= BASELINE_ITERATIONS(s.messageCount)) continue;
-      const base = await loadEverything(s.id, entry.baselineBuild.length < BASELINE_BUILDS(s.messageCount));
+      const base = await loadEverything(user.id, s.id, entry.baselineBuild.length < BASELINE_BUILDS(s.messageCount));
       entry.baselineRead.push(base.readMs);
       if (base.request) {
         entry.baselineBuild.push(base.buildMs);
         entry.baselineTokens = countRequestTokens(base.request.messages);
       }
       // Interleave active measurements so the ratio compares like with like.
-      entry.active.push((await timed(() => activePath(s.id))).ms);
+      entry.active.push((await timed(() => activePath(user.id, s.id))).ms);
     }
   }
 
