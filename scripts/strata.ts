@@ -3,6 +3,7 @@
 //   npm run -s strata -- token:create EMAIL [--name TOKEN_NAME]  prints a new API token
 // Only the token goes to stdout, so `TOKEN=$(… | npm run -s strata -- user:create …)` works.
 // Uses the same database settings as the app (DATABASE_URL, or the embedded one).
+import "./cli-env";
 import { createInterface } from "node:readline";
 import { z } from "zod";
 import { createAccount } from "../lib/auth/accounts";

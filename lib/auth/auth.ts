@@ -17,6 +17,14 @@ export const TOKEN_LENGTH = 48;
 
 const authLogger = logger.child({ module: "auth" });
 
+/** The library logs through the app's logger, at the level LOG_LEVEL asks for (at most "warn" by default). */
+function libraryLogLevel(): "debug" | "info" | "warn" | "error" {
+  const level = logger.level;
+  if (level === "trace" || level === "debug") return "debug";
+  if (level === "info") return "warn";
+  return level === "warn" ? "warn" : "error";
+}
+
 function createAuth(db: Db, secret: string, config: AuthConfig) {
   const trustedProxies = config.STRATA_TRUSTED_PROXIES?.split(",").map((cidr) => cidr.trim()).filter(Boolean);
   const signInLimit = { window: 60, max: config.STRATA_SIGNIN_RATE_LIMIT };
@@ -55,7 +63,7 @@ function createAuth(db: Db, secret: string, config: AuthConfig) {
     ],
     telemetry: { enabled: false },
     logger: {
-      level: "warn",
+      level: libraryLogLevel(),
       // Only the message and error messages: arguments may carry request data.
       log: (level, message, ...args) =>
         authLogger[level](
