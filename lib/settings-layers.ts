@@ -26,13 +26,17 @@ export type ResolvedSettings = {
   ignored: { name: SettingName; source: SettingSource }[];
 };
 
+// The schema's fields fill in their default when absent (unwrap() drops it): in a patch,
+// absent means "unchanged".
+const { threshold, keepRecentCount, strategy, summaryModel, customPrompt } = compressionSettingsObject.shape;
+
 /** A conversation's overrides as a request sends them: a value sets one, null removes it. */
 export const overridesPatchSchema = z.strictObject({
-  threshold: compressionSettingsObject.shape.threshold.nullable().optional(),
-  keepRecentCount: compressionSettingsObject.shape.keepRecentCount.nullable().optional(),
-  strategy: compressionSettingsObject.shape.strategy.nullable().optional(),
-  summaryModel: compressionSettingsObject.shape.summaryModel.nullable().optional(),
-  customPrompt: compressionSettingsObject.shape.customPrompt.nullable().optional(),
+  threshold: threshold.unwrap().nullable().optional(),
+  keepRecentCount: keepRecentCount.unwrap().nullable().optional(),
+  strategy: strategy.unwrap().nullable().optional(),
+  summaryModel: summaryModel.unwrap().nullable().optional(),
+  customPrompt: customPrompt.unwrap().nullable().optional(),
 });
 export type OverridesPatch = z.infer<typeof overridesPatchSchema>;
 

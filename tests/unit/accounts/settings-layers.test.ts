@@ -1,7 +1,7 @@
 // Three layers of settings: admin defaults → user settings → conversation overrides.
 import { describe, expect, it } from "vitest";
 import { DEFAULT_SETTINGS } from "../../../lib/compression/settings";
-import { BUILT_IN, differences, overlay, patchOverrides, resolveLayers, storedLayer } from "../../../lib/settings-layers";
+import { BUILT_IN, differences, overlay, overridesPatchSchema, patchOverrides, resolveLayers, storedLayer } from "../../../lib/settings-layers";
 
 describe("resolving the three layers", () => {
   it("the last layer that sets a value wins, and each value says where it came from", () => {
@@ -63,6 +63,12 @@ describe("what a layer stores", () => {
     const settings = { ...DEFAULT_SETTINGS, threshold: 0.7, contextWindowOverrides: { m: 4096 } };
     expect(differences(settings, DEFAULT_SETTINGS)).toEqual({ threshold: 0.7, contextWindowOverrides: { m: 4096 } });
     expect(differences(DEFAULT_SETTINGS, DEFAULT_SETTINGS)).toEqual({});
+  });
+
+  it("a patch names only what it changes: absent fields stay absent (no schema defaults)", () => {
+    expect(overridesPatchSchema.parse({ threshold: 0.7 })).toEqual({ threshold: 0.7 });
+    expect(overridesPatchSchema.parse({ strategy: null })).toEqual({ strategy: null });
+    expect(overridesPatchSchema.safeParse({ enabled: false }).success).toBe(false);
   });
 
   it("a patch sets values and null removes them", () => {
