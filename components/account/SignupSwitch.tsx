@@ -18,9 +18,12 @@ export function SignupSwitch({ initialOpen, closedByEnvironment }: { initialOpen
           onChange={async (event) => {
             const next = event.target.checked;
             setError(null);
+            setOpen(next);
             const result = await setSignupsOpenAction(next);
-            if (result.ok) setOpen(result.data.open);
-            else setError(result.error.message);
+            if (!result.ok) {
+              setOpen(!next);
+              setError(result.error.message);
+            }
           }}
         />
         <span>

@@ -25,6 +25,19 @@ function libraryLogLevel(): "debug" | "info" | "warn" | "error" {
   return level === "warn" ? "warn" : "error";
 }
 
+/**
+ * The origin the browser is on, as the request says (Next.js fills in the forwarded
+ * headers). Without BETTER_AUTH_URL Strata answers on whatever address it is reached at
+ * (localhost, 127.0.0.1, a LAN name); a cross-site request still carries its own Origin,
+ * which will not match.
+ */
+function sameOrigin(request?: Request): string[] {
+  const host = request?.headers.get("x-forwarded-host") ?? request?.headers.get("host");
+  if (!request || !host) return [];
+  const protocol = request.headers.get("x-forwarded-proto") ?? new URL(request.url).protocol.replace(":", "");
+  return [`${protocol}://${host}`];
+}
+
 function createAuth(db: Db, secret: string, config: AuthConfig) {
   const trustedProxies = config.STRATA_TRUSTED_PROXIES?.split(",").map((cidr) => cidr.trim()).filter(Boolean);
   const signInLimit = { window: 60, max: config.STRATA_SIGNIN_RATE_LIMIT };
@@ -32,6 +45,7 @@ function createAuth(db: Db, secret: string, config: AuthConfig) {
     appName: "Strata",
     secret,
     basePath: "/api/auth",
+    trustedOrigins: sameOrigin,
     database: prismaAdapter(db, { provider: "postgresql", transaction: true }),
     emailAndPassword: { enabled: true, minPasswordLength: 8, maxPasswordLength: 256, autoSignIn: true },
     socialProviders: socialProviders(config),

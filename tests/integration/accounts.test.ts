@@ -252,3 +252,16 @@ describe("message sends per user", () => {
     });
   });
 });
+
+describe("the auth secret", () => {
+  it("is generated once and kept in the database: every process on it agrees, a restart keeps sessions valid", async () => {
+    const { storedAuthSecret } = await import("../../lib/db/instance");
+    const [a, b, c] = await Promise.all([storedAuthSecret(h.db), storedAuthSecret(h.db), storedAuthSecret(h.db)]);
+    expect(a.length).toBeGreaterThanOrEqual(43);
+    expect(new Set([a, b, c]).size).toBe(1);
+    const cookie = await signIn(h.user.email, TEST_PASSWORD);
+    // A new auth instance (as after a restart) reads the same secret and accepts the cookie.
+    resetAuth();
+    expect((await conversationsRoute.GET(get("/conversations", { cookie }))).status).toBe(200);
+  });
+});

@@ -114,7 +114,7 @@ function routeFiles(dir = API): string[] {
 const routePath = (file: string) => `/${path.relative(path.join(ROOT, "app"), path.dirname(file)).split(path.sep).join("/")}`;
 
 let owner: TestUser;
-let other: TestUser;
+let other: TestUser & { cookie: string };
 let ownerAuth: Record<string, string>;
 let otherAuth: Record<string, string>;
 let shared: Fixture;
