@@ -22,6 +22,8 @@ export function AuthForm({ mode }: { mode: "sign-in" | "sign-up" }) {
       ? await authRequest("/sign-up/email", { email, password, name: String(form.get("name") ?? "").trim() || email.split("@")[0] })
       : await authRequest("/sign-in/email", { email, password });
     if (outcome.ok) {
+      // A full load, not a client navigation: nothing of a previous session may stay in memory.
+      // eslint-disable-next-line @next/next/no-location-assign-relative-destination
       window.location.assign("/");
       return;
     }

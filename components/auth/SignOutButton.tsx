@@ -20,6 +20,8 @@ export function SignOutButton() {
         onClick={async () => {
           setWorking(true);
           const outcome = await authRequest("/sign-out");
+          // A full load, so that no conversation of this session stays in the page's memory.
+          // eslint-disable-next-line @next/next/no-location-assign-relative-destination
           if (outcome.ok) window.location.assign("/sign-in");
           else {
             setWorking(false);

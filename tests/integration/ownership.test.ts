@@ -164,10 +164,10 @@ function request(method: Method, url: string, auth: Record<string, string>, body
 }
 
 async function callRoute(file: string, method: Method, rule: RouteCase, fixture: Fixture, auth: Record<string, string>) {
-  const module = (await import(pathToFileURL(file).href)) as Record<Method, (req: Request, ctx: unknown) => Promise<Response>>;
+  const handlers = (await import(pathToFileURL(file).href)) as Record<Method, (req: Request, ctx: unknown) => Promise<Response>>;
   const id = rule.id?.(fixture);
   const url = routePath(file).replace("[id]", id ?? "") + (rule.query ?? "");
-  const response = await module[method](request(method, url, auth, rule.body), { params: Promise.resolve({ id }) });
+  const response = await handlers[method](request(method, url, auth, rule.body), { params: Promise.resolve({ id }) });
   const text = await response.text();
   return { status: response.status, text };
 }
@@ -185,8 +185,8 @@ describe("every route handler checks who is asking", () => {
     const route = routePath(file);
     if (route in PUBLIC_ROUTES) continue;
     it(`${route}: every exported method is in the matrix`, async () => {
-      const module = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
-      const exported = METHODS.filter((method) => typeof module[method] === "function");
+      const handlers = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+      const exported = METHODS.filter((method) => typeof handlers[method] === "function");
       expect(exported.length).toBeGreaterThan(0);
       expect(exported.filter((method) => !ROUTES[route]?.[method]), "add the method to ROUTES").toEqual([]);
     });
