@@ -1,14 +1,14 @@
 "use client";
 import Link from "next/link";
 import { useState } from "react";
-import { authRequest } from "@/lib/client/auth-requests";
+import { authRequest, socialSignIn } from "@/lib/client/auth-requests";
 import { Button } from "../ui/Button";
 
 const INPUT =
   "h-8 w-full rounded-md border border-neutral-300 bg-white px-2.5 text-[13px] dark:border-neutral-700 dark:bg-neutral-950";
 
 /** The sign-in and sign-up form; on success a full reload starts the app fresh for this user. */
-export function AuthForm({ mode }: { mode: "sign-in" | "sign-up" }) {
+export function AuthForm({ mode, providers = [] }: { mode: "sign-in" | "sign-up"; providers?: string[] }) {
   const [error, setError] = useState<string | null>(null);
   const [working, setWorking] = useState(false);
   const signUp = mode === "sign-up";
@@ -72,6 +72,23 @@ export function AuthForm({ mode }: { mode: "sign-in" | "sign-up" }) {
       <Button type="submit" variant="primary" className="w-full" disabled={working} data-testid="auth-submit">
         {working ? "One moment…" : signUp ? "Create account" : "Sign in"}
       </Button>
+      {providers.map((provider) => (
+        <Button
+          key={provider}
+          className="w-full capitalize"
+          disabled={working}
+          onClick={async () => {
+            setWorking(true);
+            const outcome = await socialSignIn(provider);
+            if (!outcome.ok) {
+              setWorking(false);
+              setError(outcome.message);
+            }
+          }}
+        >
+          Continue with {provider}
+        </Button>
+      ))}
       <p className="text-center text-[12.5px] text-neutral-600 dark:text-neutral-400">
         {signUp ? (
           <>

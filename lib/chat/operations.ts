@@ -12,7 +12,7 @@ import { getDb } from "../db/client";
 import { listAttempts, loadCompactionChildren, loadTimeline } from "../db/compactions";
 import * as conversations from "../db/conversations";
 import { hasAccounts, readSignupsOpen, writeSignupsOpen } from "../db/instance";
-import { authConfig } from "../auth/config";
+import { authConfig, socialProviders } from "../auth/config";
 import { signupsAllowed } from "../auth/signup-policy";
 import { getMessage, lastUserSeqs, setPinned } from "../db/messages";
 import { rewindFrom } from "../db/rewind";
@@ -231,11 +231,12 @@ export async function settingsForm(actor: Actor): Promise<{ settings: Compressio
   return { settings: user.settings, defaults: defaults.settings };
 }
 
-/** For the signed-out pages: whether a visitor may sign up, and whether theirs would be the first account. */
-export async function signupState(): Promise<{ allowed: boolean; first: boolean }> {
+/** For the signed-out pages: whether a visitor may sign up, whether theirs would be the first account, which OAuth providers are set up. */
+export async function signupState(): Promise<{ allowed: boolean; first: boolean; providers: string[] }> {
   const db = await getDb();
-  const [first, allowed] = await Promise.all([hasAccounts(db).then((any) => !any), signupsAllowed(db, authConfig())]);
-  return { allowed, first };
+  const config = authConfig();
+  const [first, allowed] = await Promise.all([hasAccounts(db).then((any) => !any), signupsAllowed(db, config)]);
+  return { allowed, first, providers: Object.keys(socialProviders(config)) };
 }
 
 /** What the admin page edits: the defaults and whether visitors may sign up. */

@@ -31,3 +31,17 @@ export async function authRequest(path: "/sign-in/email" | "/sign-up/email" | "/
   const error = (await response.json().catch(() => ({}))) as { code?: string; message?: string };
   return { ok: false, message: (error.code && MESSAGES[error.code]) || error.message || `The request failed (${response.status}).` };
 }
+
+/** Starts an OAuth sign-in: the library answers with the provider's page to go to. */
+export async function socialSignIn(provider: string): Promise<AuthOutcome> {
+  const response = await fetch("/api/auth/sign-in/social", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ provider, callbackURL: "/" }),
+    credentials: "same-origin",
+  }).catch(() => null);
+  const body = (await response?.json().catch(() => null)) as { url?: string; message?: string } | null;
+  if (!response?.ok || !body?.url) return { ok: false, message: body?.message ?? "That sign-in is not available right now." };
+  window.location.assign(body.url);
+  return { ok: true };
+}

@@ -8,12 +8,12 @@ export const dynamic = "force-dynamic";
 export default async function SignInPage() {
   if (await currentUser()) redirect("/");
   // A fresh install has nobody to sign in: the newcomer's one form is the sign-up.
-  const { first, allowed } = await signupState();
+  const { first, allowed, providers } = await signupState();
   if (first && allowed) redirect("/sign-up");
   return (
     <>
       <h1 className="mb-4 text-lg font-semibold tracking-tight">Sign in</h1>
-      <AuthForm mode="sign-in" />
+      <AuthForm mode="sign-in" providers={providers} />
     </>
   );
 }

@@ -7,7 +7,7 @@ export const dynamic = "force-dynamic";
 
 export default async function SignUpPage() {
   if (await currentUser()) redirect("/");
-  const { allowed, first } = await signupState();
+  const { allowed, first, providers } = await signupState();
   return (
     <>
       <h1 className="mb-2 text-lg font-semibold tracking-tight">Create an account</h1>
@@ -18,7 +18,7 @@ export default async function SignUpPage() {
         </p>
       ) : null}
       {allowed ? (
-        <AuthForm mode="sign-up" />
+        <AuthForm mode="sign-up" providers={providers} />
       ) : (
         <p role="status" data-testid="signups-closed" className="text-[13px] text-neutral-600 dark:text-neutral-400">
           Sign-ups are closed here. Ask the admin for an account, then <a className="font-medium text-sky-700 hover:underline dark:text-sky-400" href="/sign-in">sign in</a>.
