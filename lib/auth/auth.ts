@@ -9,7 +9,7 @@ import { getDb, type Db } from "../db/client";
 import { storedAuthSecret } from "../db/instance";
 import { logger } from "../log/logger";
 import { authConfig, socialProviders, type AuthConfig } from "./config";
-import { accountHooks } from "./signup-policy";
+import { accountHooks, signupGate } from "./signup-policy";
 
 /** Every personal API token starts with this, so secret scanners can recognise one. */
 export const TOKEN_PREFIX = "strata_";
@@ -64,7 +64,8 @@ function createAuth(db: Db, secret: string, config: AuthConfig) {
       ...(trustedProxies?.length ? { ipAddress: { trustedProxies } } : {}),
       defaultCookieAttributes: { httpOnly: true, sameSite: "lax" },
     },
-    databaseHooks: accountHooks(db, config),
+    databaseHooks: accountHooks(db),
+    hooks: { before: signupGate(db, config) },
     plugins: [
       apiKey({
         defaultPrefix: TOKEN_PREFIX,
