@@ -15,6 +15,15 @@ export type CurrentUser = UserRecord;
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
+/** The host of an Origin header; null for "null" (sandboxed frames) and anything unparsable. */
+function originHost(origin: string): string | null {
+  try {
+    return new URL(origin).host;
+  } catch {
+    return null;
+  }
+}
+
 const signedOut = () => new AppError("unauthorized", "Sign in first, or send a personal API token as Authorization: Bearer <token>.");
 
 /** The user behind these request headers, or null when there is neither token nor live session. */
@@ -45,7 +54,7 @@ export async function requireRequestUser(request: Request): Promise<CurrentUser>
   if (!SAFE_METHODS.has(request.method) && !request.headers.has("authorization")) {
     const origin = request.headers.get("origin");
     const host = request.headers.get("x-forwarded-host") ?? request.headers.get("host");
-    if (origin && host && new URL(origin).host !== host) {
+    if (origin && host && originHost(origin) !== host) {
       throw new AppError("forbidden", "Cross-site requests cannot use the session cookie.");
     }
   }

@@ -2,16 +2,10 @@
 import { APIError, createAuthMiddleware } from "better-auth/api";
 import type { BetterAuthOptions } from "better-auth";
 import type { Db } from "../db/client";
-import { claimFirstAccount, hasAccounts, readSignupsOpen } from "../db/instance";
+import { claimFirstAccount } from "../db/instance";
 import { logger } from "../log/logger";
 import type { AuthConfig } from "./config";
-
-/** Whether a visitor may sign up now: always for the first account, unless closed by the environment. */
-export async function signupsAllowed(db: Db, config: AuthConfig): Promise<boolean> {
-  if (config.STRATA_SIGNUPS === "closed") return false;
-  if (!(await hasAccounts(db))) return true;
-  return readSignupsOpen(db);
-}
+import { signupsAllowed } from "./signups";
 
 // The endpoints on which the library may create an account for a visitor.
 const SIGNUP_PATHS = ["/sign-up/", "/sign-in/social", "/callback/"];

@@ -13,7 +13,7 @@ import { listAttempts, loadCompactionChildren, loadTimeline } from "../db/compac
 import * as conversations from "../db/conversations";
 import { hasAccounts, readSignupsOpen, writeSignupsOpen } from "../db/instance";
 import { authConfig, socialProviders } from "../auth/config";
-import { signupsAllowed } from "../auth/signup-policy";
+import { signupsAllowed } from "../auth/signups";
 import { getMessage, lastUserSeqs, setPinned } from "../db/messages";
 import { rewindFrom } from "../db/rewind";
 import {
@@ -27,7 +27,7 @@ import {
 import { overridesPatchSchema, type ResolvedSettings } from "../settings-layers";
 import type { UserRole } from "../db/users";
 import type { TokenView } from "../views";
-import * as tokens from "../auth/tokens";
+import type { CreatedToken } from "../auth/tokens";
 import { AppError, invalidInput } from "../errors";
 import { defaultModel, getModelEndpoint, listModels } from "../llm/client";
 import { attemptRecordToView } from "../db/mappers";
@@ -283,17 +283,22 @@ export async function updateConversationSettings(actor: Actor, input: unknown, k
   return updateConversationOverrides(await getDb(), actor.id, conversationId, patch);
 }
 
+// Loaded when used: processes that only chat (the crash test's children, benchmarks)
+// need not load the auth library.
+const tokenModule = () => import("../auth/tokens");
+
 export async function listTokens(actor: Actor): Promise<TokenView[]> {
-  return tokens.tokensOf(actor.id);
+  return (await tokenModule()).tokensOf(actor.id);
 }
 
 /** A new personal API token; its value is in the result this once. */
-export async function createToken(actor: Actor, name: unknown): Promise<tokens.CreatedToken> {
+export async function createToken(actor: Actor, name: unknown): Promise<CreatedToken> {
+  const tokens = await tokenModule();
   return tokens.createToken(actor.id, parse(tokens.tokenNameSchema, name));
 }
 
 export async function revokeToken(actor: Actor, tokenId: unknown): Promise<void> {
-  await tokens.revoke(actor.id, parse(z.string().min(1).max(100), tokenId));
+  await (await tokenModule()).revoke(actor.id, parse(z.string().min(1).max(100), tokenId));
 }
 
 export async function modelInfo() {
