@@ -9,7 +9,8 @@ export function contentSecurityPolicy(nonce: string, dev: boolean): string {
     "default-src 'self'",
     // React's development build evaluates code for its error overlays.
     `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${dev ? " 'unsafe-eval'" : ""}`,
-    `style-src 'self' 'nonce-${nonce}'`,
+    // The development overlay injects <style> elements of its own, without the nonce.
+    dev ? "style-src 'self' 'unsafe-inline'" : `style-src 'self' 'nonce-${nonce}'`,
     // Widths and offsets computed at render (context meter, virtual list) are style attributes.
     "style-src-attr 'unsafe-inline'",
     "img-src 'self' data: blob:",
@@ -36,7 +37,8 @@ export function proxy(request: NextRequest) {
 export const config = {
   matcher: [
     {
-      source: "/((?!api/|_next/static|_next/image|favicon.ico).*)",
+      // Not _next/ at all: the development server's websocket (_next/hmr) must reach it untouched.
+      source: "/((?!api/|_next/|favicon.ico).*)",
       missing: [
         { type: "header", key: "next-router-prefetch" },
         { type: "header", key: "purpose", value: "prefetch" },
