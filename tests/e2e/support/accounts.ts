@@ -34,3 +34,14 @@ export async function signInWithForm(page: Page, email: string, password: string
 export async function freshContext(browser: Browser): Promise<BrowserContext> {
   return browser.newContext({ storageState: { cookies: [], origins: [] } });
 }
+
+/**
+ * Someone signed up on the app at `baseURL` in a context of their own (for a second app
+ * instance: its accounts are its own, and cookies do not tell ports apart).
+ */
+export async function signedUpOn(browser: Browser, baseURL: string, email = `user-${Date.now()}@example.com`) {
+  const context = await browser.newContext({ baseURL, storageState: { cookies: [], origins: [] } });
+  const page = await context.newPage();
+  await signUpWithForm(page, email, "a passphrase for tests");
+  return { context, page, request: page.request };
+}
