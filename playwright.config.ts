@@ -1,8 +1,11 @@
 import { defineConfig } from "@playwright/test";
+import { ADMIN_STATE, E2E_AUTH_SECRET, E2E_MODEL_KEY } from "./tests/e2e/support/accounts";
 
 // End-to-end tests: the real app (next build + next start) against Strata's
 // OpenAI-compatible test server, on a dedicated PostgreSQL database that is reset
 // before the app starts (tests/e2e/support/prepare-db.ts) and again in globalSetup.
+// The "accounts" project signs the first account up through the form (it becomes the
+// admin) and saves its session; every other spec runs signed in with it.
 // Overridable so that two checkouts can run their browser tests side by side.
 const APP_PORT = Number(process.env.E2E_APP_PORT ?? 3100);
 const MODEL_PORT = Number(process.env.E2E_MODEL_PORT ?? 4010);
@@ -16,7 +19,6 @@ const build = process.env.E2E_SKIP_BUILD === "1" ? "" : "npx next build && ";
 
 export default defineConfig({
   testDir: "tests/e2e",
-  testMatch: "**/*.spec.ts",
   fullyParallel: false,
   workers: 1,
   retries: 0,
@@ -42,6 +44,10 @@ export default defineConfig({
       ],
     },
   },
+  projects: [
+    { name: "accounts", testMatch: "first-account.setup.ts" },
+    { name: "app", testMatch: "**/*.spec.ts", dependencies: ["accounts"], use: { storageState: ADMIN_STATE } },
+  ],
   webServer: [
     {
       command: `npx tsx scripts/test-server.ts --port ${MODEL_PORT}`,
@@ -53,16 +59,21 @@ export default defineConfig({
     },
     {
       command: `npx tsx tests/e2e/support/prepare-db.ts && ${build}npx next start -p ${APP_PORT}`,
-      url: `http://127.0.0.1:${APP_PORT}/api/settings`,
+      url: `http://127.0.0.1:${APP_PORT}/api/auth/ok`,
       reuseExistingServer: !process.env.CI,
       timeout: 600_000,
       stdout: "ignore",
       stderr: "pipe",
       env: {
         OPENAI_BASE_URL: `http://127.0.0.1:${MODEL_PORT}/v1`,
-        OPENAI_API_KEY: "test-key",
+        OPENAI_API_KEY: E2E_MODEL_KEY,
+        // Set, rather than generated into the database (which globalSetup empties while the app runs).
+        BETTER_AUTH_SECRET: E2E_AUTH_SECRET,
         DATABASE_URL: databaseUrl,
         LOG_LEVEL: "warn",
+        // The specs script many turns a minute; the limit itself is tested in tests/integration.
+        STRATA_MESSAGE_RATE_LIMIT: "0",
+        STRATA_SIGNIN_RATE_LIMIT: "30",
       },
     },
     {
@@ -76,7 +87,7 @@ export default defineConfig({
     {
       // Waits for the first instance, which builds.
       command: `npx tsx tests/e2e/support/prepare-db.ts && until curl -s -o /dev/null http://127.0.0.1:${APP_PORT}/; do sleep 1; done && npx next start -p ${OUTSIDE_APP_PORT}`,
-      url: `http://127.0.0.1:${OUTSIDE_APP_PORT}/api/settings`,
+      url: `http://127.0.0.1:${OUTSIDE_APP_PORT}/api/auth/ok`,
       reuseExistingServer: !process.env.CI,
       timeout: 600_000,
       stdout: "ignore",
@@ -85,9 +96,11 @@ export default defineConfig({
         OPENAI_BASE_URL: `http://127.0.0.1:${OUTSIDE_MODEL_PORT}/v1`,
         OPENAI_API_KEY: "test-key",
         STRATA_DEFAULT_MODEL: "outside-small",
+        BETTER_AUTH_SECRET: E2E_AUTH_SECRET,
         DATABASE_URL: outsideDatabaseUrl,
         E2E_DATABASE_URL: outsideDatabaseUrl,
         LOG_LEVEL: "warn",
+        STRATA_MESSAGE_RATE_LIMIT: "0",
       },
     },
   ],

@@ -1,10 +1,16 @@
 "use server";
-// Server actions: the browser's door to every operation. Each validates its input
-// with zod (in lib/chat/operations) and returns an ActionResult instead of throwing.
+// Server actions: the browser's door to every operation. Each resolves the signed-in
+// user, validates its input with zod (in lib/chat/operations) and returns an
+// ActionResult instead of throwing ("unauthorized" without a session).
 import * as ops from "@/lib/chat/operations";
+import { requireActionUser, type CurrentUser } from "@/lib/auth/current-user";
 import { asResult } from "@/lib/chat/result";
 import { listModels } from "@/lib/llm/client";
 import { eventStream } from "@/lib/chat/event-stream";
+
+function asUser<T>(work: (user: CurrentUser) => Promise<T> | T) {
+  return asResult(async () => work(await requireActionUser()));
+}
 
 /**
  * Sends a message (or retries, or edits a past one) and streams the turn's events as
@@ -14,54 +20,75 @@ import { eventStream } from "@/lib/chat/event-stream";
  * back while the reply streams.
  */
 export async function sendMessageAction(input: unknown) {
-  return asResult(async () => eventStream(await ops.startTurn(input)));
+  return asUser(async (user) => eventStream(await ops.startTurn(user, input)));
 }
 
 export async function createConversationAction(input: unknown) {
-  return asResult(() => ops.createConversation(input));
+  return asUser((user) => ops.createConversation(user, input));
 }
 export async function listConversationsAction() {
-  return asResult(() => ops.listConversations());
+  return asUser((user) => ops.listConversations(user));
 }
 export async function updateConversationAction(input: unknown) {
-  return asResult(() => ops.updateConversation(input));
+  return asUser((user) => ops.updateConversation(user, input));
 }
 export async function deleteConversationAction(conversationId: unknown) {
-  return asResult(() => ops.deleteConversation(conversationId));
+  return asUser((user) => ops.deleteConversation(user, conversationId));
 }
 export async function timelineAction(input: unknown) {
-  return asResult(() => ops.timeline(input));
+  return asUser((user) => ops.timeline(user, input));
 }
 export async function compactionChildrenAction(input: unknown) {
-  return asResult(() => ops.compactionChildren(input));
+  return asUser((user) => ops.compactionChildren(user, input));
 }
 export async function attemptsAction(conversationId: unknown) {
-  return asResult(() => ops.attempts(conversationId));
+  return asUser((user) => ops.attempts(user, conversationId));
 }
 export async function contextMeterAction(conversationId: unknown) {
-  return asResult(() => ops.meter(conversationId));
+  return asUser((user) => ops.meter(user, conversationId));
 }
 export async function pinMessageAction(input: unknown) {
-  return asResult(() => ops.pinMessage(input));
+  return asUser((user) => ops.pinMessage(user, input));
 }
 export async function stopTurnAction(conversationId: unknown) {
-  return asResult(() => ops.stop(conversationId));
+  return asUser((user) => ops.stop(user, conversationId));
 }
 export async function rewindAction(input: unknown) {
-  return asResult(() => ops.rewind(input));
+  return asUser((user) => ops.rewind(user, input));
 }
 export async function compactNowAction(input: unknown) {
-  return asResult(() => ops.compactNow(input));
+  return asUser((user) => ops.compactNow(user, input));
 }
 export async function applyProposalAction(input: unknown) {
-  return asResult(() => ops.applyProposal(input));
+  return asUser((user) => ops.applyProposal(user, input));
 }
 export async function getSettingsAction() {
-  return asResult(() => ops.getSettings());
+  return asUser((user) => ops.getSettings(user));
 }
 export async function saveSettingsAction(input: unknown) {
-  return asResult(async () => ops.saveSettings(input, await listModels()));
+  return asUser(async (user) => ops.saveSettings(user, input, await listModels()));
+}
+export async function conversationSettingsAction(conversationId: unknown) {
+  return asUser((user) => ops.conversationSettings(user, conversationId));
+}
+export async function updateConversationSettingsAction(input: unknown) {
+  return asUser(async (user) => ops.updateConversationSettings(user, input, await listModels()));
+}
+export async function saveDefaultsAction(input: unknown) {
+  return asUser(async (user) => ops.saveDefaults(user, input, await listModels()));
+}
+export async function setSignupsOpenAction(open: unknown) {
+  return asUser((user) => ops.setSignupsOpen(user, open));
+}
+export async function listTokensAction() {
+  return asUser((user) => ops.listTokens(user));
+}
+export async function createTokenAction(name: unknown) {
+  return asUser((user) => ops.createToken(user, name));
+}
+export async function revokeTokenAction(tokenId: unknown) {
+  return asUser((user) => ops.revokeToken(user, tokenId));
 }
 export async function modelInfoAction() {
-  return asResult(() => ops.modelInfo());
+  return asUser(() => ops.modelInfo());
 }

@@ -1,9 +1,8 @@
 import type { Metadata, Viewport } from "next";
-import { listConversations } from "@/lib/chat/operations";
-import { ConversationSidebar } from "@/components/sidebar/ConversationSidebar";
-import type { ConversationSummary } from "@/lib/views";
 import "./globals.css";
 
+// Every page renders per request: the session decides what it shows, and the CSP
+// nonce (proxy.ts) must reach every script.
 export const dynamic = "force-dynamic";
 
 export const metadata: Metadata = {
@@ -16,22 +15,10 @@ export const viewport: Viewport = {
   colorScheme: "light dark",
 };
 
-async function loadConversations(): Promise<{ conversations: ConversationSummary[]; error: string | null }> {
-  try {
-    return { conversations: await listConversations(), error: null };
-  } catch (error) {
-    return { conversations: [], error: error instanceof Error ? error.message : String(error) };
-  }
-}
-
-export default async function RootLayout({ children }: { children: React.ReactNode }) {
-  const { conversations, error } = await loadConversations();
+export default function RootLayout({ children }: { children: React.ReactNode }) {
   return (
     <html lang="en">
-      <body className="flex h-dvh overflow-hidden">
-        <ConversationSidebar initialConversations={conversations} loadError={error} />
-        <main className="flex min-w-0 flex-1 flex-col">{children}</main>
-      </body>
+      <body className="flex h-dvh overflow-hidden">{children}</body>
     </html>
   );
 }

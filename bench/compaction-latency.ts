@@ -18,7 +18,8 @@ import "./lib/env";
 import { appendResults, fmt, fmtInt, median, p95, printTable, resetDatabase, runMain, verdictTable, type Verdict } from "./lib/common";
 import { startTestServer } from "../lib/llm/test-server";
 import { getDb } from "../lib/db/client";
-import { writeSettings } from "../lib/db/settings";
+import { writeUserSettings } from "../lib/db/settings";
+import { benchUser } from "./lib/user";
 import { DEFAULT_SETTINGS, type CompressionSettings } from "../lib/compression/settings";
 import { backgroundSettled } from "../lib/chat/compressor";
 import * as ops from "../lib/chat/operations";
@@ -55,13 +56,14 @@ async function main() {
   const server = await startTestServer({ chatLatencyMs: CHAT_LATENCY_MS, summaryLatencyMs: SUMMARY_LATENCY_MS, tokensPerChunk: 50 });
   process.env.OPENAI_BASE_URL = server.url;
   const db = await getDb();
-  // Settings are global; the modes differ in preemptiveThreshold, so switch it per turn
+  const user = await benchUser();
+  // Settings are the user's; the modes differ in preemptiveThreshold, so switch it per turn
   // (settings are read fresh on every turn and by the background job as it starts).
   const settingsFor = (mode: Mode): CompressionSettings => ({ ...base, preemptiveThreshold: mode === "background" ? 0.6 : 0 });
   const conversations: Record<Mode, string> = {
-    background: (await ops.createConversation({ title: "background", model: SMALL, systemPrompt: "Be brief." })).id,
-    inline: (await ops.createConversation({ title: "inline", model: SMALL, systemPrompt: "Be brief." })).id,
-    none: (await ops.createConversation({ title: "none", model: LARGE, systemPrompt: "Be brief." })).id,
+    background: (await ops.createConversation(user, { title: "background", model: SMALL, systemPrompt: "Be brief." })).id,
+    inline: (await ops.createConversation(user, { title: "inline", model: SMALL, systemPrompt: "Be brief." })).id,
+    none: (await ops.createConversation(user, { title: "none", model: LARGE, systemPrompt: "Be brief." })).id,
   };
   const samples: Record<Mode, Sample[]> = { background: [], inline: [], none: [] };
 
@@ -69,12 +71,12 @@ async function main() {
     db.compaction.count({ where: { conversationId, background } });
 
   async function turn(mode: Mode, index: number): Promise<Sample> {
-    await writeSettings(db, settingsFor(mode));
+    await writeUserSettings(db, user.id, settingsFor(mode));
     const conversationId = conversations[mode];
     const started = performance.now();
     let firstTokenMs = Number.NaN;
     let inlineCompactions = 0;
-    for await (const event of await ops.startTurn({ conversationId, content: `Turn ${index}: tell me more. REPLY_WORDS=${REPLY_WORDS}` })) {
+    for await (const event of await ops.startTurn(user, { conversationId, content: `Turn ${index}: tell me more. REPLY_WORDS=${REPLY_WORDS}` })) {
       if (event.type === "delta" && Number.isNaN(firstTokenMs)) firstTokenMs = performance.now() - started;
       if (event.type === "compaction") inlineCompactions++;
       if (event.type === "error") throw new Error(`turn failed: ${event.message}`);

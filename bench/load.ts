@@ -12,7 +12,8 @@ import { appendResults, fmt, fmtInt, median, p95, printTable, resetDatabase, run
 import { ensureBuild, startNext } from "./lib/next-server";
 import { startTestServer } from "../lib/llm/test-server";
 import { getDb } from "../lib/db/client";
-import { writeSettings } from "../lib/db/settings";
+import { writeUserSettings } from "../lib/db/settings";
+import { benchAuthHeaders, benchUser } from "./lib/user";
 import { DEFAULT_SETTINGS } from "../lib/compression/settings";
 
 const arg = (name: string, fallback: number) => {
@@ -33,7 +34,10 @@ async function main() {
   await resetDatabase(process.env.DATABASE_URL!);
   const db = await getDb();
   // A small window so compactions (background and inline) also happen under load.
-  await writeSettings(db, { ...DEFAULT_SETTINGS, contextWindowOverrides: { [MODEL]: WINDOW }, hardLimitReserve: 400, keepRecentCount: 6, maxSummaryTokensPerLevel: 1000 });
+  // The virtual users share one account: the load is on the chat loop, not on sign-in.
+  const account = await benchUser();
+  const auth = await benchAuthHeaders(account);
+  await writeUserSettings(db, account.id, { ...DEFAULT_SETTINGS, contextWindowOverrides: { [MODEL]: WINDOW }, hardLimitReserve: 400, keepRecentCount: 6, maxSummaryTokensPerLevel: 1000 });
   const model = await startTestServer({ chatLatencyMs: CHAT_LATENCY_MS, summaryLatencyMs: 200, tokensPerChunk: 10 });
   const next = await startNext({
     DATABASE_URL: process.env.DATABASE_URL!,
@@ -50,7 +54,7 @@ async function main() {
   const started = performance.now();
   try {
     // Warm the server's routes (not measured).
-    await fetch(`${next.url}/api/conversations`);
+    await fetch(`${next.url}/api/conversations`, { headers: auth });
     await Promise.all(
       Array.from({ length: USERS }, async (_, user) => {
         let t = performance.now();
@@ -58,7 +62,7 @@ async function main() {
         try {
           response = await fetch(`${next.url}/api/conversations`, {
             method: "POST",
-            headers: { "content-type": "application/json" },
+            headers: { "content-type": "application/json", ...auth },
             body: JSON.stringify({ title: `load ${user}`, model: MODEL }),
           });
         } catch (error) {
@@ -82,7 +86,7 @@ async function main() {
           try {
             const reply = await fetch(`${next.url}/api/conversations/${conversation.id}/messages`, {
               method: "POST",
-              headers: { "content-type": "application/json" },
+              headers: { "content-type": "application/json", ...auth },
               body: JSON.stringify({ content, stream: false }),
             });
             const body = (await reply.json()) as { error: string | null; events?: { type: string; message?: { role: string } }[] };

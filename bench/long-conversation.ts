@@ -18,7 +18,8 @@ import { appendResults, fmt, fmtInt, median, printTable, resetDatabase, ROOT, ru
 import { lineChart } from "./lib/svg";
 import { startTestServer, type RecordedRequest } from "../lib/llm/test-server";
 import { getDb } from "../lib/db/client";
-import { writeSettings } from "../lib/db/settings";
+import { writeUserSettings } from "../lib/db/settings";
+import { benchUser } from "./lib/user";
 import { DEFAULT_SETTINGS, type CompressionSettings } from "../lib/compression/settings";
 import { backgroundSettled } from "../lib/chat/compressor";
 import * as ops from "../lib/chat/operations";
@@ -91,8 +92,9 @@ async function main() {
   const server = await startTestServer({ chatLatencyMs: 0, summaryLatencyMs: 0, tokensPerChunk: 50 });
   process.env.OPENAI_BASE_URL = server.url;
   const db = await getDb();
-  await writeSettings(db, settings);
-  const conversation = await ops.createConversation({ title: "1,000 turns", model: MODEL, systemPrompt: SYSTEM_PROMPT });
+  const user = await benchUser();
+  await writeUserSettings(db, user.id, settings);
+  const conversation = await ops.createConversation(user, { title: "1,000 turns", model: MODEL, systemPrompt: SYSTEM_PROMPT });
   const plan = script(TURNS);
   const planted = new Map(plan.filter((p) => p.factKey).map((p) => [p.factKey!, p.factValue!]));
 
@@ -109,7 +111,7 @@ async function main() {
     const turnStarted = performance.now();
     let userSeq = 0;
     let reply = "";
-    for await (const event of await ops.startTurn({ conversationId: conversation.id, content: step.content })) {
+    for await (const event of await ops.startTurn(user, { conversationId: conversation.id, content: step.content })) {
       if (event.type === "error") errors++;
       if (event.type === "message" && event.message.role === "user") userSeq = event.message.seq;
       if (event.type === "message" && event.message.role === "assistant") reply = event.message.content;

@@ -12,6 +12,7 @@ import pg from "pg";
 import { appendResults, fmt, fmtInt, median, p95, printTable, resetDatabase, runMain, verdictTable, type Verdict } from "./lib/common";
 import { ensureBuild, startNext } from "./lib/next-server";
 import { seedConversation } from "./lib/seed";
+import { benchAuthHeaders, benchUser } from "./lib/user";
 import { startTestServer } from "../lib/llm/test-server";
 import { getDb } from "../lib/db/client";
 import { loadCompactionChildren } from "../lib/db/compactions";
@@ -24,9 +25,11 @@ const RECENT = 300;
 // Level-1 summaries of 60 messages: expanding one yields a block of 50 originals.
 const CHUNK = 60;
 
+let auth: { authorization: string } | undefined;
+
 async function timedFetch(url: string): Promise<{ ms: number; firstByteMs: number; status: number; body: string }> {
   const started = performance.now();
-  const response = await fetch(url, { headers: { "accept-encoding": "identity" } });
+  const response = await fetch(url, { headers: { "accept-encoding": "identity", ...auth } });
   const firstByteMs = performance.now() - started;
   const body = await response.text();
   return { ms: performance.now() - started, firstByteMs, status: response.status, body };
@@ -38,7 +41,9 @@ async function main() {
   await resetDatabase(process.env.DATABASE_URL!);
   const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
   await client.connect();
-  const seeded = await seedConversation(client, { count: MESSAGES, recent: RECENT, chunk: CHUNK, title: "Ten thousand messages" });
+  const user = await benchUser();
+  auth = await benchAuthHeaders(user);
+  const seeded = await seedConversation(client, { userId: user.id, count: MESSAGES, recent: RECENT, chunk: CHUNK, title: "Ten thousand messages" });
   await client.query("ANALYZE");
   await client.end();
   const levels = [...new Set(seeded.all.map((c) => c.level))].sort();
@@ -60,7 +65,7 @@ async function main() {
     for (let i = 0; i < 5; i++) {
       await timedFetch(pageUrl);
       await timedFetch(childrenUrl(level1.id));
-      await loadCompactionChildren(db, level1.id, { limit: 50 });
+      await loadCompactionChildren(db, user.id, level1.id, { limit: 50 });
     }
     const page: number[] = [];
     const pageFirstByte: number[] = [];
@@ -88,10 +93,10 @@ async function main() {
       apiL3.push(b.ms);
       l3Items = (JSON.parse(b.body) as { items: unknown[] }).items.length;
       let started = performance.now();
-      await loadCompactionChildren(db, level1.id, { limit: 50 });
+      await loadCompactionChildren(db, user.id, level1.id, { limit: 50 });
       inProcessL1.push(performance.now() - started);
       started = performance.now();
-      await loadCompactionChildren(db, level3.id, { limit: 50 });
+      await loadCompactionChildren(db, user.id, level3.id, { limit: 50 });
       inProcessL3.push(performance.now() - started);
     }
     const htmlBytes = Buffer.byteLength(html);

@@ -99,3 +99,13 @@ export type ContextMeterView = ContextBreakdown & {
   /** Settings that cannot work at this window as configured, and what is used instead. */
   adjustments: BudgetAdjustment[];
 };
+
+/** A personal API token as its owner sees it: never the token itself, only its first characters. */
+export type TokenView = {
+  id: string;
+  name: string;
+  start: string | null;
+  createdAt: string;
+  lastUsedAt: string | null;
+  expiresAt: string | null;
+};

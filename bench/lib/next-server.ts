@@ -98,12 +98,13 @@ export async function startNext(env: Record<string, string>): Promise<RunningNex
   for (;;) {
     if (child.exitCode != null) throw new Error(`next start exited with ${child.exitCode}:\n${output}`);
     try {
-      const response = await fetch(`${url}/api/settings`);
+      // Public and cheap: better-auth's health endpoint.
+      const response = await fetch(`${url}/api/auth/ok`);
       if (response.ok) break;
       // Listening but failing: no point waiting for the deadline.
       if (response.status >= 500) {
         child.kill("SIGKILL");
-        throw new Error(`next start answers ${response.status} on /api/settings:\n${output.slice(-3000)}`);
+        throw new Error(`next start answers ${response.status} on /api/auth/ok:\n${output.slice(-3000)}`);
       }
     } catch (error) {
       if (error instanceof Error && error.message.startsWith("next start answers")) throw error;

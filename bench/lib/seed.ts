@@ -144,14 +144,14 @@ const BATCH = 5000;
 /** Inserts a conversation with `count` messages and its compaction tree. */
 export async function seedConversation(
   client: pg.Client,
-  options: { count: number; recent?: number; model?: string; systemPrompt?: string; title?: string; withTree?: boolean; chunk?: number },
+  options: { userId: string; count: number; recent?: number; model?: string; systemPrompt?: string; title?: string; withTree?: boolean; chunk?: number },
 ): Promise<SeededConversation> {
   const id = randomUUID();
   const model = options.model ?? "gpt-4o-mini";
   const messages = seedMessages(options.count, options.count);
   await client.query(
-    `INSERT INTO "Conversation" (id, title, model, "systemPrompt", "lastSeq", "updatedAt") VALUES ($1, $2, $3, $4, $5, now())`,
-    [id, options.title ?? `Seeded ${options.count}`, model, options.systemPrompt ?? "You are a helpful assistant.", options.count],
+    `INSERT INTO "Conversation" (id, "userId", title, model, "systemPrompt", "lastSeq", "updatedAt") VALUES ($1, $2, $3, $4, $5, $6, now())`,
+    [id, options.userId, options.title ?? `Seeded ${options.count}`, model, options.systemPrompt ?? "You are a helpful assistant.", options.count],
   );
   for (let start = 0; start < messages.length; start += BATCH) {
     const part = messages.slice(start, start + BATCH);

@@ -5,6 +5,7 @@ import { useConversationList } from "@/lib/client/conversation-list-store";
 import type { ConversationView } from "@/lib/views";
 import { ActivityIcon, GearIcon } from "../ui/icons";
 import { CompressNowDialog } from "./CompressNowDialog";
+import { ConversationSettingsDialog } from "./ConversationSettingsDialog";
 import { ContextMeter } from "./ContextMeter";
 import { DemoBadge } from "./DemoBadge";
 
@@ -26,6 +27,7 @@ export function ChatHeader({ conversation, demo }: { conversation: ConversationV
       </div>
       <ContextMeter />
       <CompressNowDialog />
+      <ConversationSettingsDialog conversationId={conversation.id} />
       <button
         type="button"
         data-testid="activity-toggle"
@@ -42,7 +44,7 @@ export function ChatHeader({ conversation, demo }: { conversation: ConversationV
       <Link
         href="/settings"
         data-testid="settings-link"
-        aria-label="Compression settings"
+        aria-label="Your compression settings"
         className="inline-flex size-7 items-center justify-center rounded-md text-neutral-600 hover:bg-neutral-100 dark:text-neutral-400 dark:hover:bg-neutral-800"
       >
         <GearIcon className="size-4" />

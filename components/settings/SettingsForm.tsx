@@ -1,7 +1,7 @@
 "use client";
 import { useState } from "react";
-import { saveSettingsAction } from "@/app/actions";
 import type { CompressionSettings } from "@/lib/compression/settings";
+import type { ActionResult } from "@/lib/chat/result";
 import { SETTING_GROUPS } from "@/lib/client/settings-fields";
 import {
   serverFieldErrors,
@@ -16,12 +16,14 @@ import { SettingField } from "./SettingField";
 
 type SaveState = { tone: "ok" | "error"; text: string } | null;
 
+/** One form for a user's settings and for the admin's defaults: `save` is the server action that stores them. */
 export function SettingsForm({
   initialSettings,
   defaults,
   models,
   defaultModel,
   overheadTokens,
+  save: saveAction,
 }: {
   initialSettings: CompressionSettings;
   defaults: CompressionSettings;
@@ -30,6 +32,7 @@ export function SettingsForm({
   defaultModel: string | null;
   /** What every request carries besides the conversation (tool definitions). */
   overheadTokens: number;
+  save: (settings: CompressionSettings) => Promise<ActionResult<CompressionSettings>>;
 }) {
   const [values, setValues] = useState<FormValues>(() => toFormValues(initialSettings));
   const [errors, setErrors] = useState<FieldErrors>({});
@@ -49,7 +52,7 @@ export function SettingsForm({
       return;
     }
     setSaving(true);
-    const result = await saveSettingsAction(settings);
+    const result = await saveAction(settings);
     setSaving(false);
     if (!result.ok) {
       setErrors(serverFieldErrors(result.error.fields));

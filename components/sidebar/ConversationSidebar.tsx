@@ -9,12 +9,28 @@ import { Button } from "../ui/Button";
 import { GearIcon, LayersIcon, PlusIcon } from "../ui/icons";
 import { ConversationListItem } from "./ConversationListItem";
 
+function FooterLink({ href, testId, current, children }: { href: string; testId: string; current: boolean; children: React.ReactNode }) {
+  return (
+    <Link
+      href={href}
+      data-testid={testId}
+      className={`flex items-center gap-2 rounded-md px-2 py-1.5 text-[12.5px] text-neutral-600 hover:bg-neutral-200/60 dark:text-neutral-400 dark:hover:bg-neutral-800 ${
+        current ? "bg-neutral-200/70 text-neutral-900 dark:bg-neutral-800 dark:text-neutral-100" : ""
+      }`}
+    >
+      {children}
+    </Link>
+  );
+}
+
 export function ConversationSidebar({
   initialConversations,
   loadError,
+  user,
 }: {
   initialConversations: ConversationSummary[];
   loadError: string | null;
+  user: { email: string; admin: boolean };
 }) {
   const router = useRouter();
   const pathname = usePathname();
@@ -80,15 +96,20 @@ export function ConversationSidebar({
           />
         ))}
       </ul>
-      <div className="border-t border-neutral-200 p-2 dark:border-neutral-800">
-        <Link
-          href="/settings"
-          className={`flex items-center gap-2 rounded-md px-2 py-1.5 text-[12.5px] text-neutral-600 hover:bg-neutral-200/60 dark:text-neutral-400 dark:hover:bg-neutral-800 ${
-            pathname === "/settings" ? "bg-neutral-200/70 text-neutral-900 dark:bg-neutral-800 dark:text-neutral-100" : ""
-          }`}
-        >
+      <div className="space-y-px border-t border-neutral-200 p-2 dark:border-neutral-800">
+        <FooterLink href="/settings" testId="sidebar-settings" current={pathname === "/settings"}>
           <GearIcon /> Compression settings
-        </Link>
+        </FooterLink>
+        {user.admin ? (
+          <FooterLink href="/admin" testId="sidebar-admin" current={pathname === "/admin"}>
+            <GearIcon /> Admin
+          </FooterLink>
+        ) : null}
+        <FooterLink href="/account" testId="sidebar-account" current={pathname === "/account"}>
+          <span className="truncate" data-testid="signed-in-as">
+            {user.email}
+          </span>
+        </FooterLink>
       </div>
     </nav>
   );

@@ -48,14 +48,14 @@ export function countSystemPrompt(text: string): number {
   return countMessageTokens({ role: "system", content: text });
 }
 
-async function loadActive(conversationId: string): Promise<{ transcript: Transcript; historyVersion: number }> {
-  const { transcript, historyVersion } = await loadTranscript(await getDb(), conversationId, countSystemPrompt);
+async function loadActive(userId: string, conversationId: string): Promise<{ transcript: Transcript; historyVersion: number }> {
+  const { transcript, historyVersion } = await loadTranscript(await getDb(), userId, conversationId, countSystemPrompt);
   return { transcript: { ...transcript, toolTokens: REQUEST_OVERHEAD_TOKENS }, historyVersion };
 }
 
 /** The active context as the next request will be built from it (tool definitions included). */
-export async function activeTranscript(conversationId: string): Promise<Transcript> {
-  return (await loadActive(conversationId)).transcript;
+export async function activeTranscript(userId: string, conversationId: string): Promise<Transcript> {
+  return (await loadActive(userId, conversationId)).transcript;
 }
 
 /**
@@ -70,12 +70,18 @@ export type AppliedChange = {
   saved: boolean;
 };
 
-async function persist(conversationId: string, before: Transcript, change: CompressionChange, historyVersion: number): Promise<AppliedChange> {
+async function persist(
+  userId: string,
+  conversationId: string,
+  before: Transcript,
+  change: CompressionChange,
+  historyVersion: number,
+): Promise<AppliedChange> {
   const db = await getDb();
   try {
-    const stored = await saveCompressionChange(db, conversationId, change, historyVersion);
+    const stored = await saveCompressionChange(db, userId, conversationId, change, historyVersion);
     logAttempts(compressionLogger, conversationId, stored.attempts);
-    const compactions = stored.saved ? await Promise.all(change.created.map((record) => getCompactionView(db, record.id))) : [];
+    const compactions = stored.saved ? await Promise.all(change.created.map((record) => getCompactionView(db, userId, record.id))) : [];
     return { change, transcript: stored.saved ? change.transcript : before, compactions, attempts: stored.attempts, saved: stored.saved };
   } catch (error) {
     // The model call goes on without the compaction: the request is still fitted to the
@@ -87,20 +93,21 @@ async function persist(conversationId: string, before: Transcript, change: Compr
       return { ...rest, outcome: "failed", reason: `the compaction could not be saved (${attempt.reason})`, error: message };
     });
     logAttempts(compressionLogger, conversationId, attempts);
-    await recordAttempts(db, conversationId, attempts).catch(() => undefined);
+    await recordAttempts(db, userId, conversationId, attempts).catch(() => undefined);
     return { change, transcript: before, compactions: [], attempts, saved: false };
   }
 }
 
 /** Runs `work` on the freshly loaded transcript while holding the conversation's lock, then saves. */
 export function withTranscript(
+  userId: string,
   conversationId: string,
   settings: CompressionSettings,
   work: (transcript: Transcript) => Promise<CompressionChange> | CompressionChange,
 ): Promise<AppliedChange> {
   return services().lock.run(conversationId, async () => {
-    const { transcript, historyVersion } = await loadActive(conversationId);
-    return persist(conversationId, transcript, await work(transcript), historyVersion);
+    const { transcript, historyVersion } = await loadActive(userId, conversationId);
+    return persist(userId, conversationId, transcript, await work(transcript), historyVersion);
   });
 }
 
@@ -116,6 +123,7 @@ export async function withConversationLock<T>(conversationId: string, work: () =
 
 /** The automatic check before a model call. A background run already under way is awaited, not repeated. */
 export async function compressBeforeCall(
+  userId: string,
   conversationId: string,
   settings: CompressionSettings,
   signal?: AbortSignal,
@@ -123,7 +131,7 @@ export async function compressBeforeCall(
 ): Promise<AppliedChange> {
   const running = services().background.get(conversationId);
   if (running) await running.done;
-  return withTranscript(conversationId, settings, (transcript) =>
+  return withTranscript(userId, conversationId, settings, (transcript) =>
     compressionManager().process(transcript, settings, { ...(signal ? { signal } : {}), ...(onSummarizing ? { onSummarizing } : {}) }),
   );
 }
@@ -132,14 +140,14 @@ export async function compressBeforeCall(
  * After a reply: if the context is past the pre-emptive level, compact now, off the
  * user's path, so the next turn finds it done.
  */
-export function scheduleBackgroundCompaction(conversationId: string): Promise<void> {
+export function scheduleBackgroundCompaction(userId: string, conversationId: string): Promise<void> {
   const { background } = services();
   const existing = background.get(conversationId);
   if (existing) return existing.done;
   const controller = new AbortController();
   const done = (async () => {
-    const settings = await readSettings(await getDb());
-    await withTranscript(conversationId, settings, (transcript) =>
+    const { settings } = await readSettings(await getDb(), userId, conversationId);
+    await withTranscript(userId, conversationId, settings, (transcript) =>
       compressionManager().process(transcript, settings, { background: true, signal: controller.signal }),
     );
   })()
@@ -160,12 +168,13 @@ export function budgetForModel(model: string, settings: CompressionSettings): Co
 }
 
 export async function contextMeter(
+  userId: string,
   conversationId: string,
   settings?: CompressionSettings,
   transcript?: Transcript,
 ): Promise<ContextMeterView> {
-  const applied = settings ?? (await readSettings(await getDb()));
-  const current = transcript ?? (await activeTranscript(conversationId));
+  const applied = settings ?? (await readSettings(await getDb(), userId, conversationId)).settings;
+  const current = transcript ?? (await activeTranscript(userId, conversationId));
   const manager = compressionManager();
   const budget = manager.budget(current, applied);
   return {

@@ -73,17 +73,6 @@ export const timelineInput = z.object({
   limit: z.number().int().min(1).max(1000).default(200),
 });
 
-export type FieldErrors = Record<string, string[]>;
-
-export function fieldErrors(error: z.ZodError): FieldErrors {
-  const errors: FieldErrors = {};
-  for (const issue of error.issues) {
-    const key = issue.path.join(".") || "_";
-    (errors[key] ??= []).push(issue.message);
-  }
-  return errors;
-}
-
 /** One turn: a new message, a retry of the last unanswered one, or an edit of a past user message. */
 // Strict branches: a malformed editSeq or retry must be refused, never read as a plain message.
 export const turnInput = z.union([

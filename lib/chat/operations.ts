@@ -1,15 +1,34 @@
 // Every user-facing operation, once. Server actions (app/actions.ts) and the JSON
 // API (app/api/**) are thin shells around these: they validate with the schemas in
 // ./inputs and translate AppError into a result or an HTTP status.
+// Every user-facing operation, once. Server actions (app/actions.ts) and the JSON API
+// (app/api/**) are thin shells around these: they resolve the signed-in user
+// (lib/auth/current-user.ts), pass it as `actor`, and translate AppError into a result
+// or an HTTP status. Inputs are validated here with the schemas in ./inputs; every
+// database call names the actor, so another user's ids answer "not found".
 import { z } from "zod";
 import { compressionSettingsSchema, type CompressionSettings } from "../compression/settings";
 import { getDb } from "../db/client";
 import { listAttempts, loadCompactionChildren, loadTimeline } from "../db/compactions";
 import * as conversations from "../db/conversations";
+import { hasAccounts, readSignupsOpen, writeSignupsOpen } from "../db/instance";
+import { authConfig, socialProviders } from "../auth/config";
+import { signupsAllowed } from "../auth/signups";
 import { getMessage, lastUserSeqs, setPinned } from "../db/messages";
 import { rewindFrom } from "../db/rewind";
-import { readSettings, writeSettings } from "../db/settings";
-import { AppError } from "../errors";
+import {
+  readDefaults,
+  readSettings,
+  readUserSettings,
+  updateConversationOverrides,
+  writeDefaults,
+  writeUserSettings,
+} from "../db/settings";
+import { overridesPatchSchema, type ResolvedSettings } from "../settings-layers";
+import type { UserRole } from "../db/users";
+import type { TokenView } from "../views";
+import type { CreatedToken } from "../auth/tokens";
+import { AppError, invalidInput } from "../errors";
 import { defaultModel, getModelEndpoint, listModels } from "../llm/client";
 import { attemptRecordToView } from "../db/mappers";
 import {
@@ -26,7 +45,6 @@ import {
   compactInput,
   createConversationInput,
   editMessageInput,
-  fieldErrors,
   idSchema,
   pinInput,
   rewindInput,
@@ -35,74 +53,77 @@ import {
   updateConversationInput,
 } from "./inputs";
 import type { TurnEvent } from "./events";
+import { countMessageSend } from "./send-limit";
 import { runTurn } from "./turn";
 import { stopTurns } from "./running-turns";
 import type { AttemptView, CompactionView } from "../views";
 
+/** Who is asking: resolved once per request by lib/auth/current-user.ts. */
+export type Actor = { id: string; role: UserRole };
+
 export function parse<T extends z.ZodType>(schema: T, input: unknown): z.infer<T> {
   const result = schema.safeParse(input);
-  if (!result.success) {
-    const fields = fieldErrors(result.error);
-    const first = result.error.issues[0];
-    const where = first?.path.length ? `${first.path.join(".")}: ` : "";
-    throw new AppError("invalid_input", `${where}${first?.message ?? "Invalid input."}`, fields);
-  }
+  if (!result.success) throw invalidInput(result.error);
   return result.data;
 }
 
-export async function createConversation(input: unknown) {
+function assertAdmin(actor: Actor): void {
+  if (actor.role !== "admin") throw new AppError("forbidden", "Only the admin can do this.");
+}
+
+export async function createConversation(actor: Actor, input: unknown) {
   const { title, model, systemPrompt } = parse(createConversationInput, input ?? {});
-  return conversations.createConversation(await getDb(), {
+  return conversations.createConversation(await getDb(), actor.id, {
     title: title ?? "New conversation",
     model: model ?? defaultModel(),
     systemPrompt: systemPrompt ?? "",
   });
 }
 
-export async function listConversations() {
-  return conversations.listConversations(await getDb());
+export async function listConversations(actor: Actor) {
+  return conversations.listConversations(await getDb(), actor.id);
 }
 
-export async function getConversation(id: unknown) {
-  return conversations.getConversation(await getDb(), parse(idSchema, id));
+export async function getConversation(actor: Actor, id: unknown) {
+  return conversations.getConversation(await getDb(), actor.id, parse(idSchema, id));
 }
 
-export async function updateConversation(input: unknown) {
+export async function updateConversation(actor: Actor, input: unknown) {
   const { conversationId, ...patch } = parse(updateConversationInput, input);
-  return conversations.updateConversation(await getDb(), conversationId, patch);
+  return conversations.updateConversation(await getDb(), actor.id, conversationId, patch);
 }
 
-export async function deleteConversation(id: unknown) {
-  await conversations.deleteConversation(await getDb(), parse(idSchema, id));
+export async function deleteConversation(actor: Actor, id: unknown) {
+  await conversations.deleteConversation(await getDb(), actor.id, parse(idSchema, id));
 }
 
-export async function timeline(input: unknown) {
+export async function timeline(actor: Actor, input: unknown) {
   const { conversationId, beforeSeq, limit } = parse(timelineInput, input);
-  return loadTimeline(await getDb(), conversationId, { limit, ...(beforeSeq ? { beforeSeq } : {}) });
+  return loadTimeline(await getDb(), actor.id, conversationId, { limit, ...(beforeSeq ? { beforeSeq } : {}) });
 }
 
-export async function compactionChildren(input: unknown) {
+export async function compactionChildren(actor: Actor, input: unknown) {
   const { compactionId, afterSeq, limit } = parse(childrenInput, input);
-  return loadCompactionChildren(await getDb(), compactionId, { limit, ...(afterSeq != null ? { afterSeq } : {}) });
+  return loadCompactionChildren(await getDb(), actor.id, compactionId, { limit, ...(afterSeq != null ? { afterSeq } : {}) });
 }
 
-export async function attempts(conversationId: unknown): Promise<AttemptView[]> {
-  const id = parse(idSchema, conversationId);
-  await conversations.getConversation(await getDb(), id);
-  return listAttempts(await getDb(), id);
+export async function attempts(actor: Actor, conversationId: unknown): Promise<AttemptView[]> {
+  return listAttempts(await getDb(), actor.id, parse(idSchema, conversationId));
 }
 
-export async function pinMessage(input: unknown) {
+export async function pinMessage(actor: Actor, input: unknown) {
   const { conversationId, seq, pinned } = parse(pinInput, input);
-  return setPinned(await getDb(), conversationId, seq, pinned);
+  return setPinned(await getDb(), actor.id, conversationId, seq, pinned);
 }
 
-export async function meter(conversationId: unknown) {
-  return contextMeter(parse(idSchema, conversationId));
+export async function meter(actor: Actor, conversationId: unknown) {
+  return contextMeter(actor.id, parse(idSchema, conversationId));
 }
 
-export function stop(conversationId: unknown): { stopped: number } {
-  return { stopped: stopTurns(parse(idSchema, conversationId)) };
+export async function stop(actor: Actor, conversationId: unknown): Promise<{ stopped: number }> {
+  const id = parse(idSchema, conversationId);
+  await conversations.assertOwnsConversation(await getDb(), actor.id, id);
+  return { stopped: stopTurns(id) };
 }
 
 function rewindPlanner() {
@@ -115,28 +136,28 @@ function rewindPlanner() {
  * compaction of those messages is being prepared meanwhile (one that was is refused at
  * save time by the history version).
  */
-function rewindLocked(conversationId: string, fromSeq: number) {
-  return withConversationLock(conversationId, async () => rewindFrom(await getDb(), conversationId, fromSeq, rewindPlanner()));
+function rewindLocked(actor: Actor, conversationId: string, fromSeq: number) {
+  return withConversationLock(conversationId, async () => rewindFrom(await getDb(), actor.id, conversationId, fromSeq, rewindPlanner()));
 }
 
 /** Removes the last `turns` user turns (and everything after them) from the conversation. */
-export async function rewind(input: unknown) {
+export async function rewind(actor: Actor, input: unknown) {
   const { conversationId, turns } = parse(rewindInput, input);
-  await conversations.getConversation(await getDb(), conversationId);
-  const fromSeq = (await lastUserSeqs(await getDb(), conversationId, turns))[0];
+  await conversations.assertOwnsConversation(await getDb(), actor.id, conversationId);
+  const fromSeq = (await lastUserSeqs(await getDb(), actor.id, conversationId, turns))[0];
   if (fromSeq == null) throw new AppError("invalid_input", "There is no turn to remove.");
-  return rewindLocked(conversationId, fromSeq);
+  return rewindLocked(actor, conversationId, fromSeq);
 }
 
 /**
  * Editing a past user message rewinds to it (the old text and everything after stay in
  * the database, hidden) and returns the new content for the caller to send as a turn.
  */
-export async function prepareEdit(input: unknown): Promise<{ conversationId: string; content: string }> {
+export async function prepareEdit(actor: Actor, input: unknown): Promise<{ conversationId: string; content: string }> {
   const { conversationId, seq, content } = parse(editMessageInput, input);
-  const original = await getMessage(await getDb(), conversationId, seq);
+  const original = await getMessage(await getDb(), actor.id, conversationId, seq);
   if (original.role !== "user") throw new AppError("invalid_input", "Only your own messages can be edited.");
-  await rewindLocked(conversationId, seq);
+  await rewindLocked(actor, conversationId, seq);
   return { conversationId, content };
 }
 
@@ -155,12 +176,12 @@ function compactResult(applied: AppliedChange): CompactResult {
 }
 
 /** "Compress now" and `/compact <instructions>`; with `preview` it only proposes a summary. */
-export async function compactNow(input: unknown): Promise<CompactResult> {
+export async function compactNow(actor: Actor, input: unknown): Promise<CompactResult> {
   const { conversationId, instructions, preview } = parse(compactInput, input);
   const options = { ...(instructions ? { instructions } : {}), ...(preview ? { preview } : {}) };
-  const settings = await readSettings(await getDb());
+  const { settings } = await readSettings(await getDb(), actor.id, conversationId);
   if (preview) {
-    const transcript = await activeTranscript(conversationId);
+    const transcript = await activeTranscript(actor.id, conversationId);
     const result = await compressionManager().compactNow(transcript, settings, options);
     return {
       compactions: [],
@@ -171,16 +192,16 @@ export async function compactNow(input: unknown): Promise<CompactResult> {
     };
   }
   return compactResult(
-    await withTranscript(conversationId, settings, (transcript) => compressionManager().compactNow(transcript, settings, options)),
+    await withTranscript(actor.id, conversationId, settings, (transcript) => compressionManager().compactNow(transcript, settings, options)),
   );
 }
 
 /** Applies a previewed (and possibly edited) summary. */
-export async function applyProposal(input: unknown): Promise<CompactResult> {
+export async function applyProposal(actor: Actor, input: unknown): Promise<CompactResult> {
   const { conversationId, summary, fromSeq, toSeq, instructions } = parse(applyProposalInput, input);
-  const settings = await readSettings(await getDb());
+  const { settings } = await readSettings(await getDb(), actor.id, conversationId);
   return compactResult(
-    await withTranscript(conversationId, settings, (transcript) =>
+    await withTranscript(actor.id, conversationId, settings, (transcript) =>
       compressionManager().applyProvided(
         transcript,
         { summary, trigger: "manual", fromSeq, toSeq, ...(instructions ? { instructions } : {}) },
@@ -190,19 +211,94 @@ export async function applyProposal(input: unknown): Promise<CompactResult> {
   );
 }
 
-export async function getSettings(): Promise<CompressionSettings> {
-  return readSettings(await getDb());
+/** The user's own settings: what their conversations start from. */
+export async function getSettings(actor: Actor): Promise<CompressionSettings> {
+  return (await readUserSettings(await getDb(), actor.id)).settings;
 }
 
-/** Validates every field (and the relations between them) before anything is stored. */
-export async function saveSettings(input: unknown, knownModels?: string[] | null): Promise<CompressionSettings> {
-  const settings = parse(compressionSettingsSchema, input);
-  if (settings.summaryModel && knownModels && !knownModels.includes(settings.summaryModel)) {
-    throw new AppError("invalid_input", `summaryModel: the endpoint does not offer a model named "${settings.summaryModel}".`, {
-      summaryModel: [`Unknown model "${settings.summaryModel}".`],
+function assertKnownSummaryModel(model: string | null | undefined, knownModels?: string[] | null): void {
+  if (model && knownModels && !knownModels.includes(model)) {
+    throw new AppError("invalid_input", `summaryModel: the endpoint does not offer a model named "${model}".`, {
+      summaryModel: [`Unknown model "${model}".`],
     });
   }
-  return writeSettings(await getDb(), settings);
+}
+
+/** What the settings page edits, and the defaults its "reset" returns to. */
+export async function settingsForm(actor: Actor): Promise<{ settings: CompressionSettings; defaults: CompressionSettings }> {
+  const db = await getDb();
+  const [user, defaults] = await Promise.all([readUserSettings(db, actor.id), readDefaults(db)]);
+  return { settings: user.settings, defaults: defaults.settings };
+}
+
+/** For the signed-out pages: whether a visitor may sign up, whether theirs would be the first account, which OAuth providers are set up. */
+export async function signupState(): Promise<{ allowed: boolean; first: boolean; providers: string[] }> {
+  const db = await getDb();
+  const config = authConfig();
+  const [first, allowed] = await Promise.all([hasAccounts(db).then((any) => !any), signupsAllowed(db, config)]);
+  return { allowed, first, providers: Object.keys(socialProviders(config)) };
+}
+
+/** What the admin page edits: the defaults and whether visitors may sign up. */
+export async function adminSettings(actor: Actor): Promise<{ defaults: CompressionSettings; signupsOpen: boolean }> {
+  assertAdmin(actor);
+  const db = await getDb();
+  const [defaults, signupsOpen] = await Promise.all([readDefaults(db), readSignupsOpen(db)]);
+  return { defaults: defaults.settings, signupsOpen };
+}
+
+/** Every field and the relations between them, and a summary model the endpoint offers. */
+function parseSettings(input: unknown, knownModels?: string[] | null): CompressionSettings {
+  const settings = parse(compressionSettingsSchema, input);
+  assertKnownSummaryModel(settings.summaryModel, knownModels);
+  return settings;
+}
+
+/** Validates every field before anything is stored; applies from the user's next turn. */
+export async function saveSettings(actor: Actor, input: unknown, knownModels?: string[] | null): Promise<CompressionSettings> {
+  return (await writeUserSettings(await getDb(), actor.id, parseSettings(input, knownModels))).settings;
+}
+
+export async function saveDefaults(actor: Actor, input: unknown, knownModels?: string[] | null): Promise<CompressionSettings> {
+  assertAdmin(actor);
+  return (await writeDefaults(await getDb(), parseSettings(input, knownModels))).settings;
+}
+
+export async function setSignupsOpen(actor: Actor, open: unknown): Promise<{ open: boolean }> {
+  assertAdmin(actor);
+  const value = parse(z.boolean({ message: "Say true or false." }), open);
+  await writeSignupsOpen(await getDb(), value);
+  return { open: value };
+}
+
+/** The settings a conversation runs with, and where each value comes from. */
+export async function conversationSettings(actor: Actor, conversationId: unknown): Promise<ResolvedSettings> {
+  return readSettings(await getDb(), actor.id, parse(idSchema, conversationId));
+}
+
+/** Sets (a value) or removes (null) a conversation's overrides; applies from its next turn. */
+export async function updateConversationSettings(actor: Actor, input: unknown, knownModels?: string[] | null): Promise<ResolvedSettings> {
+  const { conversationId, ...patch } = parse(overridesPatchSchema.extend({ conversationId: idSchema }), input);
+  assertKnownSummaryModel(patch.summaryModel, knownModels);
+  return updateConversationOverrides(await getDb(), actor.id, conversationId, patch);
+}
+
+// Loaded when used: processes that only chat (the crash test's children, benchmarks)
+// need not load the auth library.
+const tokenModule = () => import("../auth/tokens");
+
+export async function listTokens(actor: Actor): Promise<TokenView[]> {
+  return (await tokenModule()).tokensOf(actor.id);
+}
+
+/** A new personal API token; its value is in the result this once. */
+export async function createToken(actor: Actor, name: unknown): Promise<CreatedToken> {
+  const tokens = await tokenModule();
+  return tokens.createToken(actor.id, parse(tokens.tokenNameSchema, name));
+}
+
+export async function revokeToken(actor: Actor, tokenId: unknown): Promise<void> {
+  await (await tokenModule()).revoke(actor.id, parse(z.string().min(1).max(100), tokenId));
 }
 
 export async function modelInfo() {
@@ -223,13 +319,15 @@ export async function modelInfoIfAvailable() {
  * Validates a turn and checks the conversation exists before anything streams, so a
  * bad request is refused with a proper error instead of a broken stream.
  */
-export async function startTurn(input: unknown, signal?: AbortSignal): Promise<AsyncGenerator<TurnEvent>> {
+export async function startTurn(actor: Actor, input: unknown, signal?: AbortSignal): Promise<AsyncGenerator<TurnEvent>> {
   const request = parse(turnInput, input);
-  await conversations.getConversation(await getDb(), request.conversationId);
-  if ("retry" in request) return runTurn({ conversationId: request.conversationId, ...(signal ? { signal } : {}) });
+  await conversations.assertOwnsConversation(await getDb(), actor.id, request.conversationId);
+  await countMessageSend(actor.id);
+  const base = { userId: actor.id, ...(signal ? { signal } : {}) };
+  if ("retry" in request) return runTurn({ ...base, conversationId: request.conversationId });
   if ("editSeq" in request) {
-    const edit = await prepareEdit({ conversationId: request.conversationId, seq: request.editSeq, content: request.content });
-    return runTurn({ ...edit, ...(signal ? { signal } : {}) });
+    const edit = await prepareEdit(actor, { conversationId: request.conversationId, seq: request.editSeq, content: request.content });
+    return runTurn({ ...base, ...edit });
   }
-  return runTurn({ conversationId: request.conversationId, content: request.content, ...(signal ? { signal } : {}) });
+  return runTurn({ ...base, conversationId: request.conversationId, content: request.content });
 }

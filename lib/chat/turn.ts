@@ -29,6 +29,8 @@ const MAX_TOOL_ROUNDS = 6;
 const MODEL_TIMEOUT_MS = Number(process.env.STRATA_MODEL_TIMEOUT_MS ?? 120_000);
 
 export type TurnInput = {
+  /** The conversation's owner, checked by every query the turn makes. */
+  userId: string;
   conversationId: string;
   /** The user's new message; absent to retry after a failed reply. */
   content?: string;
@@ -51,7 +53,7 @@ function assistantWire(content: string, toolCalls: ToolCall[]): ChatMessage {
   };
 }
 
-async function runToolCall(conversationId: string, settings: CompressionSettings, call: ToolCall): Promise<string> {
+async function runToolCall(userId: string, conversationId: string, settings: CompressionSettings, call: ToolCall): Promise<string> {
   if (call.name === COMPRESS_CONTEXT_TOOL.function.name) {
     let summary = "";
     try {
@@ -59,7 +61,7 @@ async function runToolCall(conversationId: string, settings: CompressionSettings
     } catch {
       return "compress_context failed: the arguments were not valid JSON.";
     }
-    const applied = await withTranscript(conversationId, settings, (transcript) =>
+    const applied = await withTranscript(userId, conversationId, settings, (transcript) =>
       compressionManager().applyProvided(transcript, { summary, trigger: "tool" }, settings),
     );
     const created = applied.compactions[0];
@@ -79,8 +81,8 @@ async function runToolCall(conversationId: string, settings: CompressionSettings
 }
 
 /** Checks that a retry has something to answer: the active context must end with the user's turn. */
-async function assertRetryable(conversationId: string): Promise<void> {
-  const transcript = await activeTranscript(conversationId);
+async function assertRetryable(userId: string, conversationId: string): Promise<void> {
+  const transcript = await activeTranscript(userId, conversationId);
   const last = transcript.messages.at(-1);
   if (!last || last.role !== "user") {
     throw new AppError("invalid_input", "There is no unanswered message to retry.");
@@ -88,27 +90,27 @@ async function assertRetryable(conversationId: string): Promise<void> {
 }
 
 export async function* runTurn(input: TurnInput): AsyncGenerator<TurnEvent> {
-  const { conversationId } = input;
+  const { userId, conversationId } = input;
   const db = await getDb();
   const turn = registerTurn(conversationId, input.signal);
   try {
     // One snapshot of the settings for the whole turn: a change saved meanwhile
     // applies from the next turn, never halfway through this one.
-    const settings = await readSettings(db);
+    const { settings } = await readSettings(db, userId, conversationId);
     if (input.content != null) {
-      const [userMessage] = await appendMessages(db, conversationId, [
+      const [userMessage] = await appendMessages(db, userId, conversationId, [
         { role: "user", content: input.content, tokenCount: countMessageTokens({ role: "user", content: input.content }) },
       ]);
       if (userMessage) yield { type: "message", message: userMessage };
     } else {
-      await assertRetryable(conversationId);
+      await assertRetryable(userId, conversationId);
     }
 
     for (let round = 0; round < MAX_TOOL_ROUNDS; round++) {
       // Say "compressing" as soon as a summary starts, not when it is done.
       let announce: (range: { messageCount: number }) => void = () => {};
       const announced = new Promise<{ messageCount: number }>((resolve) => (announce = resolve));
-      const compression = compressBeforeCall(conversationId, settings, turn.signal, (range) => announce(range));
+      const compression = compressBeforeCall(userId, conversationId, settings, turn.signal, (range) => announce(range));
       const started = await Promise.race([compression.then(() => null), announced]);
       if (started) yield { type: "status", stage: "compressing", messageCount: started.messageCount };
       const applied = await compression;
@@ -160,7 +162,7 @@ export async function* runTurn(input: TurnInput): AsyncGenerator<TurnEvent> {
       if (stopped || failure) {
         // Keep whatever arrived; a stopped reply stays in the context, a failed one does not.
         if (text) {
-          const [partial] = await appendMessages(db, conversationId, [
+          const [partial] = await appendMessages(db, userId, conversationId, [
             {
               role: "assistant",
               content: text,
@@ -189,13 +191,13 @@ export async function* runTurn(input: TurnInput): AsyncGenerator<TurnEvent> {
         requestTokens,
         ...(usage ? { usage } : {}),
       };
-      const [assistant] = await appendMessages(db, conversationId, [assistantDraft]);
+      const [assistant] = await appendMessages(db, userId, conversationId, [assistantDraft]);
       if (assistant) yield { type: "message", message: assistant };
       if (toolCalls.length === 0) break;
 
       const toolDrafts: MessageDraft[] = [];
       for (const call of toolCalls) {
-        const result = await runToolCall(conversationId, settings, call);
+        const result = await runToolCall(userId, conversationId, settings, call);
         toolDrafts.push({
           role: "tool",
           content: result,
@@ -204,11 +206,11 @@ export async function* runTurn(input: TurnInput): AsyncGenerator<TurnEvent> {
           tokenCount: countMessageTokens({ role: "tool", content: result, tool_call_id: call.id }),
         });
       }
-      for (const message of await appendMessages(db, conversationId, toolDrafts)) yield { type: "message", message };
+      for (const message of await appendMessages(db, userId, conversationId, toolDrafts)) yield { type: "message", message };
     }
 
-    yield { type: "done", context: await contextMeter(conversationId, settings) };
-    void scheduleBackgroundCompaction(conversationId);
+    yield { type: "done", context: await contextMeter(userId, conversationId, settings) };
+    void scheduleBackgroundCompaction(userId, conversationId);
   } finally {
     turn.release();
   }

@@ -3,7 +3,6 @@
 import pg from "pg";
 import { applyMigrations } from "./migrate";
 
-const TABLES = ["CompactionAttempt", "Compaction", "Message", "Conversation", "Settings"];
 const DUPLICATE_DATABASE = "42P04";
 
 const quoteIdent = (name: string) => `"${name.replaceAll('"', '""')}"`;
@@ -47,14 +46,17 @@ export async function dropDatabase(url: string): Promise<void> {
   await withAdmin(url, (client, name) => client.query(`DROP DATABASE IF EXISTS ${quoteIdent(name)} WITH (FORCE)`));
 }
 
-/** Creates the database if needed, applies the migrations and empties every table. */
+/** Creates the database if needed, applies the migrations and empties every table but the migration history. */
 export async function resetDatabase(url: string): Promise<void> {
   await ensureDatabase(url);
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
     await applyMigrations(client);
-    await client.query(`TRUNCATE ${TABLES.map(quoteIdent).join(", ")} CASCADE`);
+    const { rows } = await client.query<{ name: string }>(
+      `SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public' AND tablename <> '_prisma_migrations'`,
+    );
+    if (rows.length) await client.query(`TRUNCATE ${rows.map((row) => quoteIdent(row.name)).join(", ")} CASCADE`);
   } finally {
     await client.end();
   }

@@ -1,6 +1,7 @@
 import type { Db } from "./client.ts";
 import type { Prisma } from "./generated/client.ts";
 import { toAttemptView, toCompactionView, toMessageView } from "./mappers.ts";
+import { assertOwnsConversation, ownedConversation } from "./conversations.ts";
 import { seqFilters, uncoveredRanges } from "./ranges.ts";
 import { notFound } from "../errors.ts";
 import type { AttemptRecord, CompactionRecord, CompressionChange } from "../compression/types";
@@ -99,18 +100,20 @@ async function insertCompaction(tx: Tx, conversationId: string, record: Compacti
  */
 export async function saveCompressionChange(
   db: Db,
+  userId: string,
   conversationId: string,
   change: Pick<CompressionChange, "created" | "attempts">,
   historyVersion: number,
 ): Promise<{ saved: boolean; conflict?: string; attempts: AttemptRecord[] }> {
   if (change.created.length === 0) {
-    await recordAttempts(db, conversationId, change.attempts);
+    await recordAttempts(db, userId, conversationId, change.attempts);
     return { saved: true, attempts: change.attempts };
   }
   try {
     await db.$transaction(async (tx) => {
       const locked = await tx.$queryRaw<{ historyVersion: number }[]>`
-        SELECT "historyVersion" FROM "Conversation" WHERE id = ${conversationId} FOR UPDATE`;
+        SELECT "historyVersion" FROM "Conversation" WHERE id = ${conversationId} AND "userId" = ${userId} FOR UPDATE`;
+      if (locked.length === 0) throw notFound("conversation", conversationId);
       if (locked[0]?.historyVersion !== historyVersion) {
         throw new CompactionConflict("The conversation was rewound or edited while this compaction was prepared.");
       }
@@ -126,17 +129,19 @@ export async function saveCompressionChange(
       const { compactionId: _dropped, ...rest } = attempt;
       return attempt.outcome === "applied" ? { ...rest, outcome: "skipped", reason: `${error.message} (${attempt.reason})` } : rest;
     });
-    await recordAttempts(db, conversationId, attempts);
+    await recordAttempts(db, userId, conversationId, attempts);
     return { saved: false, conflict: error.message, attempts };
   }
 }
 
-export async function recordAttempts(db: Db, conversationId: string, attempts: AttemptRecord[]): Promise<void> {
+export async function recordAttempts(db: Db, userId: string, conversationId: string, attempts: AttemptRecord[]): Promise<void> {
   if (attempts.length === 0) return;
+  await assertOwnsConversation(db, userId, conversationId);
   await db.compactionAttempt.createMany({ data: attempts.map((a) => attemptData(conversationId, a)) });
 }
 
-export async function listAttempts(db: Db, conversationId: string, limit = 100): Promise<AttemptView[]> {
+export async function listAttempts(db: Db, userId: string, conversationId: string, limit = 100): Promise<AttemptView[]> {
+  await assertOwnsConversation(db, userId, conversationId);
   const rows = await db.compactionAttempt.findMany({
     where: { conversationId },
     orderBy: { createdAt: "desc" },
@@ -167,10 +172,11 @@ function bySeq(a: TimelineItem, b: TimelineItem): number {
  */
 export async function loadTimeline(
   db: Db,
+  userId: string,
   conversationId: string,
   options: { limit: number; beforeSeq?: number },
 ): Promise<{ items: TimelineItem[]; hasEarlier: boolean }> {
-  const conversation = await db.conversation.findUnique({ where: { id: conversationId }, select: { lastSeq: true } });
+  const conversation = await db.conversation.findFirst({ where: ownedConversation(userId, conversationId), select: { lastSeq: true } });
   if (!conversation) throw notFound("conversation", conversationId);
   const compactions = await db.compaction.findMany({
     where: { conversationId, supersededById: null, undoneAt: null },
@@ -206,10 +212,11 @@ export async function loadTimeline(
  */
 export async function loadCompactionChildren(
   db: Db,
+  userId: string,
   compactionId: string,
   options: { afterSeq?: number; limit: number },
 ): Promise<{ items: TimelineItem[]; nextAfterSeq: number | null }> {
-  const parent = await db.compaction.findUnique({ where: { id: compactionId } });
+  const parent = await db.compaction.findFirst({ where: { id: compactionId, conversation: { userId } } });
   if (!parent) throw notFound("compaction", compactionId);
   const start = Math.max(parent.fromSeq, (options.afterSeq ?? parent.fromSeq - 1) + 1);
   const children = await db.compaction.findMany({ where: { supersededById: parent.id }, orderBy: { fromSeq: "asc" } });
@@ -235,8 +242,8 @@ export async function loadCompactionChildren(
   return { items: items.sort(bySeq), nextAfterSeq: more ? lastLoadedSeq : null };
 }
 
-export async function getCompactionView(db: Db, compactionId: string): Promise<CompactionView> {
-  const row = await db.compaction.findUnique({ where: { id: compactionId } });
+export async function getCompactionView(db: Db, userId: string, compactionId: string): Promise<CompactionView> {
+  const row = await db.compaction.findFirst({ where: { id: compactionId, conversation: { userId } } });
   if (!row) throw notFound("compaction", compactionId);
   const counts = await childCounts(db, [row.id]);
   return toCompactionView(row, counts.get(row.id) ?? 0);

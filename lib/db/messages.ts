@@ -72,12 +72,12 @@ async function checkToolResults(tx: Prisma.TransactionClient, conversationId: st
  * conversation row; bumping it with UPDATE ... RETURNING takes that row's lock, so
  * concurrent writers to one conversation are serialized and never collide.
  */
-export async function appendMessages(db: Db, conversationId: string, drafts: MessageDraft[]): Promise<MessageView[]> {
+export async function appendMessages(db: Db, userId: string, conversationId: string, drafts: MessageDraft[]): Promise<MessageView[]> {
   if (drafts.length === 0) return [];
   return db.$transaction(async (tx) => {
     const bumped = await tx.$queryRaw<{ lastSeq: number }[]>`
       UPDATE "Conversation" SET "lastSeq" = "lastSeq" + ${drafts.length}, "updatedAt" = now()
-      WHERE id = ${conversationId} RETURNING "lastSeq"`;
+      WHERE id = ${conversationId} AND "userId" = ${userId} RETURNING "lastSeq"`;
     const lastSeq = bumped[0]?.lastSeq;
     if (lastSeq == null) throw notFound("conversation", conversationId);
     await checkToolResults(tx, conversationId, drafts);
@@ -89,15 +89,18 @@ export async function appendMessages(db: Db, conversationId: string, drafts: Mes
   });
 }
 
-export async function setPinned(db: Db, conversationId: string, seq: number, pinned: boolean): Promise<MessageView> {
-  const { count } = await db.message.updateMany({ where: { conversationId, seq, rewoundAt: null }, data: { pinned } });
+export async function setPinned(db: Db, userId: string, conversationId: string, seq: number, pinned: boolean): Promise<MessageView> {
+  const { count } = await db.message.updateMany({
+    where: { conversationId, seq, rewoundAt: null, conversation: { userId } },
+    data: { pinned },
+  });
   if (count === 0) throw notFound("message", `${conversationId}#${seq}`);
   const row = await db.message.findUniqueOrThrow({ where: { conversationId_seq: { conversationId, seq } } });
   return toMessageView(row);
 }
 
-export async function getMessage(db: Db, conversationId: string, seq: number): Promise<MessageView> {
-  const row = await db.message.findUnique({ where: { conversationId_seq: { conversationId, seq } } });
+export async function getMessage(db: Db, userId: string, conversationId: string, seq: number): Promise<MessageView> {
+  const row = await db.message.findFirst({ where: { conversationId, seq, conversation: { userId } } });
   if (!row || row.rewoundAt) throw notFound("message", `${conversationId}#${seq}`);
   return toMessageView(row);
 }
@@ -105,12 +108,13 @@ export async function getMessage(db: Db, conversationId: string, seq: number): P
 /** Visible messages in [fromSeq, toSeq], paged from the start of the range. */
 export async function messagesInRange(
   db: Db,
+  userId: string,
   conversationId: string,
   range: { fromSeq: number; toSeq: number },
   limit: number,
 ): Promise<MessageView[]> {
   const rows = await db.message.findMany({
-    where: { conversationId, rewoundAt: null, seq: { gte: range.fromSeq, lte: range.toSeq } },
+    where: { conversationId, conversation: { userId }, rewoundAt: null, seq: { gte: range.fromSeq, lte: range.toSeq } },
     orderBy: { seq: "asc" },
     take: limit,
   });
@@ -118,9 +122,9 @@ export async function messagesInRange(
 }
 
 /** Sequence numbers of the last `count` visible user messages, oldest first. */
-export async function lastUserSeqs(db: Db, conversationId: string, count: number): Promise<number[]> {
+export async function lastUserSeqs(db: Db, userId: string, conversationId: string, count: number): Promise<number[]> {
   const rows = await db.message.findMany({
-    where: { conversationId, role: "user", rewoundAt: null },
+    where: { conversationId, conversation: { userId }, role: "user", rewoundAt: null },
     orderBy: { seq: "desc" },
     take: count,
     select: { seq: true },

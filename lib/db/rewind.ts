@@ -11,6 +11,7 @@ export type RewindPlanner = (compactions: RewindCompaction[], fromSeq: number) =
  */
 export async function rewindFrom(
   db: Db,
+  userId: string,
   conversationId: string,
   fromSeq: number,
   plan: RewindPlanner,
@@ -19,7 +20,7 @@ export async function rewindFrom(
     // Bumping the version takes the row lock and tells any compaction prepared from
     // the old history that it may no longer be saved.
     const locked = await tx.$queryRaw<{ id: string }[]>`
-      UPDATE "Conversation" SET "historyVersion" = "historyVersion" + 1 WHERE id = ${conversationId} RETURNING id`;
+      UPDATE "Conversation" SET "historyVersion" = "historyVersion" + 1 WHERE id = ${conversationId} AND "userId" = ${userId} RETURNING id`;
     if (locked.length === 0) throw notFound("conversation", conversationId);
     // The planner needs the whole tree around the affected records.
     const all = await tx.compaction.findMany({

@@ -1,18 +1,100 @@
+// Reads and writes the three layers of compression settings (see settings-layers.ts).
+// Read fresh on every use (seed 003 REQ-3.5): a saved change applies on the next turn.
 import type { Db } from "./client.ts";
 import type { Prisma } from "./generated/client.ts";
-import { type CompressionSettings, settingsFromStored } from "../compression/settings";
+import { ownedConversation } from "./conversations.ts";
+import { invalidInput, notFound } from "../errors.ts";
+import { DEFAULT_SETTINGS, type CompressionSettings } from "../compression/settings";
+import {
+  BUILT_IN,
+  differences,
+  overlay,
+  overlayStrict,
+  patchOverrides,
+  resolveLayers,
+  storedLayer,
+  type OverridesPatch,
+  type ResolvedSettings,
+  type SettingsLayer,
+} from "../settings-layers";
 
-const SETTINGS_ID = 1;
+const INSTANCE_ID = 1;
 
-/** Read fresh on every use (seed 003 REQ-3.5): a saved change applies on the next turn. */
-export async function readSettings(db: Db): Promise<CompressionSettings> {
-  const row = await db.settings.findUnique({ where: { id: SETTINGS_ID } });
-  return settingsFromStored(row?.values);
+const json = (layer: SettingsLayer) => layer as Prisma.InputJsonValue;
+
+async function storedDefaults(db: Db): Promise<unknown> {
+  return (await db.instance.findUnique({ where: { id: INSTANCE_ID }, select: { compressionDefaults: true } }))?.compressionDefaults;
 }
 
-/** Stores already-validated settings. */
-export async function writeSettings(db: Db, settings: CompressionSettings): Promise<CompressionSettings> {
-  const values = settings as unknown as Prisma.InputJsonValue;
-  await db.settings.upsert({ where: { id: SETTINGS_ID }, create: { id: SETTINGS_ID, values }, update: { values } });
-  return settings;
+async function storedUserValues(db: Db, userId: string): Promise<unknown> {
+  return (await db.userSettings.findUnique({ where: { userId }, select: { values: true } }))?.values;
+}
+
+/** The admin's defaults over the built-in ones. */
+export async function readDefaults(db: Db): Promise<ResolvedSettings> {
+  return resolveLayers({ defaults: await storedDefaults(db) });
+}
+
+/** What a user's conversations start from: the defaults and the user's own values. */
+export async function readUserSettings(db: Db, userId: string): Promise<ResolvedSettings> {
+  const [defaults, user] = await Promise.all([storedDefaults(db), storedUserValues(db, userId)]);
+  return resolveLayers({ defaults, user });
+}
+
+/** The settings one of the user's conversations runs with, and where each value comes from. */
+export async function readSettings(db: Db, userId: string, conversationId: string): Promise<ResolvedSettings> {
+  const [defaults, user, conversation] = await Promise.all([
+    storedDefaults(db),
+    storedUserValues(db, userId),
+    db.conversation.findFirst({ where: ownedConversation(userId, conversationId), select: { settingsOverrides: true } }),
+  ]);
+  if (!conversation) throw notFound("conversation", conversationId);
+  return resolveLayers({ defaults, user, conversation: conversation.settingsOverrides });
+}
+
+/** Stores already-validated admin defaults (as their differences from the built-in ones). */
+export async function writeDefaults(db: Db, settings: CompressionSettings): Promise<ResolvedSettings> {
+  const values = json(differences(settings, DEFAULT_SETTINGS));
+  await db.instance.upsert({
+    where: { id: INSTANCE_ID },
+    create: { id: INSTANCE_ID, compressionDefaults: values },
+    update: { compressionDefaults: values },
+  });
+  return readDefaults(db);
+}
+
+/** Stores already-validated settings as the user's: what differs from the defaults now. */
+export async function writeUserSettings(db: Db, userId: string, settings: CompressionSettings): Promise<ResolvedSettings> {
+  const defaults = await readDefaults(db);
+  const values = json(differences(settings, defaults.settings));
+  await db.userSettings.upsert({ where: { userId }, create: { userId, values }, update: { values } });
+  return readUserSettings(db, userId);
+}
+
+/**
+ * Applies `patch` to a conversation's overrides, refusing (field by field) a result that
+ * breaks a rule together with the user's settings. One transaction under the
+ * conversation's row lock, so two concurrent patches both apply.
+ */
+export async function updateConversationOverrides(
+  db: Db,
+  userId: string,
+  conversationId: string,
+  patch: OverridesPatch,
+): Promise<ResolvedSettings> {
+  return db.$transaction(async (tx) => {
+    const locked = await tx.$queryRaw<{ settingsOverrides: unknown }[]>`
+      SELECT "settingsOverrides" FROM "Conversation" WHERE id = ${conversationId} AND "userId" = ${userId} FOR UPDATE`;
+    if (locked.length === 0) throw notFound("conversation", conversationId);
+    const [defaults, user] = await Promise.all([
+      tx.instance.findUnique({ where: { id: INSTANCE_ID }, select: { compressionDefaults: true } }),
+      tx.userSettings.findUnique({ where: { userId }, select: { values: true } }),
+    ]);
+    const base = overlay(overlay(BUILT_IN, storedLayer(defaults?.compressionDefaults), "default"), storedLayer(user?.values), "user");
+    const overrides = patchOverrides(locked[0]!.settingsOverrides, patch);
+    const checked = overlayStrict(base, overrides, "conversation");
+    if (!checked.ok) throw invalidInput(checked.error);
+    await tx.conversation.update({ where: { id: conversationId }, data: { settingsOverrides: json(overrides) } });
+    return checked.resolved;
+  });
 }

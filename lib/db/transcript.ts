@@ -1,5 +1,6 @@
 import type { Db } from "./client.ts";
 import { toCompactionRecord, toTranscriptMessage } from "./mappers.ts";
+import { ownedConversation } from "./conversations.ts";
 import { seqFilters, uncoveredRanges } from "./ranges.ts";
 import { notFound } from "../errors.ts";
 import type { Transcript } from "../compression/types";
@@ -14,10 +15,11 @@ const ACTIVE_COMPACTION = { supersededById: null, undoneAt: null } as const;
  */
 export async function loadTranscript(
   db: Db,
+  userId: string,
   conversationId: string,
   countSystemPrompt: (text: string) => number,
 ): Promise<{ transcript: Transcript; messageRows: Message[]; historyVersion: number }> {
-  const conversation = await db.conversation.findUnique({ where: { id: conversationId } });
+  const conversation = await db.conversation.findFirst({ where: ownedConversation(userId, conversationId) });
   if (!conversation) throw notFound("conversation", conversationId);
   const compactionRows = await db.compaction.findMany({
     where: { conversationId, ...ACTIVE_COMPACTION },

@@ -1,6 +1,7 @@
 // Shared plumbing for the JSON API's route handlers: body parsing with limits,
 // AppError → HTTP status, and NDJSON streaming of a turn.
 import { AppError } from "../errors";
+import { requireRequestUser, type CurrentUser } from "../auth/current-user";
 import { toActionError } from "../chat/result";
 import type { TurnEvent } from "../chat/events";
 import { eventStream } from "../chat/event-stream";
@@ -68,6 +69,14 @@ export async function handle(work: () => Promise<Response>): Promise<Response> {
     if (override) return jsonResponse({ error: toActionError(error) }, override);
     return errorResponse(error);
   }
+}
+
+/**
+ * Runs a handler for the user behind the request (personal API token or session
+ * cookie): 401 without one. Every route handler but the auth library's goes through here.
+ */
+export function handleUser(request: Request, work: (user: CurrentUser) => Promise<Response>): Promise<Response> {
+  return handle(async () => work(await requireRequestUser(request)));
 }
 
 /** Streams turn events as NDJSON, one event per line. */

@@ -1,8 +1,10 @@
 import pino from "pino";
 
 // One structured JSON logger for the server. LOG_LEVEL=silent quiets tests.
-export const logger = pino({
+// STRATA_LOG_TO_STDERR=1 (the strata CLI) keeps stdout for the command's result.
+const options: pino.LoggerOptions = {
   level: process.env.LOG_LEVEL ?? (process.env.NODE_ENV === "test" ? "silent" : "info"),
   base: { app: "strata" },
   redact: ["apiKey", "*.apiKey", "headers.authorization"],
-});
+};
+export const logger = process.env.STRATA_LOG_TO_STDERR === "1" ? pino(options, pino.destination(2)) : pino(options);

@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./support/fixtures";
 import { newConversation, resetModelServer, sendMessage, saveTestSettings, MODEL_SERVER } from "./support/helpers";
 
 test.beforeEach(async ({ request }) => {

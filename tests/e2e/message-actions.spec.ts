@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./support/fixtures";
 import { MODEL_SERVER, newConversation, resetModelServer, saveTestSettings, sendMessage, untilSettled } from "./support/helpers";
 
 test.beforeEach(async ({ request }) => {

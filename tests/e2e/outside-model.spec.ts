@@ -1,13 +1,14 @@
 // The app in the browser against a model server that shares nothing with it: its own
 // token count (it refuses any request over its window), its own terse summaries.
 import { expect, test } from "@playwright/test";
+import { signedUpOn } from "./support/accounts";
 import { newConversation, OUTSIDE_APP, OUTSIDE_MODEL, saveTestSettings, scriptTurns, sendMessage } from "./support/helpers";
-
-test.use({ baseURL: OUTSIDE_APP });
 
 type Recorded = { kind: string; promptTokens: number; status: number; body: { messages: { content?: string | null }[] } };
 
-test("a long chat at a 4k window with default settings: summaries, no truncation, nothing over the window", async ({ page, request }) => {
+test("a long chat at a 4k window with default settings: summaries, no truncation, nothing over the window", async ({ browser }) => {
+  // The second app instance has its own database: its own first account.
+  const { page, request, context } = await signedUpOn(browser, OUTSIDE_APP);
   expect((await request.post(`${OUTSIDE_MODEL}/admin/reset`)).ok()).toBeTruthy();
   expect((await request.post(`${OUTSIDE_MODEL}/admin/config`, { data: { contextWindow: 4096, summaryMode: "terse" } })).ok()).toBeTruthy();
   await saveTestSettings(request, { contextWindowOverrides: { "outside-small": 4096 } });
@@ -40,4 +41,5 @@ test("a long chat at a 4k window with default settings: summaries, no truncation
     if (summaries.some((summary) => summary.includes(probe))) expect(sent).toContain(probe);
   }
   for (const r of requests) expect(r.promptTokens).toBeLessThanOrEqual(4096);
+  await context.close();
 });

@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./support/fixtures";
 import { newConversation, readSettings, resetModelServer, screenshotPath, scriptTurns, sendMessage, SMALL_WINDOW, saveTestSettings } from "./support/helpers";
 
 test.beforeEach(async ({ request }) => {

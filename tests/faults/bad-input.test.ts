@@ -1,7 +1,8 @@
 // Bad input through the real route handlers (app/api/**, called with real Request
 // objects) and the server operations: every case must be refused with a clear 4xx
-// error carrying a message, and nothing may be stored (row counts and the settings row
-// compared before/after). HTML/script content is stored verbatim but rendered inert.
+// error carrying a message, and nothing may be stored (row counts and every settings
+// layer compared before/after). HTML/script content is stored verbatim but rendered
+// inert. Requests carry the suite user's API token (tests/support/accounts.ts).
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -18,6 +19,7 @@ import { AppError } from "../../lib/errors";
 import { DEFAULT_SETTINGS } from "../../lib/compression/settings";
 import { Markdown } from "../../components/ui/Markdown";
 import { rowCounts, send, setupHarness } from "./support/harness";
+import { bearer } from "../support/accounts";
 
 const h = setupHarness();
 const BASE = "http://127.0.0.1/api";
@@ -30,9 +32,11 @@ let emptyConversationId = "";
 // marker gets removed and the case becomes a normal guard.
 const KNOWN_BUGS = new Set<string>([]);
 
+let auth: { authorization: string };
 const params = (id: string) => ({ params: Promise.resolve({ id }) });
+const authed = (url: string, init: RequestInit = {}) => new Request(url, { ...init, headers: { ...auth, ...(init.headers as Record<string, string>) } });
 const json = (method: string, url: string, body: unknown, headers: Record<string, string> = {}) =>
-  new Request(url, { method, headers: { "content-type": "application/json", ...headers }, body: typeof body === "string" ? body : JSON.stringify(body) });
+  authed(url, { method, headers: { "content-type": "application/json", ...headers }, body: typeof body === "string" ? body : JSON.stringify(body) });
 
 type Case = { name: string; status: number; call: () => Promise<Response> };
 
@@ -44,9 +48,9 @@ function httpCases(): Case[] {
   const settings = (patch: Record<string, unknown>) => settingsRoute.PUT(json("PUT", `${BASE}/settings`, { ...DEFAULT_SETTINGS, ...patch }));
   const cases: Case[] = [
     // Content types, JSON, sizes.
-    { name: "create: text/plain body → 415", status: 415, call: () => conversationsRoute.POST(new Request(`${BASE}/conversations`, { method: "POST", headers: { "content-type": "text/plain" }, body: "{}" })) },
-    { name: "create: no content type → 415", status: 415, call: () => conversationsRoute.POST(new Request(`${BASE}/conversations`, { method: "POST", body: "{}" })) },
-    { name: "message: form-encoded body → 415", status: 415, call: () => messagesRoute.POST(new Request(`${BASE}/conversations/${conversationId}/messages`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "content=hi" }), params(conversationId)) },
+    { name: "create: text/plain body → 415", status: 415, call: () => conversationsRoute.POST(authed(`${BASE}/conversations`, { method: "POST", headers: { "content-type": "text/plain" }, body: "{}" })) },
+    { name: "create: no content type → 415", status: 415, call: () => conversationsRoute.POST(authed(`${BASE}/conversations`, { method: "POST", body: "{}" })) },
+    { name: "message: form-encoded body → 415", status: 415, call: () => messagesRoute.POST(authed(`${BASE}/conversations/${conversationId}/messages`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "content=hi" }), params(conversationId)) },
     { name: "create: invalid JSON → 400", status: 400, call: () => conversationsRoute.POST(json("POST", `${BASE}/conversations`, "{title: oops")) },
     { name: "message: truncated JSON → 400", status: 400, call: () => messages('{"content": "hi"') },
     { name: "settings: invalid JSON → 400", status: 400, call: () => settingsRoute.PUT(json("PUT", `${BASE}/settings`, "[1, 2,")) },
@@ -71,18 +75,18 @@ function httpCases(): Case[] {
     { name: "message: malformed conversation id → 400", status: 400, call: () => messages({ content: "hi" }, "not-a-uuid") },
     { name: "message: unknown conversation → 404", status: 404, call: () => messages({ content: "hi" }, UNKNOWN) },
     { name: "message: SQL-ish id → 400", status: 400, call: () => messages({ content: "hi" }, "1' OR '1'='1") },
-    { name: "get conversation: malformed id → 400", status: 400, call: () => conversationRoute.GET(new Request(`${BASE}/conversations/x`), params("x")) },
-    { name: "get conversation: unknown → 404", status: 404, call: () => conversationRoute.GET(new Request(`${BASE}/conversations/${UNKNOWN}`), params(UNKNOWN)) },
-    { name: "delete conversation: malformed id → 400", status: 400, call: () => conversationRoute.DELETE(new Request(`${BASE}/conversations/x`, { method: "DELETE" }), params("x")) },
-    { name: "attempts: unknown conversation → 404", status: 404, call: () => attemptsRoute.GET(new Request(`${BASE}/conversations/${UNKNOWN}/attempts`), params(UNKNOWN)) },
-    { name: "context: malformed id → 400", status: 400, call: () => contextRoute.GET(new Request(`${BASE}/conversations/%00/context`), params("\u0000")) },
-    { name: "children: malformed compaction id → 400", status: 400, call: () => childrenRoute.GET(new Request(`${BASE}/compactions/zzz/children`), params("zzz")) },
-    { name: "children: unknown compaction → 404", status: 404, call: () => childrenRoute.GET(new Request(`${BASE}/compactions/${UNKNOWN}/children`), params(UNKNOWN)) },
-    { name: "children: limit=0 → 400", status: 400, call: () => childrenRoute.GET(new Request(`${BASE}/compactions/${UNKNOWN}/children?limit=0`), params(UNKNOWN)) },
-    { name: "children: limit=abc → 400", status: 400, call: () => childrenRoute.GET(new Request(`${BASE}/compactions/${UNKNOWN}/children?limit=abc`), params(UNKNOWN)) },
-    { name: "children: limit=501 → 400", status: 400, call: () => childrenRoute.GET(new Request(`${BASE}/compactions/${UNKNOWN}/children?limit=501`), params(UNKNOWN)) },
-    { name: "timeline: beforeSeq=0 → 400", status: 400, call: () => messagesRoute.GET(new Request(`${BASE}/conversations/${conversationId}/messages?beforeSeq=0`), params(conversationId)) },
-    { name: "timeline: limit=-5 → 400", status: 400, call: () => messagesRoute.GET(new Request(`${BASE}/conversations/${conversationId}/messages?limit=-5`), params(conversationId)) },
+    { name: "get conversation: malformed id → 400", status: 400, call: () => conversationRoute.GET(authed(`${BASE}/conversations/x`), params("x")) },
+    { name: "get conversation: unknown → 404", status: 404, call: () => conversationRoute.GET(authed(`${BASE}/conversations/${UNKNOWN}`), params(UNKNOWN)) },
+    { name: "delete conversation: malformed id → 400", status: 400, call: () => conversationRoute.DELETE(authed(`${BASE}/conversations/x`, { method: "DELETE" }), params("x")) },
+    { name: "attempts: unknown conversation → 404", status: 404, call: () => attemptsRoute.GET(authed(`${BASE}/conversations/${UNKNOWN}/attempts`), params(UNKNOWN)) },
+    { name: "context: malformed id → 400", status: 400, call: () => contextRoute.GET(authed(`${BASE}/conversations/%00/context`), params("\u0000")) },
+    { name: "children: malformed compaction id → 400", status: 400, call: () => childrenRoute.GET(authed(`${BASE}/compactions/zzz/children`), params("zzz")) },
+    { name: "children: unknown compaction → 404", status: 404, call: () => childrenRoute.GET(authed(`${BASE}/compactions/${UNKNOWN}/children`), params(UNKNOWN)) },
+    { name: "children: limit=0 → 400", status: 400, call: () => childrenRoute.GET(authed(`${BASE}/compactions/${UNKNOWN}/children?limit=0`), params(UNKNOWN)) },
+    { name: "children: limit=abc → 400", status: 400, call: () => childrenRoute.GET(authed(`${BASE}/compactions/${UNKNOWN}/children?limit=abc`), params(UNKNOWN)) },
+    { name: "children: limit=501 → 400", status: 400, call: () => childrenRoute.GET(authed(`${BASE}/compactions/${UNKNOWN}/children?limit=501`), params(UNKNOWN)) },
+    { name: "timeline: beforeSeq=0 → 400", status: 400, call: () => messagesRoute.GET(authed(`${BASE}/conversations/${conversationId}/messages?beforeSeq=0`), params(conversationId)) },
+    { name: "timeline: limit=-5 → 400", status: 400, call: () => messagesRoute.GET(authed(`${BASE}/conversations/${conversationId}/messages?limit=-5`), params(conversationId)) },
     // Conversation fields.
     { name: "create: title is a number → 400", status: 400, call: () => conversationsRoute.POST(json("POST", `${BASE}/conversations`, { title: 7 })) },
     { name: "create: blank title → 400", status: 400, call: () => conversationsRoute.POST(json("POST", `${BASE}/conversations`, { title: "   " })) },
@@ -139,8 +143,9 @@ function httpCases(): Case[] {
 
 describe("bad input", () => {
   beforeAll(async () => {
-    conversationId = (await ops.createConversation({ title: "target", model: "gpt-4o-mini" })).id;
-    emptyConversationId = (await ops.createConversation({ title: "stays empty", model: "gpt-4o-mini" })).id;
+    auth = await bearer(h.user);
+    conversationId = (await ops.createConversation(h.user, { title: "target", model: "gpt-4o-mini" })).id;
+    emptyConversationId = (await ops.createConversation(h.user, { title: "stays empty", model: "gpt-4o-mini" })).id;
   });
 
   it("has at least 30 HTTP cases", () => {
@@ -149,7 +154,6 @@ describe("bad input", () => {
 
   for (const testCase of httpCases()) {
     (KNOWN_BUGS.has(testCase.name) ? it.fails : it)(testCase.name, async () => {
-      const settingsBefore = await h.db.settings.findUnique({ where: { id: 1 } });
       const before = await rowCounts(h.db);
       const response = await testCase.call();
       const body = (await response.json()) as { error?: { code?: string; message?: string } };
@@ -157,23 +161,22 @@ describe("bad input", () => {
       expect(body.error?.message?.length ?? 0, "a clear error message").toBeGreaterThan(5);
       expect(body.error?.message).not.toMatch(/something went wrong/i);
       expect(await rowCounts(h.db)).toEqual(before);
-      expect((await h.db.settings.findUnique({ where: { id: 1 } }))?.values).toEqual(settingsBefore?.values);
     });
   }
 
   const opCases: { name: string; call: () => Promise<unknown> }[] = [
-    { name: "startTurn: 2 MB message", call: async () => ops.startTurn({ conversationId, content: bigText(2 * 1024 * 1024) }) },
-    { name: "startTurn: lone surrogate", call: async () => ops.startTurn({ conversationId, content: "\uD83D" }) },
-    { name: "startTurn: whitespace", call: async () => ops.startTurn({ conversationId, content: "\u00a0 \n" }) },
-    { name: "startTurn: unknown conversation", call: async () => ops.startTurn({ conversationId: UNKNOWN, content: "hi" }) },
-    { name: "startTurn: undefined input", call: async () => ops.startTurn(undefined) },
-    { name: "pinMessage: seq 0", call: () => ops.pinMessage({ conversationId, seq: 0, pinned: true }) },
-    { name: "pinMessage: unknown message", call: () => ops.pinMessage({ conversationId, seq: 12345, pinned: true }) },
-    { name: "rewind: 0 turns", call: () => ops.rewind({ conversationId, turns: 0 }) },
-    { name: "rewind: nothing to remove", call: () => ops.rewind({ conversationId: emptyConversationId, turns: 1 }) },
-    { name: "applyProposal: blank summary", call: () => ops.applyProposal({ conversationId, summary: "   ", fromSeq: 1, toSeq: 2 }) },
-    { name: "saveSettings: string input", call: () => ops.saveSettings("threshold=0.5") },
-    { name: "updateConversation: no id", call: () => ops.updateConversation({ title: "x" }) },
+    { name: "startTurn: 2 MB message", call: async () => ops.startTurn(h.user, { conversationId, content: bigText(2 * 1024 * 1024) }) },
+    { name: "startTurn: lone surrogate", call: async () => ops.startTurn(h.user, { conversationId, content: "\uD83D" }) },
+    { name: "startTurn: whitespace", call: async () => ops.startTurn(h.user, { conversationId, content: "\u00a0 \n" }) },
+    { name: "startTurn: unknown conversation", call: async () => ops.startTurn(h.user, { conversationId: UNKNOWN, content: "hi" }) },
+    { name: "startTurn: undefined input", call: async () => ops.startTurn(h.user, undefined) },
+    { name: "pinMessage: seq 0", call: () => ops.pinMessage(h.user, { conversationId, seq: 0, pinned: true }) },
+    { name: "pinMessage: unknown message", call: () => ops.pinMessage(h.user, { conversationId, seq: 12345, pinned: true }) },
+    { name: "rewind: 0 turns", call: () => ops.rewind(h.user, { conversationId, turns: 0 }) },
+    { name: "rewind: nothing to remove", call: () => ops.rewind(h.user, { conversationId: emptyConversationId, turns: 1 }) },
+    { name: "applyProposal: blank summary", call: () => ops.applyProposal(h.user, { conversationId, summary: "   ", fromSeq: 1, toSeq: 2 }) },
+    { name: "saveSettings: string input", call: () => ops.saveSettings(h.user, "threshold=0.5") },
+    { name: "updateConversation: no id", call: () => ops.updateConversation(h.user, { title: "x" }) },
   ];
   for (const testCase of opCases) {
     it(`operation — ${testCase.name}: 4xx AppError, nothing stored`, async () => {

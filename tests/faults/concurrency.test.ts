@@ -24,6 +24,7 @@ async function userContents(conversationId: string): Promise<string[]> {
 function runChild(conversationId: string, seed: number): Promise<{ code: number | null; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawnTurnChild({
+      userId: h.user.id,
       conversationId,
       seed,
       modelServerUrl: h.server.url,
@@ -44,11 +45,11 @@ function runChild(conversationId: string, seed: number): Promise<{ code: number 
 describe("two clients on one conversation at once", () => {
   it("in one process: unique increasing seqs, no lost message, no duplicate active compaction", async () => {
     await applySettings(h.db, SMALL_WINDOW);
-    const conversation = await ops.createConversation({ title: "two clients", model: "gpt-4o-mini", systemPrompt: "Be brief." });
+    const conversation = await ops.createConversation(h.user, { title: "two clients", model: "gpt-4o-mini", systemPrompt: "Be brief." });
     const errors: string[] = [];
     const client = async (name: string) => {
       for (let i = 1; i <= PER_CLIENT; i++) {
-        const events = await collect(await ops.startTurn({ conversationId: conversation.id, content: `Client ${name} #${i}: FACT ${name}${i}=x${i}\nREPLY_WORDS=30` }));
+        const events = await collect(await ops.startTurn(h.user, { conversationId: conversation.id, content: `Client ${name} #${i}: FACT ${name}${i}=x${i}\nREPLY_WORDS=30` }));
         for (const event of events) if (event.type === "error") errors.push(`${name} #${i}: ${event.message}`);
       }
     };
@@ -71,7 +72,7 @@ describe("two clients on one conversation at once", () => {
 
   it("in two processes: the database alone keeps seqs unique and compactions disjoint", async () => {
     await applySettings(h.db, SMALL_WINDOW);
-    const conversation = await ops.createConversation({ title: "two processes", model: "gpt-4o-mini", systemPrompt: "Be brief." });
+    const conversation = await ops.createConversation(h.user, { title: "two processes", model: "gpt-4o-mini", systemPrompt: "Be brief." });
     const results = await Promise.all([runChild(conversation.id, 1), runChild(conversation.id, 2)]);
     for (const result of results) expect(result.code, result.stderr).toBe(0);
 

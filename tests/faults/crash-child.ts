@@ -5,7 +5,8 @@
 //   M <seq> <role>             a message was stored (the turn yielded it)
 //   C <id>                     a compaction was stored
 //   BEGIN <what> / END <what>  a turn or a manual compaction started / ended
-// Environment: DATABASE_URL, OPENAI_BASE_URL, CRASH_CONVERSATION_ID, CRASH_SEED;
+// Environment: DATABASE_URL, OPENAI_BASE_URL, CRASH_USER_ID (the owner it acts as),
+// CRASH_CONVERSATION_ID, CRASH_SEED;
 // CRASH_TURNS=n stops after n turns (the concurrency test's second process).
 export {};
 process.env.LOG_LEVEL = "silent";
@@ -15,13 +16,14 @@ const ops = await import("../../lib/chat/operations");
 const { backgroundSettled } = await import("../../lib/chat/compressor");
 
 const conversationId = process.env.CRASH_CONVERSATION_ID!;
+const owner = { id: process.env.CRASH_USER_ID!, role: "user" as const };
 const seed = Number(process.env.CRASH_SEED ?? 1);
 const maxTurns = Number(process.env.CRASH_TURNS ?? Infinity);
 const out = (line: string) => process.stdout.write(`${line}\n`);
 
 // Warm up before READY (tiktoken's rank table, Prisma's first queries), so the
 // random kill window is spent on real work.
-await ops.meter(conversationId);
+await ops.meter(owner, conversationId);
 out("READY");
 // Started ahead of time by the parent: wait for its GO (stdin) before working.
 if (process.env.CRASH_WAIT_FOR_GO === "1") {
@@ -40,13 +42,13 @@ for (let turn = 1; turn <= maxTurns; turn++) {
   // (a summary call is in flight for the test server's summary latency).
   const fact = turn % 3 === 0 ? `\nFACT c${seed}_${turn}=v${turn}` : "";
   out("BEGIN turn");
-  for await (const event of await ops.startTurn({ conversationId, content: `Child ${seed}, turn ${turn}.${fact}\nREPLY_WORDS=${150 + (turn % 5) * 20}` })) {
+  for await (const event of await ops.startTurn(owner, { conversationId, content: `Child ${seed}, turn ${turn}.${fact}\nREPLY_WORDS=${150 + (turn % 5) * 20}` })) {
     if (event.type === "message") out(`M ${event.message.seq} ${event.message.role}`);
     if (event.type === "compaction") out(`C ${event.compaction.id}`);
   }
   out("END turn");
   out("BEGIN compact");
-  const result = await ops.compactNow({ conversationId });
+  const result = await ops.compactNow(owner, { conversationId });
   for (const compaction of result.compactions) out(`C ${compaction.id}`);
   out("END compact");
   await backgroundSettled(conversationId);

@@ -28,6 +28,7 @@ type Prepared = { ready: Promise<void>; go: (killAfterMs: number | "after-compac
  */
 function prepareChild(conversationId: string, seed: number): Prepared {
   const child = spawnTurnChild({
+    userId: h.user.id,
     conversationId,
     seed,
     modelServerUrl: h.server.url,
@@ -88,10 +89,11 @@ function prepareChild(conversationId: string, seed: number): Prepared {
 describe("crash mid-compaction", () => {
   it(`survives ${KILLS} SIGKILLs at random points with every acknowledged write present and complete records`, async () => {
     await applySettings(h.db, SMALL_WINDOW);
-    const conversation = await ops.createConversation({ title: "crash", model: "gpt-4o-mini", systemPrompt: "Be brief." });
+    const conversation = await ops.createConversation(h.user, { title: "crash", model: "gpt-4o-mini", systemPrompt: "Be brief." });
     // Enough history to compact from the first moment.
     await appendMessages(
       h.db,
+      h.user.id,
       conversation.id,
       Array.from({ length: 40 }, (_, i) => {
         const content = `Seed message ${i + 1}: some earlier discussion about databases and crash safety. FACT seed${i}=s${i}`;

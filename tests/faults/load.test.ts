@@ -6,6 +6,7 @@ import * as messagesRoute from "../../app/api/conversations/[id]/messages/route"
 import { backgroundSettled } from "../../lib/chat/compressor";
 import { allViolations } from "./support/invariants";
 import { setupHarness, applySettings } from "./support/harness";
+import { bearer } from "../support/accounts";
 
 const h = setupHarness({ chatLatencyMs: 5, summaryLatencyMs: 50, tokensPerChunk: 10 });
 const USERS = 10;
@@ -14,12 +15,13 @@ const TURNS = 5;
 describe("load through the route handlers", () => {
   it(`${USERS} conversations × ${TURNS} turns at once: no errors, nothing lost`, async () => {
     await applySettings(h.db, { contextWindowOverrides: { "gpt-4o-mini": 2500 }, hardLimitReserve: 300, keepRecentCount: 4, summaryMaxTokens: 200 });
+    const auth = await bearer(h.user);
     const errors: string[] = [];
     const latencies: number[] = [];
     const ids = await Promise.all(
       Array.from({ length: USERS }, async (_, user) => {
         const created = await conversationsRoute.POST(
-          new Request("http://127.0.0.1/api/conversations", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ title: `load ${user}`, model: "gpt-4o-mini" }) }),
+          new Request("http://127.0.0.1/api/conversations", { method: "POST", headers: { "content-type": "application/json", ...auth }, body: JSON.stringify({ title: `load ${user}`, model: "gpt-4o-mini" }) }),
         );
         expect(created.status).toBe(201);
         const { conversation } = (await created.json()) as { conversation: { id: string } };
@@ -28,7 +30,7 @@ describe("load through the route handlers", () => {
           const response = await messagesRoute.POST(
             new Request(`http://127.0.0.1/api/conversations/${conversation.id}/messages`, {
               method: "POST",
-              headers: { "content-type": "application/json" },
+              headers: { "content-type": "application/json", ...auth },
               body: JSON.stringify({ content: `User ${user} turn ${turn}. REPLY_WORDS=120`, stream: false }),
             }),
             { params: Promise.resolve({ id: conversation.id }) },

@@ -31,16 +31,16 @@ const base: Partial<CompressionSettings> = {
 
 /** A conversation whose context holds `tokens` tokens (before the next user message). */
 async function conversationWith(tokens: number): Promise<string> {
-  const conversation = await ops.createConversation({ title: "faults", model: MODEL, systemPrompt: "Be brief." });
+  const conversation = await ops.createConversation(h.user, { title: "faults", model: MODEL, systemPrompt: "Be brief." });
   let i = 0;
   for (;;) {
-    const meter = await ops.meter(conversation.id);
+    const meter = await ops.meter(h.user, conversation.id);
     if (meter.totalTokens >= tokens) break;
     const remaining = tokens - meter.totalTokens;
     const words = Math.max(1, Math.min(90, Math.round(remaining * 0.7)));
     const content = `History ${++i}: ${"lorem ipsum dolor sit amet ".repeat(Math.ceil(words / 5)).split(" ").slice(0, words).join(" ")}`;
     const role = i % 2 === 1 ? "user" : "assistant";
-    await appendMessages(h.db, conversation.id, [
+    await appendMessages(h.db, h.user.id, conversation.id, [
       role === "user"
         ? { role, content, tokenCount: countMessageTokens({ role, content }) }
         : { role, content, tokenCount: countMessageTokens({ role, content }), model: MODEL, status: "complete" },

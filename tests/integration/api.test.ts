@@ -1,5 +1,5 @@
 // The JSON API, through the route handlers themselves with real Request objects.
-import { describe, expect, it, vi } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import * as conversationsRoute from "../../app/api/conversations/route";
 import * as conversationRoute from "../../app/api/conversations/[id]/route";
 import * as messagesRoute from "../../app/api/conversations/[id]/messages/route";
@@ -10,14 +10,19 @@ import * as settingsRoute from "../../app/api/settings/route";
 import type { TurnEvent } from "../../lib/chat/events";
 import { DEFAULT_SETTINGS } from "../../lib/compression/settings";
 import { setupHarness } from "../support/harness";
+import { bearer } from "../support/accounts";
 
 const h = setupHarness();
 const BASE = "http://localhost/api";
+let auth: { authorization: string };
+beforeAll(async () => {
+  auth = await bearer(h.user);
+});
 
 function json(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
   return new Request(`${BASE}${path}`, {
     method,
-    headers: { "content-type": "application/json", ...headers },
+    headers: { "content-type": "application/json", ...auth, ...headers },
     ...(body === undefined ? {} : { body: typeof body === "string" ? body : JSON.stringify(body) }),
   });
 }
@@ -32,7 +37,7 @@ async function createConversation(): Promise<string> {
 describe("JSON API", () => {
   it("creates, lists, renames and deletes conversations", async () => {
     const id = await createConversation();
-    const list = (await (await conversationsRoute.GET()).json()) as { conversations: { id: string }[] };
+    const list = (await (await conversationsRoute.GET(json("GET", "/conversations"))).json()) as { conversations: { id: string }[] };
     expect(list.conversations.some((c) => c.id === id)).toBe(true);
     const renamed = await conversationRoute.PATCH(json("PATCH", `/conversations/${id}`, { title: "Renamed" }), params(id));
     expect(((await renamed.json()) as { conversation: { title: string } }).conversation.title).toBe("Renamed");
@@ -94,14 +99,14 @@ describe("JSON API", () => {
     };
     expect(compacted.compactions).toHaveLength(1);
     const { id: compactionId, coveredMessageCount } = compacted.compactions[0]!;
-    const page1 = (await (await childrenRoute.GET(new Request(`${BASE}/compactions/${compactionId}/children?limit=5`), params(compactionId))).json()) as {
+    const page1 = (await (await childrenRoute.GET(json("GET", `/compactions/${compactionId}/children?limit=5`), params(compactionId))).json()) as {
       items: { message: { seq: number } }[];
       nextAfterSeq: number | null;
     };
     expect(page1.items.map((i) => i.message.seq)).toEqual([1, 2, 3, 4, 5]);
     expect(page1.nextAfterSeq).toBe(5);
     const rest = (await (
-      await childrenRoute.GET(new Request(`${BASE}/compactions/${compactionId}/children?afterSeq=5&limit=100`), params(compactionId))
+      await childrenRoute.GET(json("GET", `/compactions/${compactionId}/children?afterSeq=5&limit=100`), params(compactionId))
     ).json()) as { items: unknown[]; nextAfterSeq: number | null };
     expect(rest.items.length + 5).toBe(coveredMessageCount);
     expect(rest.nextAfterSeq).toBeNull();
@@ -116,17 +121,17 @@ describe("JSON API", () => {
     expect(crossField.status).toBe(400);
     const unknownModel = await settingsRoute.PUT(json("PUT", "/settings", { ...DEFAULT_SETTINGS, summaryModel: "no-such-model" }));
     expect(unknownModel.status).toBe(400);
-    const stored = (await (await settingsRoute.GET()).json()) as { settings: typeof DEFAULT_SETTINGS };
+    const stored = (await (await settingsRoute.GET(json("GET", "/settings"))).json()) as { settings: typeof DEFAULT_SETTINGS };
     expect(stored.settings).toEqual(DEFAULT_SETTINGS);
     const good = await settingsRoute.PUT(json("PUT", "/settings", { ...DEFAULT_SETTINGS, threshold: 0.7, summaryModel: "gpt-4o-mini" }));
     expect(good.status).toBe(200);
-    expect(((await (await settingsRoute.GET()).json()) as { settings: { threshold: number } }).settings.threshold).toBe(0.7);
+    expect(((await (await settingsRoute.GET(json("GET", "/settings"))).json()) as { settings: { threshold: number } }).settings.threshold).toBe(0.7);
   });
 
   it("refuses wrong content types, bad JSON and oversized bodies before doing anything", async () => {
     const id = await createConversation();
     const wrongType = await messagesRoute.POST(
-      new Request(`${BASE}/conversations/${id}/messages`, { method: "POST", headers: { "content-type": "text/plain" }, body: "hi" }),
+      new Request(`${BASE}/conversations/${id}/messages`, { method: "POST", headers: { "content-type": "text/plain", ...auth }, body: "hi" }),
       params(id),
     );
     expect(wrongType.status).toBe(415);

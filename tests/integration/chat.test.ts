@@ -81,7 +81,7 @@ describe("a chat turn", () => {
     expect(rows.map((r) => r.role)).toEqual(["user"]);
 
     const retried = [];
-    for await (const event of await ops.startTurn({ conversationId: conversation.id, retry: true })) retried.push(event);
+    for await (const event of await ops.startTurn(h.user, { conversationId: conversation.id, retry: true })) retried.push(event);
     expect(retried.some((e) => e.type === "error")).toBe(false);
     rows = await storedMessages(conversation.id);
     expect(rows.map((r) => r.role)).toEqual(["user", "assistant"]);
@@ -92,11 +92,11 @@ describe("a chat turn", () => {
     h.server.setLatency({ chatLatencyMs: 30 });
     const controller = new AbortController();
     const seen: string[] = [];
-    const events = await ops.startTurn({ conversationId: conversation.id, content: "REPLY_WORDS=400" }, controller.signal);
+    const events = await ops.startTurn(h.user, { conversationId: conversation.id, content: "REPLY_WORDS=400" }, controller.signal);
     for await (const event of events) {
       if (event.type === "delta") {
         seen.push(event.text);
-        if (seen.length === 5) ops.stop(conversation.id);
+        if (seen.length === 5) void ops.stop(h.user, conversation.id);
       }
     }
     const rows = await storedMessages(conversation.id);
@@ -115,7 +115,7 @@ describe("a chat turn", () => {
 
 describe("bad input is refused clearly and stores nothing", () => {
   async function expectRefused(input: unknown, pattern: RegExp) {
-    const error = await ops.startTurn(input).then(
+    const error = await ops.startTurn(h.user, input).then(
       () => null,
       (e: unknown) => e,
     );

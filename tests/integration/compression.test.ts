@@ -28,7 +28,7 @@ function smallWindow(extra: Parameters<typeof saveTestSettings>[1] = {}) {
 async function fillToThreshold(extra: Parameters<typeof saveTestSettings>[1] = {}) {
   await smallWindow({ ...extra, enabled: false });
   const conversation = await newConversation(MODEL);
-  for (let turn = 1; (await contextMeter(conversation.id)).ratio < 0.8; turn++) {
+  for (let turn = 1; (await contextMeter(h.user.id, conversation.id)).ratio < 0.8; turn++) {
     await send(conversation.id, `Filling ${turn} REPLY_WORDS=40`);
   }
   expect(await h.db.compaction.count({ where: { conversationId: conversation.id } })).toBe(0);
@@ -75,7 +75,7 @@ describe("a long conversation", () => {
     expectNoOverlap(await activeCompactions(conversation.id));
 
     // Never a request over the threshold plus one message (the one just added).
-    const settings = await readSettings(h.db);
+    const { settings } = await readSettings(h.db, h.user.id, conversation.id);
     const limit = settings.threshold * WINDOW;
     const requests = chatRequests(h.server);
     expect(requests.length).toBe(TURNS);
@@ -156,8 +156,9 @@ describe("summary model faults leave the data untouched and the chat going", () 
 
   it("a crash while saving a compaction writes nothing of it", async () => {
     const conversation = await conversationAtThreshold();
-    const transcript = await activeTranscript(conversation.id);
-    const change = await compressionManager().compactNow(transcript, await readSettings(h.db), {});
+    const transcript = await activeTranscript(h.user.id, conversation.id);
+    const { settings } = await readSettings(h.db, h.user.id, conversation.id);
+    const change = await compressionManager().compactNow(transcript, settings, {});
     expect(change.created.length).toBeGreaterThan(0);
     // The database dies mid-transaction: the attempt insert (after the compaction rows) fails.
     await h.db.$executeRawUnsafe(`CREATE OR REPLACE FUNCTION strata_test_crash() RETURNS trigger AS $$
@@ -166,14 +167,14 @@ describe("summary model faults leave the data untouched and the chat going", () 
       `CREATE TRIGGER strata_test_crash BEFORE INSERT ON "CompactionAttempt" FOR EACH ROW EXECUTE FUNCTION strata_test_crash()`,
     );
     try {
-      await expect(saveCompressionChange(h.db, conversation.id, change, 0)).rejects.toThrow(/simulated crash/);
+      await expect(saveCompressionChange(h.db, h.user.id, conversation.id, change, 0)).rejects.toThrow(/simulated crash/);
     } finally {
       await h.db.$executeRawUnsafe(`DROP TRIGGER strata_test_crash ON "CompactionAttempt"`);
       await h.db.$executeRawUnsafe(`DROP FUNCTION strata_test_crash()`);
     }
     expect(await h.db.compaction.count({ where: { conversationId: conversation.id } })).toBe(0);
     // And the same change saves cleanly afterwards.
-    expect((await saveCompressionChange(h.db, conversation.id, change, 0)).saved).toBe(true);
+    expect((await saveCompressionChange(h.db, h.user.id, conversation.id, change, 0)).saved).toBe(true);
     expect(await h.db.compaction.count({ where: { conversationId: conversation.id } })).toBe(change.created.length);
   }, 30_000);
 });
@@ -184,14 +185,14 @@ describe("concurrency", () => {
     const conversation = await newConversation(MODEL);
     for (let turn = 1; turn <= 10; turn++) await send(conversation.id, `Turn ${turn} REPLY_WORDS=30`);
     await h.db.compaction.deleteMany({ where: { conversationId: conversation.id } });
-    const transcript = await activeTranscript(conversation.id);
-    const settings = await readSettings(h.db);
+    const transcript = await activeTranscript(h.user.id, conversation.id);
+    const { settings } = await readSettings(h.db, h.user.id, conversation.id);
     const [first, second] = await Promise.all([
       compressionManager().compactNow(transcript, settings, {}),
       compressionManager().compactNow(transcript, settings, {}),
     ]);
-    expect((await saveCompressionChange(h.db, conversation.id, first!, 0)).saved).toBe(true);
-    const result = await saveCompressionChange(h.db, conversation.id, second!, 0);
+    expect((await saveCompressionChange(h.db, h.user.id, conversation.id, first!, 0)).saved).toBe(true);
+    const result = await saveCompressionChange(h.db, h.user.id, conversation.id, second!, 0);
     expect(result.saved).toBe(false);
     expect(result.conflict).toMatch(/concurrent/);
     const rows = await h.db.compaction.findMany({ where: { conversationId: conversation.id } });
@@ -218,7 +219,7 @@ describe("manual, tool, background and rewind", () => {
     await smallWindow({ threshold: 0.99 });
     const conversation = await newConversation(MODEL);
     for (let turn = 1; turn <= 10; turn++) await send(conversation.id, `Turn ${turn} FACT t${turn}=x${turn}`);
-    const result = await ops.compactNow({ conversationId: conversation.id, instructions: "Keep the project names." });
+    const result = await ops.compactNow(h.user, { conversationId: conversation.id, instructions: "Keep the project names." });
     expect(result.compactions).toHaveLength(1);
     expect(result.compactions[0]).toMatchObject({ trigger: "manual", instructions: "Keep the project names.", level: 1 });
     const summaryRequest = h.server.requests.find((r) => r.kind === "summary")!;
@@ -234,10 +235,10 @@ describe("manual, tool, background and rewind", () => {
     await smallWindow({ threshold: 0.99 });
     const conversation = await newConversation(MODEL);
     for (let turn = 1; turn <= 10; turn++) await send(conversation.id, `Turn ${turn}`);
-    const preview = await ops.compactNow({ conversationId: conversation.id, preview: true });
+    const preview = await ops.compactNow(h.user, { conversationId: conversation.id, preview: true });
     expect(preview.proposal).not.toBeNull();
     expect(await h.db.compaction.count({ where: { conversationId: conversation.id } })).toBe(0);
-    const applied = await ops.applyProposal({
+    const applied = await ops.applyProposal(h.user, {
       conversationId: conversation.id,
       summary: "Edited by the user.",
       fromSeq: preview.proposal!.fromSeq,
@@ -277,13 +278,13 @@ describe("manual, tool, background and rewind", () => {
     await smallWindow({ threshold: 0.99, keepRecentCount: 0 });
     const conversation = await newConversation(MODEL);
     for (let turn = 1; turn <= 4; turn++) await send(conversation.id, `Turn ${turn}`);
-    await ops.compactNow({ conversationId: conversation.id });
+    await ops.compactNow(h.user, { conversationId: conversation.id });
     const compacted = await activeCompactions(conversation.id);
     expect(compacted.length).toBe(1);
-    const result = await ops.rewind({ conversationId: conversation.id, turns: 1 });
+    const result = await ops.rewind(h.user, { conversationId: conversation.id, turns: 1 });
     expect(result.hiddenMessages).toBe(2);
     expect(result.undoneCompactions).toBe(1);
-    const transcript = await activeTranscript(conversation.id);
+    const transcript = await activeTranscript(h.user.id, conversation.id);
     expect(transcript.compactions).toHaveLength(0);
     expect(transcript.messages.map((m) => m.seq)).toEqual([1, 2, 3, 4, 5, 6]);
     // Rewound messages are kept, just hidden.
@@ -323,7 +324,7 @@ describe("every strategy and trigger mode against the real test model server", (
     const conversation = await newConversation(MODEL);
     for (let turn = 1; turn <= 15; turn++) {
       await send(conversation.id, `Turn ${turn}`);
-      const transcript = await activeTranscript(conversation.id);
+      const transcript = await activeTranscript(h.user.id, conversation.id);
       expect(transcript.messages.length).toBeLessThanOrEqual(10 + 2);
     }
     expect(await h.db.compaction.count({ where: { conversationId: conversation.id } })).toBeGreaterThan(0);
@@ -336,7 +337,7 @@ describe("every strategy and trigger mode against the real test model server", (
     let passedThreshold = false;
     for (let turn = 1; turn <= 20; turn++) {
       await send(conversation.id, `Turn ${turn} REPLY_WORDS=120`);
-      passedThreshold ||= (await contextMeter(conversation.id)).ratio >= 0.8;
+      passedThreshold ||= (await contextMeter(h.user.id, conversation.id)).ratio >= 0.8;
     }
     expect(passedThreshold).toBe(true);
     const compactions = await h.db.compaction.findMany({ where: { conversationId: conversation.id } });

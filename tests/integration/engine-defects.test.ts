@@ -37,12 +37,12 @@ describe("rewind and edit against compactions in flight", () => {
   it("a compaction prepared before a rewind is refused when it is saved", async () => {
     await smallWindow({ enabled: false });
     const conversation = await conversationWithHistory();
-    const settings = await readSettings(h.db);
-    const transcript = await activeTranscript(conversation.id);
+    const { settings } = await readSettings(h.db, h.user.id, conversation.id);
+    const transcript = await activeTranscript(h.user.id, conversation.id);
     const change = await compressionManager().compactNow(transcript, settings);
     expect(change.created.length).toBeGreaterThan(0);
-    await ops.rewind({ conversationId: conversation.id, turns: 8 });
-    const saved = await saveCompressionChange(h.db, conversation.id, change, 0);
+    await ops.rewind(h.user, { conversationId: conversation.id, turns: 8 });
+    const saved = await saveCompressionChange(h.db, h.user.id, conversation.id, change, 0);
     expect(saved.saved).toBe(false);
     expect(saved.conflict).toMatch(/rewound or edited/);
     expect(await activeCompactions(conversation.id)).toEqual([]);
@@ -54,10 +54,10 @@ describe("rewind and edit against compactions in flight", () => {
     await smallWindow({ enabled: false });
     const conversation = await conversationWithHistory();
     h.server.setLatency({ summaryLatencyMs: 600 });
-    const compacting = ops.compactNow({ conversationId: conversation.id });
+    const compacting = ops.compactNow(h.user, { conversationId: conversation.id });
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(h.server.requests.some((r) => r.kind === "summary")).toBe(true); // the summary is being written
-    await ops.rewind({ conversationId: conversation.id, turns: 9 });
+    await ops.rewind(h.user, { conversationId: conversation.id, turns: 9 });
     await compacting;
     h.server.setLatency({ summaryLatencyMs: 0 });
     await send(conversation.id, "What was the code word?");
@@ -72,10 +72,10 @@ describe("rewind and edit against compactions in flight", () => {
     await backgroundSettled(conversation.id);
     h.server.setLatency({ summaryLatencyMs: 800 });
     const firstUser = await h.db.message.findFirst({ where: { conversationId: conversation.id, role: "user" }, orderBy: { seq: "asc" } });
-    const running = scheduleBackgroundCompaction(conversation.id);
+    const running = scheduleBackgroundCompaction(h.user.id, conversation.id);
     await new Promise((resolve) => setTimeout(resolve, 150));
     expect(h.server.requests.some((r) => r.kind === "summary")).toBe(true); // the background summary is under way
-    await ops.startTurn({ conversationId: conversation.id, editSeq: firstUser!.seq, content: "Start over: the code word is pear." }).then(async (events) => {
+    await ops.startTurn(h.user, { conversationId: conversation.id, editSeq: firstUser!.seq, content: "Start over: the code word is pear." }).then(async (events) => {
       for await (const _ of events) void _;
     });
     await running;
@@ -95,14 +95,14 @@ describe("pins inside compacted ranges", () => {
     const conversation = await conversationWithHistory();
     const [second, third] = await h.db.message.findMany({ where: { conversationId: conversation.id, role: "user" }, orderBy: { seq: "asc" }, skip: 1, take: 2 });
     // Third is pinned before the compaction: kept beside it. Second is summarized.
-    await ops.pinMessage({ conversationId: conversation.id, seq: third!.seq, pinned: true });
-    await ops.compactNow({ conversationId: conversation.id });
+    await ops.pinMessage(h.user, { conversationId: conversation.id, seq: third!.seq, pinned: true });
+    await ops.compactNow(h.user, { conversationId: conversation.id });
     const [compaction] = await activeCompactions(conversation.id);
     expect(compaction!.fromSeq).toBeLessThanOrEqual(second!.seq);
     expect(compaction!.keptSeqs).toEqual([third!.seq]);
 
-    await ops.pinMessage({ conversationId: conversation.id, seq: second!.seq, pinned: true });
-    await ops.pinMessage({ conversationId: conversation.id, seq: third!.seq, pinned: false });
+    await ops.pinMessage(h.user, { conversationId: conversation.id, seq: second!.seq, pinned: true });
+    await ops.pinMessage(h.user, { conversationId: conversation.id, seq: third!.seq, pinned: false });
     await send(conversation.id, "Which code words do you see? REPLY_WORDS=5");
     const text = lastRequestText();
     expect(text).toContain(second!.content);
@@ -139,12 +139,12 @@ describe("failures while saving", () => {
     const conversation = await conversationWithHistory(8);
     const info = vi.spyOn(compressionLogger, "info");
     try {
-      const settings = await readSettings(h.db);
-      const result = await withTranscript(conversation.id, settings, async (transcript) => {
+      const { settings } = await readSettings(h.db, h.user.id, conversation.id);
+      const result = await withTranscript(h.user.id, conversation.id, settings, async (transcript) => {
         const change = await compressionManager().compactNow(transcript, settings);
         // Another writer compacts the same messages first.
         const rival = await compressionManager().compactNow(transcript, settings);
-        await saveCompressionChange(h.db, conversation.id, rival, 0);
+        await saveCompressionChange(h.db, h.user.id, conversation.id, rival, 0);
         return change;
       });
       expect(result.saved).toBe(false);
@@ -181,7 +181,7 @@ describe("failures while saving", () => {
 describe("broken tool rounds", () => {
   it("a tool call left without its result by a crash is not sent again", async () => {
     const conversation = await conversationWithHistory(2);
-    await appendMessages(h.db, conversation.id, [
+    await appendMessages(h.db, h.user.id, conversation.id, [
       { role: "assistant", content: "", tokenCount: 10, model: MODEL, status: "complete", toolCalls: [{ id: "call_lost", name: "current_time", arguments: "{}" }] },
     ]);
     await send(conversation.id, "Are you there?");
@@ -194,13 +194,13 @@ describe("broken tool rounds", () => {
   it("a result for an unknown call, or a second result for the same call, is refused with a clear error", async () => {
     const conversation = await conversationWithHistory(1);
     const tool = (toolCallId: string) => ({ role: "tool" as const, content: "12:00", toolCallId, toolName: "current_time", tokenCount: 5 });
-    await expect(appendMessages(h.db, conversation.id, [tool("nobody")])).rejects.toThrow(AppError);
-    await appendMessages(h.db, conversation.id, [
+    await expect(appendMessages(h.db, h.user.id, conversation.id, [tool("nobody")])).rejects.toThrow(AppError);
+    await appendMessages(h.db, h.user.id, conversation.id, [
       { role: "assistant", content: "", tokenCount: 10, model: MODEL, status: "complete", toolCalls: [{ id: "c1", name: "current_time", arguments: "{}" }] },
     ]);
-    await appendMessages(h.db, conversation.id, [tool("c1")]);
+    await appendMessages(h.db, h.user.id, conversation.id, [tool("c1")]);
     const count = await h.db.message.count({ where: { conversationId: conversation.id } });
-    await expect(appendMessages(h.db, conversation.id, [tool("c1")])).rejects.toThrow(/no call with that id is waiting/);
+    await expect(appendMessages(h.db, h.user.id, conversation.id, [tool("c1")])).rejects.toThrow(/no call with that id is waiting/);
     expect(await h.db.message.count({ where: { conversationId: conversation.id } })).toBe(count);
   }, 60_000);
 });

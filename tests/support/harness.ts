@@ -1,15 +1,31 @@
 // Per-file harness for the integration and fault suites: the real OpenAI-compatible
-// test server, the app's database, and helpers to drive turns exactly as the server
-// actions and route handlers do.
+// test server, the app's database, a signed-up user the suite acts as (see
+// ./accounts.ts), and helpers to drive turns exactly as the server actions and route
+// handlers do.
 import { afterAll, beforeAll, beforeEach } from "vitest";
 import { startTestServer, type TestServer, type TestServerOptions } from "../../lib/llm/test-server";
 import { closeDb, getDb, type Db } from "../../lib/db/client";
-import { writeSettings } from "../../lib/db/settings";
+import { writeDefaults, writeUserSettings } from "../../lib/db/settings";
 import { DEFAULT_SETTINGS, type CompressionSettings } from "../../lib/compression/settings";
 import * as ops from "../../lib/chat/operations";
 import type { TurnEvent } from "../../lib/chat/events";
+import { signUp, uniqueEmail, type TestUser } from "./accounts";
 
-export type Harness = { server: TestServer; db: Db };
+export type Harness = { server: TestServer; db: Db; user: TestUser };
+
+// The user of the running file's harness: `send`, `newConversation` and
+// `saveTestSettings` act as them.
+let harnessUser: TestUser | undefined;
+
+function suiteUser(): TestUser {
+  if (!harnessUser) throw new Error("setupHarness() has not signed a user up yet.");
+  return harnessUser;
+}
+
+async function resetSettings(db: Db, user: TestUser): Promise<void> {
+  await writeDefaults(db, DEFAULT_SETTINGS);
+  await writeUserSettings(db, user.id, DEFAULT_SETTINGS);
+}
 
 /**
  * `resetEachTest` (default) clears faults, recorded requests and settings before every
@@ -23,27 +39,30 @@ export function setupHarness(options: TestServerOptions & { resetEachTest?: bool
     process.env.OPENAI_BASE_URL = harness.server.url;
     process.env.OPENAI_API_KEY = "test-key";
     harness.db = await getDb();
-    await writeSettings(harness.db, DEFAULT_SETTINGS);
+    harness.user = harnessUser = await signUp(uniqueEmail("owner"));
+    await resetSettings(harness.db, harness.user);
   });
   beforeEach(async () => {
     if (!resetEachTest) return;
     harness.server.reset();
-    await writeSettings(harness.db, DEFAULT_SETTINGS);
+    await resetSettings(harness.db, harness.user);
   });
   afterAll(async () => {
-    await writeSettings(harness.db, DEFAULT_SETTINGS);
+    await resetSettings(harness.db, harness.user);
+    harnessUser = undefined;
     await closeDb();
     await harness.server.close();
   });
   return harness;
 }
 
+/** The suite user's settings: the defaults, then `patch`. */
 export async function saveTestSettings(db: Db, patch: Partial<CompressionSettings>): Promise<CompressionSettings> {
-  return writeSettings(db, { ...DEFAULT_SETTINGS, ...patch });
+  return (await writeUserSettings(db, suiteUser().id, { ...DEFAULT_SETTINGS, ...patch })).settings;
 }
 
 export async function newConversation(model = "gpt-4o-mini", systemPrompt = "You are a helpful assistant.") {
-  return ops.createConversation({ title: "Test", model, systemPrompt });
+  return ops.createConversation(suiteUser(), { title: "Test", model, systemPrompt });
 }
 
 export async function collect(events: AsyncGenerator<TurnEvent>): Promise<TurnEvent[]> {
@@ -52,20 +71,24 @@ export async function collect(events: AsyncGenerator<TurnEvent>): Promise<TurnEv
   return all;
 }
 
-/** Row counts of every table, to prove a refused request stored nothing. */
-export async function rowCounts(db: Db): Promise<Record<string, number>> {
-  const [conversations, messages, compactions, attempts, settings] = await Promise.all([
+/** Row counts of every owned table and the settings as stored, to prove a refused request stored nothing. */
+export async function rowCounts(db: Db): Promise<Record<string, number | string>> {
+  const [conversations, messages, compactions, attempts, tokens, users, userSettings, conversationSettings, defaults] = await Promise.all([
     db.conversation.count(),
     db.message.count(),
     db.compaction.count(),
     db.compactionAttempt.count(),
-    db.settings.findUnique({ where: { id: 1 } }).then((row) => (row ? JSON.stringify(row.values).length : 0)),
+    db.apikey.count(),
+    db.user.count(),
+    db.userSettings.findMany({ orderBy: { userId: "asc" } }).then((rows) => JSON.stringify(rows.map((row) => row.values))),
+    db.conversation.findMany({ orderBy: { id: "asc" }, select: { settingsOverrides: true } }).then((rows) => JSON.stringify(rows)),
+    db.instance.findUnique({ where: { id: 1 } }).then((row) => JSON.stringify([row?.compressionDefaults, row?.signupsOpen])),
   ]);
-  return { conversations, messages, compactions, attempts, settingsBytes: settings };
+  return { conversations, messages, compactions, attempts, tokens, users, userSettings, conversationSettings, defaults };
 }
 
 export async function send(conversationId: string, content: string, signal?: AbortSignal): Promise<TurnEvent[]> {
-  return collect(await ops.startTurn({ conversationId, content }, signal));
+  return collect(await ops.startTurn(suiteUser(), { conversationId, content }, signal));
 }
 
 export function chatRequests(server: TestServer) {

@@ -1,19 +1,19 @@
 import * as ops from "@/lib/chat/operations";
 import { listModels } from "@/lib/llm/client";
-import { handle, jsonResponse, readJsonBody } from "@/lib/http/handlers";
+import { handleUser, jsonResponse, readJsonBody } from "@/lib/http/handlers";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
-/** GET /api/settings */
-export function GET() {
-  return handle(async () => jsonResponse({ settings: await ops.getSettings() }));
+/** GET /api/settings — the caller's own settings (the admin's defaults where they set nothing). */
+export function GET(request: Request) {
+  return handleUser(request, async (user) => jsonResponse({ settings: await ops.getSettings(user) }));
 }
 
-/** PUT /api/settings {…every setting} — validated as a whole; applies from the next turn. */
+/** PUT /api/settings {…every setting} — validated as a whole; applies from the caller's next turn. */
 export function PUT(request: Request) {
-  return handle(async () => {
+  return handleUser(request, async (user) => {
     const body = await readJsonBody(request);
-    return jsonResponse({ settings: await ops.saveSettings(body, await listModels()) });
+    return jsonResponse({ settings: await ops.saveSettings(user, body, await listModels()) });
   });
 }

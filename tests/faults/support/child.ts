@@ -7,6 +7,8 @@ import { fileURLToPath } from "node:url";
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 
 export function spawnTurnChild(options: {
+  /** The conversation's owner: the child acts as them. */
+  userId: string;
   conversationId: string;
   seed: number;
   modelServerUrl: string;
@@ -19,6 +21,7 @@ export function spawnTurnChild(options: {
       OPENAI_BASE_URL: options.modelServerUrl,
       OPENAI_API_KEY: "test",
       STRATA_AUTO_MIGRATE: "0",
+      CRASH_USER_ID: options.userId,
       CRASH_CONVERSATION_ID: options.conversationId,
       CRASH_SEED: String(options.seed),
       ...options.env,

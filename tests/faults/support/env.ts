@@ -7,3 +7,7 @@ process.env.DATABASE_URL = FAULTS_DATABASE_URL;
 process.env.OPENAI_API_KEY = "test";
 process.env.OPENAI_BASE_URL = "http://127.0.0.1:9/v1";
 process.env.STRATA_DEFAULT_MODEL = "gpt-4o-mini";
+// Account limits the suites' fast scripted turns and sign-ups would trip; the tests of
+// those limits set their own.
+process.env.STRATA_MESSAGE_RATE_LIMIT ??= "0";
+process.env.STRATA_SIGNIN_RATE_LIMIT ??= "1000";

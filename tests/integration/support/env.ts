@@ -12,3 +12,7 @@ if (TEST_DB === "embedded") {
 }
 // The test server is started per file; no file may fall back to the demo model or real OpenAI.
 delete process.env.OPENAI_API_KEY;
+// Account limits the suites' fast scripted turns and sign-ups would trip; the tests of
+// those limits set their own.
+process.env.STRATA_MESSAGE_RATE_LIMIT ??= "0";
+process.env.STRATA_SIGNIN_RATE_LIMIT ??= "1000";

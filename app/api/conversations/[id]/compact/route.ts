@@ -1,12 +1,12 @@
 import * as ops from "@/lib/chat/operations";
-import { handle, jsonResponse, readJsonObject } from "@/lib/http/handlers";
+import { handleUser, jsonResponse, readJsonObject } from "@/lib/http/handlers";
 
 export const runtime = "nodejs";
 
 /** POST /api/conversations/:id/compact {instructions?, preview?} — manual compaction. */
 export function POST(request: Request, { params }: { params: Promise<{ id: string }> }) {
-  return handle(async () => {
+  return handleUser(request, async (user) => {
     const body = await readJsonObject(request);
-    return jsonResponse(await ops.compactNow({ ...body, conversationId: (await params).id }));
+    return jsonResponse(await ops.compactNow(user, { ...body, conversationId: (await params).id }));
   });
 }

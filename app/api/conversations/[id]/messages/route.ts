@@ -1,5 +1,5 @@
 import * as ops from "@/lib/chat/operations";
-import { collectTurn, handle, jsonResponse, ndjsonResponse, readJsonObject } from "@/lib/http/handlers";
+import { collectTurn, handleUser, jsonResponse, ndjsonResponse, readJsonObject } from "@/lib/http/handlers";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
@@ -8,11 +8,11 @@ type Params = { params: Promise<{ id: string }> };
 
 /** GET /api/conversations/:id/messages?beforeSeq=&limit= — the timeline (compactions + messages in view). */
 export function GET(request: Request, { params }: Params) {
-  return handle(async () => {
+  return handleUser(request, async (user) => {
     const url = new URL(request.url);
     const number = (name: string) => (url.searchParams.has(name) ? Number(url.searchParams.get(name)) : undefined);
     return jsonResponse(
-      await ops.timeline({ conversationId: (await params).id, beforeSeq: number("beforeSeq"), limit: number("limit") }),
+      await ops.timeline(user, { conversationId: (await params).id, beforeSeq: number("beforeSeq"), limit: number("limit") }),
     );
   });
 }
@@ -23,10 +23,10 @@ export function GET(request: Request, { params }: Params) {
  * Closing the connection stops the turn and keeps the partial reply.
  */
 export function POST(request: Request, { params }: Params) {
-  return handle(async () => {
+  return handleUser(request, async (user) => {
     const body = await readJsonObject(request);
     const { stream, ...turn } = body;
-    const events = await ops.startTurn({ ...turn, conversationId: (await params).id }, request.signal);
+    const events = await ops.startTurn(user, { ...turn, conversationId: (await params).id }, request.signal);
     if (stream === true) return ndjsonResponse(events);
     const result = await collectTurn(events);
     return jsonResponse(result, result.error ? 502 : 200);

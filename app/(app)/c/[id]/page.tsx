@@ -1,5 +1,6 @@
 import { notFound } from "next/navigation";
 import { getConversation, meter, timeline } from "@/lib/chat/operations";
+import { requirePageUser } from "@/lib/auth/current-user";
 import { isDemoMode } from "@/lib/llm/client";
 import { AppError } from "@/lib/errors";
 import { ConversationScreen } from "@/components/chat/ConversationScreen";
@@ -10,15 +11,20 @@ export const dynamic = "force-dynamic";
 const FIRST_PAGE = 100;
 
 export default async function ConversationPage({ params }: { params: Promise<{ id: string }> }) {
+  const user = await requirePageUser();
   const { id } = await params;
   let conversation;
   try {
-    conversation = await getConversation(id);
+    conversation = await getConversation(user, id);
   } catch (error) {
+    // Another user's conversation is not found either: the same page, the same status.
     if (error instanceof AppError && (error.code === "not_found" || error.code === "invalid_input")) notFound();
     throw error;
   }
-  const [page, context] = await Promise.all([timeline({ conversationId: id, limit: FIRST_PAGE }), meter(id).catch(() => null)]);
+  const [page, context] = await Promise.all([
+    timeline(user, { conversationId: id, limit: FIRST_PAGE }),
+    meter(user, id).catch(() => null),
+  ]);
   return (
     <ConversationScreen
       conversation={conversation}

@@ -1,18 +1,20 @@
-import { getSettings, modelInfoIfAvailable } from "@/lib/chat/operations";
-import { DEFAULT_SETTINGS } from "@/lib/compression/settings";
+import { modelInfoIfAvailable, settingsForm } from "@/lib/chat/operations";
+import { requirePageUser } from "@/lib/auth/current-user";
 import { REQUEST_OVERHEAD_TOKENS } from "@/lib/chat/tool-set";
 import { SettingsForm } from "@/components/settings/SettingsForm";
 import { DemoBadge } from "@/components/chat/DemoBadge";
+import { saveSettingsAction } from "@/app/actions";
 
 export const dynamic = "force-dynamic";
 
 export default async function SettingsPage() {
-  const [settings, info] = await Promise.all([getSettings(), modelInfoIfAvailable()]);
+  const user = await requirePageUser();
+  const [{ settings, defaults }, info] = await Promise.all([settingsForm(user), modelInfoIfAvailable()]);
   return (
     <div className="min-h-0 flex-1 overflow-y-auto">
       <header className="sticky top-0 z-10 flex h-12 items-center gap-3 border-b border-neutral-200 bg-white/90 px-6 backdrop-blur dark:border-neutral-800 dark:bg-neutral-950/90">
         <h1 className="text-[13.5px] font-semibold">Compression settings</h1>
-        <span className="text-[12px] text-neutral-500">Changes apply from the next turn.</span>
+        <span className="text-[12px] text-neutral-500">Yours: every conversation starts from them. Changes apply from the next turn.</span>
         <span className="ml-auto flex items-center gap-2 font-mono text-[11.5px] text-neutral-500">
           {info?.defaultModel}
           {info?.demo ? <DemoBadge /> : null}
@@ -20,10 +22,11 @@ export default async function SettingsPage() {
       </header>
       <SettingsForm
         initialSettings={settings}
-        defaults={DEFAULT_SETTINGS}
+        defaults={defaults}
         models={info?.models ?? null}
         defaultModel={info?.defaultModel ?? null}
         overheadTokens={REQUEST_OVERHEAD_TOKENS}
+        save={saveSettingsAction}
       />
     </div>
   );

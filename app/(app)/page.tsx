@@ -1,4 +1,5 @@
 import { modelInfoIfAvailable } from "@/lib/chat/operations";
+import { requirePageUser } from "@/lib/auth/current-user";
 import { DemoBadge } from "@/components/chat/DemoBadge";
 import { StartConversationButton } from "@/components/sidebar/StartConversationButton";
 import { LayersIcon } from "@/components/ui/icons";
@@ -6,6 +7,7 @@ import { LayersIcon } from "@/components/ui/icons";
 export const dynamic = "force-dynamic";
 
 export default async function HomePage() {
+  await requirePageUser();
   const info = await modelInfoIfAvailable();
   return (
     <div className="flex flex-1 items-center justify-center p-8">

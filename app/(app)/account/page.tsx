@@ -1,0 +1,32 @@
+import { listTokens } from "@/lib/chat/operations";
+import { requirePageUser } from "@/lib/auth/current-user";
+import { SignOutButton } from "@/components/auth/SignOutButton";
+import { TokenManager } from "@/components/account/TokenManager";
+
+export const dynamic = "force-dynamic";
+
+export default async function AccountPage() {
+  const user = await requirePageUser();
+  const tokens = await listTokens(user);
+  return (
+    <div className="min-h-0 flex-1 overflow-y-auto">
+      <header className="sticky top-0 z-10 flex h-12 items-center gap-3 border-b border-neutral-200 bg-white/90 px-6 backdrop-blur dark:border-neutral-800 dark:bg-neutral-950/90">
+        <h1 className="text-[13.5px] font-semibold">Account</h1>
+      </header>
+      <div className="mx-auto max-w-3xl space-y-6 px-6 py-6">
+        <section className="flex items-center gap-3 rounded-lg border border-neutral-200 p-4 dark:border-neutral-800">
+          <div className="min-w-0 flex-1">
+            <p className="truncate text-[13.5px] font-medium" data-testid="account-email">
+              {user.email}
+            </p>
+            <p className="text-[12px] text-neutral-500" data-testid="account-role">
+              {user.role === "admin" ? "Admin of this Strata" : "User"}
+            </p>
+          </div>
+          <SignOutButton />
+        </section>
+        <TokenManager initialTokens={tokens} />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,94 @@
+"use client";
+import { useState } from "react";
+import { createTokenAction, revokeTokenAction } from "@/app/actions";
+import { formatTime } from "@/lib/client/format";
+import type { TokenView } from "@/lib/views";
+import { Button } from "../ui/Button";
+
+/** Personal API tokens: create one (shown once), see them all, revoke any. */
+export function TokenManager({ initialTokens }: { initialTokens: TokenView[] }) {
+  const [tokens, setTokens] = useState(initialTokens);
+  const [name, setName] = useState("");
+  const [created, setCreated] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [working, setWorking] = useState(false);
+
+  async function create() {
+    setWorking(true);
+    setError(null);
+    const result = await createTokenAction(name);
+    setWorking(false);
+    if (!result.ok) return setError(result.error.message);
+    const { token, ...view } = result.data;
+    setTokens((current) => [view, ...current]);
+    setCreated(token);
+    setName("");
+  }
+
+  async function revoke(id: string) {
+    setError(null);
+    const result = await revokeTokenAction(id);
+    if (!result.ok) return setError(result.error.message);
+    setTokens((current) => current.filter((token) => token.id !== id));
+  }
+
+  return (
+    <section className="space-y-3 rounded-lg border border-neutral-200 p-4 dark:border-neutral-800" data-testid="tokens">
+      <div>
+        <h2 className="text-[13.5px] font-semibold">API tokens</h2>
+        <p className="text-[12px] text-neutral-500">
+          For scripts: send <code className="font-mono">Authorization: Bearer &lt;token&gt;</code> to the JSON API. A token acts as you;
+          revoking it stops it at once.
+        </p>
+      </div>
+      <form
+        className="flex gap-2"
+        onSubmit={(event) => {
+          event.preventDefault();
+          void create();
+        }}
+      >
+        <input
+          value={name}
+          onChange={(event) => setName(event.target.value)}
+          placeholder="Name, e.g. backup script"
+          maxLength={64}
+          data-testid="token-name"
+          aria-label="Token name"
+          className="h-7 flex-1 rounded-md border border-neutral-300 bg-white px-2 text-[12.5px] dark:border-neutral-700 dark:bg-neutral-950"
+        />
+        <Button type="submit" variant="primary" disabled={working} data-testid="token-create">
+          Create token
+        </Button>
+      </form>
+      {created ? (
+        <div className="space-y-1 rounded-md bg-emerald-50 p-2 text-[12px] dark:bg-emerald-950/40" role="status">
+          <p>Copy it now: it is not shown again.</p>
+          <code data-testid="token-value" className="block break-all font-mono text-[12px]">
+            {created}
+          </code>
+        </div>
+      ) : null}
+      {error ? (
+        <p role="alert" className="text-[12px] text-red-700 dark:text-red-400">
+          {error}
+        </p>
+      ) : null}
+      <ul className="divide-y divide-neutral-100 dark:divide-neutral-800" data-testid="token-list">
+        {tokens.length === 0 ? <li className="py-2 text-[12px] text-neutral-500">No tokens.</li> : null}
+        {tokens.map((token) => (
+          <li key={token.id} className="flex items-center gap-3 py-2 text-[12.5px]" data-testid="token-row">
+            <span className="min-w-0 flex-1 truncate font-medium">{token.name}</span>
+            <code className="font-mono text-[11.5px] text-neutral-500">{token.start ? `${token.start}…` : ""}</code>
+            <span className="text-[11.5px] text-neutral-500">
+              {token.lastUsedAt ? `used ${formatTime(token.lastUsedAt)}` : `created ${formatTime(token.createdAt)}`}
+            </span>
+            <Button size="xs" variant="danger" onClick={() => void revoke(token.id)} data-testid="token-revoke">
+              Revoke
+            </Button>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

@@ -1,0 +1,105 @@
+"use client";
+import Link from "next/link";
+import { useState } from "react";
+import { authRequest, socialSignIn } from "@/lib/client/auth-requests";
+import { Button } from "../ui/Button";
+
+const INPUT =
+  "h-8 w-full rounded-md border border-neutral-300 bg-white px-2.5 text-[13px] dark:border-neutral-700 dark:bg-neutral-950";
+
+/** The sign-in and sign-up form; on success a full reload starts the app fresh for this user. */
+export function AuthForm({ mode, providers = [] }: { mode: "sign-in" | "sign-up"; providers?: string[] }) {
+  const [error, setError] = useState<string | null>(null);
+  const [working, setWorking] = useState(false);
+  const signUp = mode === "sign-up";
+
+  async function submit(form: FormData) {
+    setWorking(true);
+    setError(null);
+    const email = String(form.get("email") ?? "").trim();
+    const password = String(form.get("password") ?? "");
+    const outcome = signUp
+      ? await authRequest("/sign-up/email", { email, password, name: String(form.get("name") ?? "").trim() || email.split("@")[0] })
+      : await authRequest("/sign-in/email", { email, password });
+    if (outcome.ok) {
+      // A full load, not a client navigation: nothing of a previous session may stay in memory.
+      // eslint-disable-next-line @next/next/no-location-assign-relative-destination
+      window.location.assign("/");
+      return;
+    }
+    setWorking(false);
+    setError(outcome.message);
+  }
+
+  return (
+    <form
+      data-testid={`${mode}-form`}
+      className="space-y-3"
+      onSubmit={(event) => {
+        event.preventDefault();
+        void submit(new FormData(event.currentTarget));
+      }}
+    >
+      {signUp ? (
+        <label className="block space-y-1 text-[12.5px] font-medium">
+          <span>
+            Name <span className="font-normal text-neutral-500">(optional)</span>
+          </span>
+          <input name="name" autoComplete="name" maxLength={100} className={INPUT} />
+        </label>
+      ) : null}
+      <label className="block space-y-1 text-[12.5px] font-medium">
+        <span>Email</span>
+        <input name="email" type="email" required autoComplete="email" data-testid="auth-email" className={INPUT} />
+      </label>
+      <label className="block space-y-1 text-[12.5px] font-medium">
+        <span>Password</span>
+        <input
+          name="password"
+          type="password"
+          required
+          minLength={8}
+          autoComplete={signUp ? "new-password" : "current-password"}
+          data-testid="auth-password"
+          className={INPUT}
+        />
+      </label>
+      {error ? (
+        <p role="alert" data-testid="auth-error" className="rounded-md bg-red-50 p-2 text-[12.5px] text-red-700 dark:bg-red-950/50 dark:text-red-300">
+          {error}
+        </p>
+      ) : null}
+      <Button type="submit" variant="primary" className="w-full" disabled={working} data-testid="auth-submit">
+        {working ? "One moment…" : signUp ? "Create account" : "Sign in"}
+      </Button>
+      {providers.map((provider) => (
+        <Button
+          key={provider}
+          className="w-full capitalize"
+          disabled={working}
+          onClick={async () => {
+            setWorking(true);
+            const outcome = await socialSignIn(provider);
+            if (!outcome.ok) {
+              setWorking(false);
+              setError(outcome.message);
+            }
+          }}
+        >
+          Continue with {provider}
+        </Button>
+      ))}
+      <p className="text-center text-[12.5px] text-neutral-600 dark:text-neutral-400">
+        {signUp ? (
+          <>
+            Have an account? <Link href="/sign-in" className="font-medium text-sky-700 hover:underline dark:text-sky-400">Sign in</Link>
+          </>
+        ) : (
+          <>
+            New here? <Link href="/sign-up" className="font-medium text-sky-700 hover:underline dark:text-sky-400">Create an account</Link>
+          </>
+        )}
+      </p>
+    </form>
+  );
+}

@@ -1,0 +1,86 @@
+// The one place that answers "who is asking": a personal API token
+// (Authorization: Bearer …) or the browser's session cookie. Route handlers, server
+// actions and pages all resolve their user here and pass it on explicitly.
+import { cache } from "react";
+import { headers } from "next/headers";
+import { redirect } from "next/navigation";
+import { getSessionCookie } from "better-auth/cookies";
+import { getDb } from "../db/client";
+import { findUserById, type UserRecord } from "../db/users";
+import { AppError } from "../errors";
+import { getAuth } from "./auth";
+import { parseBearer, userIdForToken } from "./tokens";
+
+export type CurrentUser = UserRecord;
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/** The host of an Origin header; null for "null" (sandboxed frames) and anything unparsable. */
+function originHost(origin: string): string | null {
+  try {
+    return new URL(origin).host;
+  } catch {
+    return null;
+  }
+}
+
+const signedOut = () => new AppError("unauthorized", "Sign in first, or send a personal API token as Authorization: Bearer <token>.");
+
+/** The user behind these request headers, or null when there is neither token nor live session. */
+export async function userFromHeaders(requestHeaders: Headers): Promise<CurrentUser | null> {
+  const authorization = requestHeaders.get("authorization");
+  // A token that was sent but does not work is an error, never a fall-back to the cookie.
+  if (authorization !== null) {
+    const userId = await userIdForToken(parseBearer(authorization));
+    const user = userId ? await findUserById(await getDb(), userId) : null;
+    if (!user) throw new AppError("unauthorized", "The API token is not valid: it is unknown, revoked or expired.");
+    return user;
+  }
+  const session = await (await getAuth()).api.getSession({ headers: requestHeaders });
+  if (!session) {
+    if (getSessionCookie(requestHeaders)) throw new AppError("unauthorized", "Your session has ended. Sign in again.");
+    return null;
+  }
+  return findUserById(await getDb(), session.user.id);
+}
+
+/**
+ * For route handlers. A cookie-authenticated request that changes something must come
+ * from this site (cookies are SameSite=Lax; this also covers same-site origins).
+ */
+export async function requireRequestUser(request: Request): Promise<CurrentUser> {
+  const user = await userFromHeaders(request.headers);
+  if (!user) throw signedOut();
+  if (!SAFE_METHODS.has(request.method) && !request.headers.has("authorization")) {
+    const origin = request.headers.get("origin");
+    const host = request.headers.get("x-forwarded-host") ?? request.headers.get("host");
+    if (origin && host && originHost(origin) !== host) {
+      throw new AppError("forbidden", "Cross-site requests cannot use the session cookie.");
+    }
+  }
+  return user;
+}
+
+/** The signed-in user of the current page render or server action (once per request). */
+export const currentUser = cache(async (): Promise<CurrentUser | null> => {
+  try {
+    return await userFromHeaders(await headers());
+  } catch (error) {
+    if (error instanceof AppError && error.code === "unauthorized") return null;
+    throw error;
+  }
+});
+
+/** For server actions: the user, or an "unauthorized" error saying why. */
+export async function requireActionUser(): Promise<CurrentUser> {
+  const user = await userFromHeaders(await headers());
+  if (!user) throw signedOut();
+  return user;
+}
+
+/** For pages: the user, or off to the sign-in page. */
+export async function requirePageUser(): Promise<CurrentUser> {
+  const user = await currentUser();
+  if (!user) redirect("/sign-in");
+  return user;
+}

@@ -1,0 +1,267 @@
+// Accounts end to end through the auth library's HTTP endpoints and the app's route
+// handlers: sessions, sign-out, tokens, sign-up policy, rate limits, and bad input that
+// must be refused clearly without changing anything.
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import * as conversationsRoute from "../../app/api/conversations/route";
+import * as conversationRoute from "../../app/api/conversations/[id]/route";
+import * as messagesRoute from "../../app/api/conversations/[id]/messages/route";
+import * as ops from "../../lib/chat/operations";
+import { resetAuth } from "../../lib/auth/auth";
+import { createAccount } from "../../lib/auth/accounts";
+import { writeSignupsOpen } from "../../lib/db/instance";
+import { rowCounts, setupHarness } from "../support/harness";
+import { TEST_PASSWORD, bearer, signIn, signInResponse, signOut, signUp, uniqueEmail } from "../support/accounts";
+
+const h = setupHarness();
+const BASE = "http://localhost/api";
+const params = (id: string) => ({ params: Promise.resolve({ id }) });
+
+function get(path: string, headers: Record<string, string>): Request {
+  return new Request(`${BASE}${path}`, { headers });
+}
+
+async function errorOf(response: Response): Promise<{ status: number; code: string; message: string }> {
+  const body = (await response.json()) as { error: { code: string; message: string } };
+  return { status: response.status, ...body.error };
+}
+
+/** Runs `work` with environment overrides and a fresh auth instance (it reads its configuration once). */
+async function withEnv<T>(values: Record<string, string>, work: () => Promise<T>): Promise<T> {
+  const saved = Object.fromEntries(Object.keys(values).map((key) => [key, process.env[key]]));
+  Object.assign(process.env, values);
+  resetAuth();
+  try {
+    return await work();
+  } finally {
+    for (const [key, value] of Object.entries(saved)) {
+      if (value === undefined) delete process.env[key];
+      else process.env[key] = value;
+    }
+    resetAuth();
+  }
+}
+
+afterEach(async () => {
+  await writeSignupsOpen(h.db, true);
+});
+
+describe("sessions", () => {
+  let conversationId: string;
+  beforeAll(async () => {
+    conversationId = (await ops.createConversation(h.user, { title: "mine" })).id;
+  });
+
+  it("a session cookie opens the owner's conversation; without one the API answers 401", async () => {
+    const cookie = await signIn(h.user.email, TEST_PASSWORD);
+    expect((await conversationRoute.GET(get(`/conversations/${conversationId}`, { cookie }), params(conversationId))).status).toBe(200);
+    const anonymous = await errorOf(await conversationRoute.GET(get(`/conversations/${conversationId}`, {}), params(conversationId)));
+    expect(anonymous).toMatchObject({ status: 401, code: "unauthorized" });
+    expect(anonymous.message).toMatch(/sign in/i);
+  });
+
+  it("the session cookie is httpOnly and SameSite", async () => {
+    const response = await signInResponse(h.user.email, TEST_PASSWORD);
+    const line = response.headers.getSetCookie().find((cookie) => cookie.includes("session_token="))!;
+    expect(line).toMatch(/HttpOnly/i);
+    expect(line).toMatch(/SameSite=Lax/i);
+  });
+
+  it("signing out ends the session on the server: the same cookie stops working", async () => {
+    const cookie = await signIn(h.user.email, TEST_PASSWORD);
+    const token = decodeURIComponent(cookie.split("=")[1]!).split(".")[0]!;
+    expect(await h.db.session.count({ where: { token } })).toBe(1);
+    expect((await signOut(cookie)).status).toBe(200);
+    expect(await h.db.session.count({ where: { token } })).toBe(0);
+    const after = await errorOf(await conversationsRoute.GET(get("/conversations", { cookie })));
+    expect(after).toMatchObject({ status: 401, code: "unauthorized" });
+    expect(after.message).toMatch(/session has ended/i);
+  });
+
+  it("an expired session is refused with a clear message", async () => {
+    const cookie = await signIn(h.user.email, TEST_PASSWORD);
+    const token = decodeURIComponent(cookie.split("=")[1]!).split(".")[0]!;
+    await h.db.session.updateMany({ where: { token }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    const refused = await errorOf(await conversationsRoute.GET(get("/conversations", { cookie })));
+    expect(refused).toMatchObject({ status: 401, code: "unauthorized" });
+    expect(refused.message).toMatch(/session has ended/i);
+  });
+
+  it.each(["http://evil.example", "null"])("a cookie-authenticated change from another origin (%s) is refused", async (origin) => {
+    const cookie = await signIn(h.user.email, TEST_PASSWORD);
+    const before = await rowCounts(h.db);
+    const response = await conversationsRoute.POST(
+      new Request(`${BASE}/conversations`, {
+        method: "POST",
+        headers: { cookie, origin, host: "localhost", "content-type": "application/json" },
+        body: "{}",
+      }),
+    );
+    expect(await errorOf(response)).toMatchObject({ status: 403, code: "forbidden" });
+    expect(await rowCounts(h.db)).toEqual(before);
+  });
+});
+
+describe("sign-in", () => {
+  it("a wrong password and an unknown user get the same clear refusal, and nothing changes", async () => {
+    const before = await rowCounts(h.db);
+    const sessions = await h.db.session.count();
+    for (const [email, password] of [
+      [h.user.email, "not the password"],
+      [uniqueEmail("nobody"), TEST_PASSWORD],
+    ] as const) {
+      const response = await signInResponse(email, password, "198.51.100.1");
+      expect(response.status).toBe(401);
+      expect(((await response.json()) as { message: string }).message).toMatch(/invalid email or password/i);
+    }
+    expect(await rowCounts(h.db)).toEqual(before);
+    expect(await h.db.session.count()).toBe(sessions);
+  });
+
+  it("brute force is rate limited per client address: after the limit even the right password waits", async () => {
+    await withEnv({ STRATA_SIGNIN_RATE_LIMIT: "3" }, async () => {
+      const address = "192.0.2.44";
+      const statuses: number[] = [];
+      for (let attempt = 0; attempt < 5; attempt++) statuses.push((await signInResponse(h.user.email, `guess ${attempt}`, address)).status);
+      expect(statuses).toEqual([401, 401, 401, 429, 429]);
+      const blocked = await signInResponse(h.user.email, TEST_PASSWORD, address);
+      expect(blocked.status).toBe(429);
+      expect(Number(blocked.headers.get("x-retry-after"))).toBeGreaterThan(0);
+      // Another address is not affected.
+      expect((await signInResponse(h.user.email, TEST_PASSWORD, "192.0.2.45")).status).toBe(200);
+    });
+  });
+});
+
+describe("personal API tokens", () => {
+  it("are stored hashed, listed without their value, and a revoked one stops working at once", async () => {
+    const created = await ops.createToken(h.user, "script");
+    const headers = { authorization: `Bearer ${created.token}` };
+    expect((await conversationsRoute.GET(get("/conversations", headers))).status).toBe(200);
+
+    const row = await h.db.apikey.findUniqueOrThrow({ where: { id: created.id } });
+    expect(row.key).not.toContain(created.token);
+    expect(JSON.stringify(row)).not.toContain(created.token);
+    const listed = await ops.listTokens(h.user);
+    expect(listed.find((token) => token.id === created.id)).toMatchObject({ name: "script" });
+    expect(JSON.stringify(listed)).not.toContain(created.token);
+
+    await ops.revokeToken(h.user, created.id);
+    const refused = await errorOf(await conversationsRoute.GET(get("/conversations", headers)));
+    expect(refused).toMatchObject({ status: 401, code: "unauthorized" });
+    expect(refused.message).toMatch(/revoked/);
+  });
+
+  it("another user cannot revoke my token (not found), and nothing changes", async () => {
+    const other = await signUp();
+    const created = await ops.createToken(h.user, "keep");
+    const before = await rowCounts(h.db);
+    await expect(ops.revokeToken(other, created.id)).rejects.toMatchObject({ code: "not_found" });
+    expect(await rowCounts(h.db)).toEqual(before);
+  });
+
+  it.each([
+    ["no scheme", "abc"],
+    ["Basic credentials", "Basic dXNlcjpwYXNz"],
+    ["Bearer without a token", "Bearer "],
+    ["a token of the wrong shape", "Bearer strata_123"],
+    ["two tokens", "Bearer a b"],
+  ])("a malformed Authorization header (%s) gets 401 with a clear message", async (_label, authorization) => {
+    const before = await rowCounts(h.db);
+    const refused = await errorOf(
+      await conversationsRoute.POST(
+        new Request(`${BASE}/conversations`, { method: "POST", headers: { authorization, "content-type": "application/json" }, body: "{}" }),
+      ),
+    );
+    expect(refused).toMatchObject({ status: 401, code: "unauthorized" });
+    expect(refused.message).toMatch(/Authorization header must be "Bearer strata_/);
+    expect(await rowCounts(h.db)).toEqual(before);
+  });
+
+  it("a well-formed token nobody issued gets 401", async () => {
+    const refused = await errorOf(await conversationsRoute.GET(get("/conversations", { authorization: `Bearer strata_${"a".repeat(48)}` })));
+    expect(refused).toMatchObject({ status: 401, code: "unauthorized" });
+  });
+});
+
+describe("sign-up policy", () => {
+  it("closed sign-ups refuse a visitor with 403 and store nothing; the CLI's account creation still works", async () => {
+    await writeSignupsOpen(h.db, false);
+    const before = await h.db.user.count();
+    await expect(signUp()).rejects.toThrow(/403.*closed/i);
+    expect(await h.db.user.count()).toBe(before);
+    const made = await createAccount(uniqueEmail("cli"), TEST_PASSWORD);
+    expect(made.role).toBe("user");
+    expect(await h.db.session.count({ where: { userId: made.id } })).toBe(0);
+  });
+
+  it("STRATA_SIGNUPS=closed closes them whatever the admin chose", async () => {
+    await withEnv({ STRATA_SIGNUPS: "closed" }, async () => {
+      await expect(signUp()).rejects.toThrow(/403/);
+    });
+  });
+
+  it("a new account is never the admin unless it is the first, and cannot make itself one", async () => {
+    const other = await signUp(uniqueEmail("climber"));
+    expect(other.role).toBe("user");
+    const { getAuth } = await import("../../lib/auth/auth");
+    const email = uniqueEmail("sneaky");
+    const response = await (await getAuth()).handler(
+      new Request("http://localhost/api/auth/sign-up/email", {
+        method: "POST",
+        headers: { "content-type": "application/json", origin: "http://localhost" },
+        body: JSON.stringify({ email, password: TEST_PASSWORD, name: "x", role: "admin" }),
+      }),
+    );
+    // The role in the request is not an input: the account is made, as a plain user.
+    expect(response.status).toBe(200);
+    expect((await h.db.user.findUniqueOrThrow({ where: { email } })).role).toBe("user");
+  });
+
+  it("sign-up refuses a short password and an invalid email clearly, storing nothing", async () => {
+    const before = await h.db.user.count();
+    await expect(signUp(uniqueEmail(), "short")).rejects.toThrow(/400.*Password too short/i);
+    await expect(signUp("not-an-email", TEST_PASSWORD)).rejects.toThrow(/400.*email/i);
+    expect(await h.db.user.count()).toBe(before);
+  });
+});
+
+describe("message sends per user", () => {
+  it("past the limit a user gets 429 with a clear message; other users are not affected", async () => {
+    await withEnv({ STRATA_MESSAGE_RATE_LIMIT: "2" }, async () => {
+      const limited = await signUp();
+      const other = await signUp();
+      const send = async (user: typeof limited) => {
+        const conversation = await ops.createConversation(user, {});
+        return messagesRoute.POST(
+          new Request(`${BASE}/conversations/${conversation.id}/messages`, {
+            method: "POST",
+            headers: { ...(await bearer(user)), "content-type": "application/json" },
+            body: JSON.stringify({ content: "hello" }),
+          }),
+          params(conversation.id),
+        );
+      };
+      expect((await send(limited)).status).toBe(200);
+      expect((await send(limited)).status).toBe(200);
+      const messages = await h.db.message.count();
+      const refused = await errorOf(await send(limited));
+      expect(refused).toMatchObject({ status: 429, code: "rate_limited" });
+      expect(refused.message).toMatch(/at most 2 messages a minute/);
+      expect(await h.db.message.count()).toBe(messages);
+      expect((await send(other)).status).toBe(200);
+    });
+  });
+});
+
+describe("the auth secret", () => {
+  it("is generated once and kept in the database: every process on it agrees, a restart keeps sessions valid", async () => {
+    const { storedAuthSecret } = await import("../../lib/db/instance");
+    const [a, b, c] = await Promise.all([storedAuthSecret(h.db), storedAuthSecret(h.db), storedAuthSecret(h.db)]);
+    expect(a.length).toBeGreaterThanOrEqual(43);
+    expect(new Set([a, b, c]).size).toBe(1);
+    const cookie = await signIn(h.user.email, TEST_PASSWORD);
+    // A new auth instance (as after a restart) reads the same secret and accepts the cookie.
+    resetAuth();
+    expect((await conversationsRoute.GET(get("/conversations", { cookie }))).status).toBe(200);
+  });
+});

@@ -1,0 +1,256 @@
+// The ownership matrix: every route handler under app/api (found on disk) and every
+// server action exported by app/actions.ts, called with no session, as another user and
+// as the owner → 401 / 404 / success. A route or action missing from the tables below
+// fails the test: a new door must state who may open it.
+import fs from "node:fs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { beforeAll, describe, expect, it, vi } from "vitest";
+import { DEFAULT_SETTINGS } from "../../lib/compression/settings";
+import * as ops from "../../lib/chat/operations";
+import { appendMessages } from "../../lib/db/messages";
+import type { ActionResult } from "../../lib/chat/result";
+import { setupHarness } from "../support/harness";
+import { bearer, signUp, type TestUser } from "../support/accounts";
+
+// Server actions read the request's headers through next/headers; here they are the
+// headers of whoever the case acts as.
+let actionHeaders = new Headers();
+vi.mock("next/headers", () => ({ headers: async () => actionHeaders }));
+
+const actions = await import("../../app/actions");
+
+const h = setupHarness();
+const ROOT = path.resolve(__dirname, "..", "..");
+const API = path.join(ROOT, "app", "api");
+const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
+type Method = (typeof METHODS)[number];
+
+/** Who may use it: the owner of the resource named in the URL, any signed-in user (their own data), or the admin. */
+type Scope = "owned" | "user" | "admin";
+
+type Fixture = { conversationId: string; compactionId: string; tokenId: string };
+
+type RouteCase = {
+  scope: Scope;
+  /** The `[id]` of the URL. */
+  id?: (f: Fixture) => string;
+  query?: string;
+  body?: unknown;
+  /** A case that destroys its resource gets a conversation of its own. */
+  fresh?: boolean;
+};
+
+// Reasons, not just names: these answer to anyone by design.
+const PUBLIC_ROUTES: Record<string, string> = {
+  "/api/auth/[...all]": "better-auth's own endpoints (sign-up, sign-in, sign-out, session); the library checks what each needs",
+};
+
+const conversation = (f: Fixture) => f.conversationId;
+
+const ROUTES: Record<string, Partial<Record<Method, RouteCase>>> = {
+  "/api/conversations": { GET: { scope: "user" }, POST: { scope: "user", body: { title: "matrix" } } },
+  "/api/conversations/[id]": {
+    GET: { scope: "owned", id: conversation },
+    PATCH: { scope: "owned", id: conversation, body: { title: "renamed" } },
+    DELETE: { scope: "owned", id: conversation, fresh: true },
+  },
+  "/api/conversations/[id]/messages": {
+    GET: { scope: "owned", id: conversation, query: "?limit=10" },
+    POST: { scope: "owned", id: conversation, body: { content: "Hello from the matrix" } },
+  },
+  "/api/conversations/[id]/stop": { POST: { scope: "owned", id: conversation } },
+  "/api/conversations/[id]/compact": { POST: { scope: "owned", id: conversation, body: { preview: true } } },
+  "/api/conversations/[id]/context": { GET: { scope: "owned", id: conversation } },
+  "/api/conversations/[id]/attempts": { GET: { scope: "owned", id: conversation } },
+  "/api/conversations/[id]/settings": {
+    GET: { scope: "owned", id: conversation },
+    PATCH: { scope: "owned", id: conversation, body: { keepRecentCount: 6 } },
+  },
+  "/api/compactions/[id]/children": { GET: { scope: "owned", id: (f) => f.compactionId, query: "?limit=5" } },
+  "/api/settings": { GET: { scope: "user" }, PUT: { scope: "user", body: DEFAULT_SETTINGS } },
+  "/api/models": { GET: { scope: "user" } },
+};
+
+type ActionCase = { scope: Scope; args?: (f: Fixture) => unknown[]; fresh?: boolean };
+const viaId = (f: Fixture) => [f.conversationId];
+
+// Typed against the module: a new action does not compile until it is listed here.
+const ACTIONS: Record<keyof typeof actions, ActionCase> = {
+  sendMessageAction: { scope: "owned", args: (f) => [{ conversationId: f.conversationId, content: "Hi from an action" }] },
+  createConversationAction: { scope: "user", args: () => [{}] },
+  listConversationsAction: { scope: "user" },
+  updateConversationAction: { scope: "owned", args: (f) => [{ conversationId: f.conversationId, title: "action title" }] },
+  deleteConversationAction: { scope: "owned", args: viaId, fresh: true },
+  timelineAction: { scope: "owned", args: (f) => [{ conversationId: f.conversationId }] },
+  compactionChildrenAction: { scope: "owned", args: (f) => [{ compactionId: f.compactionId }] },
+  attemptsAction: { scope: "owned", args: viaId },
+  contextMeterAction: { scope: "owned", args: viaId },
+  pinMessageAction: { scope: "owned", args: (f) => [{ conversationId: f.conversationId, seq: 3, pinned: true }] },
+  stopTurnAction: { scope: "owned", args: viaId },
+  rewindAction: { scope: "owned", args: (f) => [{ conversationId: f.conversationId, turns: 1 }], fresh: true },
+  compactNowAction: { scope: "owned", args: (f) => [{ conversationId: f.conversationId, preview: true }] },
+  applyProposalAction: { scope: "owned", args: (f) => [{ conversationId: f.conversationId, summary: "The first exchange.", fromSeq: 1, toSeq: 2 }], fresh: true },
+  getSettingsAction: { scope: "user" },
+  saveSettingsAction: { scope: "user", args: () => [DEFAULT_SETTINGS] },
+  conversationSettingsAction: { scope: "owned", args: viaId },
+  updateConversationSettingsAction: { scope: "owned", args: (f) => [{ conversationId: f.conversationId, threshold: 0.75 }] },
+  saveDefaultsAction: { scope: "admin", args: () => [DEFAULT_SETTINGS] },
+  setSignupsOpenAction: { scope: "admin", args: () => [true] },
+  listTokensAction: { scope: "user" },
+  createTokenAction: { scope: "user", args: () => ["matrix"] },
+  revokeTokenAction: { scope: "owned", args: (f) => [f.tokenId], fresh: true },
+  modelInfoAction: { scope: "user" },
+};
+
+function routeFiles(dir = API): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return routeFiles(full);
+    return entry.name === "route.ts" ? [full] : [];
+  });
+}
+
+const routePath = (file: string) => `/${path.relative(path.join(ROOT, "app"), path.dirname(file)).split(path.sep).join("/")}`;
+
+let owner: TestUser;
+let other: TestUser & { cookie: string };
+let ownerAuth: Record<string, string>;
+let otherAuth: Record<string, string>;
+let shared: Fixture;
+
+/** A conversation of the owner with four messages, a compaction over the first two, and a token. */
+async function makeFixture(): Promise<Fixture> {
+  const { id: conversationId } = await ops.createConversation(owner, { title: "owned", model: "gpt-4o-mini" });
+  await appendMessages(
+    h.db,
+    owner.id,
+    conversationId,
+    ["first question", "first answer", "second question", "second answer"].map((content, index) =>
+      index % 2 === 0
+        ? { role: "user" as const, content, tokenCount: 5 }
+        : { role: "assistant" as const, content, tokenCount: 5, model: "gpt-4o-mini", status: "complete" as const },
+    ),
+  );
+  const compaction = await h.db.compaction.create({
+    data: {
+      conversationId, level: 1, kind: "summary", trigger: "manual", strategy: "ai_summary", fromSeq: 1, toSeq: 2,
+      summary: "The first exchange.", summaryTokens: 4, coveredMessageCount: 2, coveredTokens: 10,
+      messagesBefore: 4, messagesAfter: 3, tokensBefore: 20, tokensAfter: 14, durationMs: 1,
+    },
+  });
+  const { id: tokenId } = await ops.createToken(owner, "fixture");
+  return { conversationId, compactionId: compaction.id, tokenId };
+}
+
+beforeAll(async () => {
+  owner = await signUp();
+  other = await signUp();
+  // The owner is also the admin here, so "admin" cases have an owner to succeed for.
+  await h.db.user.update({ where: { id: owner.id }, data: { role: "admin" } });
+  owner = { ...owner, role: "admin" };
+  ownerAuth = await bearer(owner);
+  // The other user comes with a session cookie: both ways in are covered.
+  otherAuth = { cookie: other.cookie };
+  shared = await makeFixture();
+});
+
+function request(method: Method, url: string, auth: Record<string, string>, body: unknown): Request {
+  return new Request(`http://localhost${url}`, {
+    method,
+    headers: { ...auth, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+}
+
+async function callRoute(file: string, method: Method, rule: RouteCase, fixture: Fixture, auth: Record<string, string>) {
+  const handlers = (await import(pathToFileURL(file).href)) as Record<Method, (req: Request, ctx: unknown) => Promise<Response>>;
+  const id = rule.id?.(fixture);
+  const url = routePath(file).replace("[id]", id ?? "") + (rule.query ?? "");
+  const response = await handlers[method](request(method, url, auth, rule.body), { params: Promise.resolve({ id }) });
+  const text = await response.text();
+  return { status: response.status, text };
+}
+
+describe("every route handler checks who is asking", () => {
+  const files = routeFiles();
+
+  it("finds the routes on disk, and every one is in the matrix or declared public", () => {
+    expect(files.length).toBeGreaterThan(8);
+    const unlisted = files.map(routePath).filter((route) => !(route in ROUTES) && !(route in PUBLIC_ROUTES));
+    expect(unlisted, "new route(s): add them to ROUTES (or PUBLIC_ROUTES with a reason)").toEqual([]);
+  });
+
+  for (const file of files) {
+    const route = routePath(file);
+    if (route in PUBLIC_ROUTES) continue;
+    it(`${route}: every exported method is in the matrix`, async () => {
+      const handlers = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+      const exported = METHODS.filter((method) => typeof handlers[method] === "function");
+      expect(exported.length).toBeGreaterThan(0);
+      expect(exported.filter((method) => !ROUTES[route]?.[method]), "add the method to ROUTES").toEqual([]);
+    });
+    for (const [method, rule] of Object.entries(ROUTES[route] ?? {}) as [Method, RouteCase][]) {
+      it(`${method} ${route}: 401 without a session, ${rule.scope === "owned" ? "404" : "only their own"} for another user, success for the owner`, async () => {
+        const fixture = rule.fresh ? await makeFixture() : shared;
+        const anonymous = await callRoute(file, method, rule, fixture, {});
+        expect(anonymous.status, anonymous.text).toBe(401);
+        const stranger = await callRoute(file, method, rule, fixture, otherAuth);
+        if (rule.scope === "owned") {
+          expect(stranger.status, stranger.text).toBe(404);
+          expect(JSON.parse(stranger.text)).toMatchObject({ error: { code: "not_found" } });
+        } else {
+          expect(stranger.status, stranger.text).toBeLessThan(300);
+          expect(stranger.text).not.toContain(fixture.conversationId);
+        }
+        const mine = await callRoute(file, method, rule, fixture, ownerAuth);
+        expect(mine.status, mine.text).toBeLessThan(300);
+      });
+    }
+  }
+
+  it("another user's id answers exactly like an unknown id", async () => {
+    const unknown = "0190a000-0000-7000-8000-000000000000";
+    const file = path.join(API, "conversations", "[id]", "route.ts");
+    const rule = ROUTES["/api/conversations/[id]"]!.GET!;
+    const theirs = await callRoute(file, "GET", rule, shared, otherAuth);
+    const missing = await callRoute(file, "GET", { ...rule, id: () => unknown }, shared, otherAuth);
+    expect(theirs.status).toBe(missing.status);
+    expect(theirs.text.replace(shared.conversationId, "ID")).toBe(missing.text.replace(unknown, "ID"));
+  });
+});
+
+async function callAction(name: keyof typeof actions, fixture: Fixture, auth: Record<string, string>): Promise<ActionResult<unknown>> {
+  actionHeaders = new Headers(auth);
+  const action = actions[name] as (...args: unknown[]) => Promise<ActionResult<unknown>>;
+  const result = await action(...(ACTIONS[name].args?.(fixture) ?? []));
+  // A turn streams after the action returns: read it to the end so it finishes here.
+  if (result.ok && result.data instanceof ReadableStream) {
+    const reader = (result.data as ReadableStream<unknown>).getReader();
+    while (!(await reader.read()).done);
+  }
+  return result;
+}
+
+describe("every server action checks who is asking", () => {
+  it("every exported action is in the matrix", () => {
+    const exported = Object.keys(actions).filter((name) => typeof actions[name as keyof typeof actions] === "function");
+    expect(exported.filter((name) => !(name in ACTIONS)), "add the action to ACTIONS").toEqual([]);
+  });
+
+  for (const [name, rule] of Object.entries(ACTIONS) as [keyof typeof actions, ActionCase][]) {
+    const strangerExpects = { owned: "not_found", admin: "forbidden", user: "ok" }[rule.scope];
+    it(`${name}: unauthorized without a session, ${strangerExpects} for another user, ok for the owner`, async () => {
+      const fixture = rule.fresh ? await makeFixture() : shared;
+      const anonymous = await callAction(name, fixture, {});
+      expect(anonymous).toMatchObject({ ok: false, error: { code: "unauthorized" } });
+      const stranger = await callAction(name, fixture, otherAuth);
+      if (rule.scope === "user") {
+        expect(stranger.ok, JSON.stringify(stranger)).toBe(true);
+        expect(JSON.stringify(stranger)).not.toContain(fixture.conversationId);
+      } else expect(stranger).toMatchObject({ ok: false, error: { code: strangerExpects } });
+      const mine = await callAction(name, fixture, ownerAuth);
+      expect(mine.ok, JSON.stringify(mine)).toBe(true);
+    });
+  }
+});
