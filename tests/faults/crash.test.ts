@@ -19,7 +19,19 @@ const SUMMARY_LATENCY_MS = 60;
 const h = setupHarness({ summaryLatencyMs: SUMMARY_LATENCY_MS, chatLatencyMs: 0, tokensPerChunk: 20 });
 
 type Run = { lines: string[]; killedAt: number; exitSignal: string | null };
-type Prepared = { ready: Promise<void>; go: (killAfterMs: number | "after-compaction") => Promise<Run> };
+/** When to kill: after a fixed delay, right after an acknowledged compaction, or while a summary request awaits its answer. */
+type KillPoint = number | "after-compaction" | "mid-summary";
+type Prepared = { ready: Promise<void>; go: (kill: KillPoint) => Promise<Run> };
+
+/** Resolves when the model server receives a summary request made after `since` (polled: the server only records). */
+async function summaryRequested(since: number, timeoutMs: number): Promise<boolean> {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    if (h.server.requests.some((r) => r.kind === "summary" && r.time >= since)) return true;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  return false;
+}
 
 /**
  * Starts a child ahead of time (startup costs seconds on a loaded machine: node, Prisma,
@@ -66,8 +78,12 @@ function prepareChild(conversationId: string, seed: number): Prepared {
   });
   return {
     ready,
-    /** Kills the child `killAfterMs` after GO, or, with "after-compaction", right after it acknowledges one. */
-    async go(killAfterMs: number | "after-compaction") {
+    /**
+     * Kills the child `killAt` ms after GO; with "after-compaction", right after it acknowledges one;
+     * with "mid-summary", a random 0–40 ms after the model server receives one of its summary requests
+     * (the server answers after SUMMARY_LATENCY_MS, so the request is still in flight).
+     */
+    async go(killAt: KillPoint) {
       await ready;
       let killedAt = 0;
       const kill = () => {
@@ -76,10 +92,13 @@ function prepareChild(conversationId: string, seed: number): Prepared {
         child.kill("SIGKILL");
       };
       child.stdin.write("GO\n");
-      if (killAfterMs === "after-compaction") {
+      if (killAt === "after-compaction") {
         killOnCompaction = kill;
         setTimeout(kill, 30_000);
-      } else setTimeout(kill, killAfterMs);
+      } else if (killAt === "mid-summary") {
+        const since = Date.now();
+        void summaryRequested(since, 30_000).then(() => setTimeout(kill, Math.floor(Math.random() * 41)));
+      } else setTimeout(kill, killAt);
       const exitSignal = await exited;
       return { lines, killedAt, exitSignal };
     },
@@ -118,9 +137,11 @@ describe("crash mid-compaction", () => {
         const current = next;
         await current.ready;
         next = launched < KILLS ? prepareChild(conversation.id, ++launched) : null;
-        // Every tenth child dies just after a compaction it reported, so committed
-        // compactions are always among the crash points; the rest die at random.
-        const killAfter = launched % 10 === 0 ? ("after-compaction" as const) : Math.floor(Math.random() * 301);
+        // Every tenth child dies just after a compaction it reported and every fourth while
+        // a summary request is in flight, so committed and half-done compactions are always
+        // among the crash points however long a turn takes on this machine; the rest die at random.
+        const killAfter: KillPoint =
+          launched % 10 === 0 ? "after-compaction" : launched % 4 === 0 ? "mid-summary" : Math.floor(Math.random() * 301);
         const goAt = Date.now();
         const run = await current.go(killAfter);
         if (run.exitSignal !== "SIGKILL") cleanExits++;
@@ -164,5 +185,5 @@ describe("crash mid-compaction", () => {
     const events = await send(conversation.id, "Still there? REPLY_WORDS=5");
     expect(events.some((e) => e.type === "message" && e.message.role === "assistant")).toBe(true);
     expect(await allViolations(h.db, conversation.id)).toEqual([]);
-  }, 240_000);
+  }, 480_000);
 });
