@@ -4,6 +4,7 @@
 import { contextBudget, type ContextBudget } from "../compression/budget";
 import { logAttempts } from "../compression/change";
 import { AutoCompressionManager } from "../compression/manager";
+import { unapplied } from "../compression/records";
 import type { CompressionSettings } from "../compression/settings";
 import type { AttemptRecord, CompressionChange, ProcessOptions, Transcript } from "../compression/types";
 import { getDb } from "../db/client";
@@ -87,11 +88,9 @@ async function persist(
     // The model call goes on without the compaction: the request is still fitted to the
     // hard limit from the unchanged transcript, and nothing half-saved remains.
     const message = error instanceof Error ? error.message : String(error);
-    const attempts = change.attempts.map((attempt): AttemptRecord => {
-      if (attempt.outcome !== "applied") return attempt;
-      const { compactionId: _unsaved, ...rest } = attempt;
-      return { ...rest, outcome: "failed", reason: `the compaction could not be saved (${attempt.reason})`, error: message };
-    });
+    const attempts = change.attempts.map((attempt) =>
+      unapplied(attempt, { outcome: "failed", reason: `the compaction could not be saved (${attempt.reason})`, error: message }),
+    );
     logAttempts(compressionLogger, conversationId, attempts);
     await recordAttempts(db, userId, conversationId, attempts).catch(() => undefined);
     return { change, transcript: before, compactions: [], attempts, saved: false };

@@ -16,13 +16,6 @@ export const messageContentSchema = z
   })
   .refine((text) => !LONE_SURROGATE.test(text), { message: "The message contains invalid Unicode (a lone surrogate)." });
 
-export const sendMessageInput = z.object({
-  conversationId: idSchema,
-  content: messageContentSchema,
-});
-
-export const retryInput = z.object({ conversationId: idSchema });
-
 export const createConversationInput = z.object({
   title: z.string().trim().min(1).max(200).optional(),
   model: z.string().trim().min(1).max(200).optional(),

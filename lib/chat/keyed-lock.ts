@@ -4,10 +4,6 @@
 export class KeyedLock {
   private readonly tails = new Map<string, Promise<void>>();
 
-  isHeld(key: string): boolean {
-    return this.tails.has(key);
-  }
-
   async run<T>(key: string, work: () => Promise<T>): Promise<T> {
     const previous = this.tails.get(key) ?? Promise.resolve();
     let release!: () => void;

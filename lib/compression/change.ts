@@ -23,7 +23,7 @@ export class ChangeBuilder {
 }
 
 /**
- * REQ-3.6: one structured line per attempt, written once its outcome is final — after
+ * One structured log line per attempt (operators grep them), written once its outcome is final — after
  * the save, since a save that loses to a concurrent one turns "applied" into "skipped".
  */
 export function logAttempts(logger: CompressionLogger, conversationId: string, attempts: AttemptRecord[]): void {

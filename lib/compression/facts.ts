@@ -88,7 +88,7 @@ export function reconcileFacts(summary: string, sourceFacts: string[], contextFa
 }
 
 /**
- * Caps a summary at `maxChars` (seed 004's 1500-character summaries) without losing
+ * Caps a summary at `maxChars` (count mode's 1,500-character summaries) without losing
  * facts: fact lines are set aside, the prose is shortened, facts are kept even past the cap.
  */
 export function capSummary(summary: string, maxChars: number): string {

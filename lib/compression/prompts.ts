@@ -17,7 +17,7 @@ const PRESERVE_RULES = [
   "Do not invent anything. Leave out small talk and repeated tool output.",
 ].join("\n");
 
-/** REQ-3.2: goals, decisions, completed work, open items; facts verbatim. */
+/** What a summary must keep: goals, decisions, completed work, open items; facts verbatim. */
 // The instructions never spell out a literal fact line: servers and reconcileFacts
 // pick fact lines out of the whole request, and an example would become a "fact".
 export const DEFAULT_SUMMARY_INSTRUCTIONS = [

@@ -7,8 +7,10 @@ import { heldSeqs } from "./selection";
 import type { CompressionSettings } from "./settings";
 import type { AttemptRecord, CompactionRecord, Transcript } from "./types";
 
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
 /** A record before id, size and the context figures around it are filled in. */
-export type RecordFields = Omit<
+export type RecordFields = DistributiveOmit<
   CompactionRecord,
   "id" | "summaryTokens" | "keptSeqs" | "messagesBefore" | "messagesAfter" | "tokensBefore" | "tokensAfter" | "createdAt"
 >;
@@ -91,4 +93,18 @@ export class Recorder {
     });
     return true;
   }
+}
+
+/**
+ * An applied attempt whose compaction did not reach the database after all (a concurrent
+ * save won, or the save failed): it keeps its figures before, loses the compaction and the
+ * figures after, and says why.
+ */
+export function unapplied(
+  attempt: AttemptRecord,
+  outcome: { outcome: "skipped"; reason: string } | { outcome: "failed"; reason: string; error: string },
+): AttemptRecord {
+  if (attempt.outcome !== "applied") return attempt;
+  const { compactionId: _compaction, messagesAfter: _messages, tokensAfter: _tokens, ...base } = attempt;
+  return { ...base, ...outcome };
 }

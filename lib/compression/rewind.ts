@@ -1,7 +1,7 @@
 import type { RewindCompaction, RewindPlan } from "./types";
 
 /**
- * Seed 002's rewind: messages from `fromSeq` on are being removed. Every compaction
+ * Rewind: messages from `fromSeq` on are being removed. Every compaction
  * that reaches them is undone, and the children of undone compactions that end
  * before `fromSeq` become active again (recursively: a child that also reaches is
  * undone in turn and its own children are considered), so what they covered returns.

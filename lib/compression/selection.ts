@@ -65,7 +65,7 @@ export function summarizable(transcript: Transcript): TranscriptMessage[] {
 }
 
 /**
- * Seed 004's find_safe_window_end: a cut after `messages[index]` is safe when it does
+ * A cut after `messages[index]` is safe when it does
  * not leave a tool call and its results on different sides.
  */
 export function isSafeCut(messages: TranscriptMessage[], index: number): boolean {

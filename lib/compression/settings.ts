@@ -1,8 +1,8 @@
 import { z } from "zod";
 
-// Defaults come from the design inputs: seed 003 (threshold 0.8, keep 10, 1000-token
-// summaries, 30 s timeout), seed 004 (count trigger 40 / window 30 / keep 10, 1500-char
-// summaries, temperature 0.3) and seeds 000/001 (window size, batch size, summary cap).
+// Defaults (threshold 0.8, keep 10, 1,000-token summaries, 30 s pass deadline; count
+// trigger 40 / window 30; 1,500-char count-mode summaries) are the figures docs/design.md
+// explains; contextBudget() scales them down for small windows.
 
 export const STRATEGIES = ["ai_summary", "simple_extract", "structured", "turn_digest"] as const;
 export const TRIGGER_MODES = ["tokens", "count", "sliding_window"] as const;
@@ -13,7 +13,7 @@ const nonNegativeInt = z.number().int().nonnegative();
 export const compressionSettingsObject = z.object({
   enabled: z.boolean().default(true),
   triggerMode: z.enum(TRIGGER_MODES).default("tokens"),
-  /** Fraction of the context window at which auto compression runs (REQ-3.1). */
+  /** Fraction of the context window at which auto compression runs (docs/design.md). */
   threshold: z.number().gt(0).lte(1).default(0.8),
   /** Fraction past which a compaction is prepared in the background after a reply. 0 disables. */
   preemptiveThreshold: z.number().gte(0).lt(1).default(0.65),
@@ -42,16 +42,16 @@ export const compressionSettingsObject = z.object({
   customPrompt: z.string().max(20_000).default(""),
   /** Budget of the active summaries of one level; past it the oldest are merged one level up. */
   maxSummaryTokensPerLevel: positiveInt.default(3000),
-  /** Count trigger (seed 004). */
+  /** Count trigger: compress once this many messages are active. */
   countThreshold: positiveInt.default(40),
   countWindow: positiveInt.default(30),
   countKeepRecent: nonNegativeInt.default(10),
   countSummaryMaxChars: positiveInt.default(1500),
-  /** Sliding window (seeds 000/001). */
+  /** Sliding-window trigger: compress a batch once the window of recent messages is full. */
   windowSize: positiveInt.default(20),
   compressionBatchSize: positiveInt.default(10),
   dynamicWindow: z.boolean().default(true),
-  /** simple_extract: characters kept of each key field (seed 001). */
+  /** simple_extract: characters kept of each key field (a deterministic strategy needs a fixed size). */
   extractFieldMaxChars: positiveInt.default(200),
   /** turn_digest: concurrent digest calls. */
   digestConcurrency: z.number().int().min(1).max(16).default(4),

@@ -24,7 +24,7 @@ export type SummaryCall = {
 
 /**
  * One summary-model call with the timeout enforced here as well as passed on: a
- * summarizer that ignores its signal must still not hold up the turn (REQ-3.1, §4.1).
+ * summarizer that ignores its signal must still not hold up the turn: a summary failure must never stop the chat.
  */
 export async function callSummaryModel(call: SummaryCall): Promise<Required<SummaryReply>> {
   const timeout = AbortSignal.timeout(call.timeoutMs);

@@ -1,6 +1,6 @@
 /**
- * The chat model's own way to compress (seed 003 §4.3 keeps it next to the automatic
- * path): it writes the summary, applyProvided stores it with trigger "tool".
+ * The chat model's own way to compress (kept next to the automatic path: a model that
+ * knows its task can pick a better cut): it writes the summary, applyProvided stores it with trigger "tool".
  */
 export const COMPRESS_CONTEXT_TOOL = {
   type: "function",

@@ -1,7 +1,7 @@
 import { cutOutsideFacts, extractFacts } from "./facts";
 import type { TranscriptMessage } from "./types";
 
-// Seed 004's transcript layout: role-labelled lines, tool calls by name with
+// The transcript as the summary model reads it: role-labelled lines, tool calls by name with
 // arguments, tool results labelled and shortened. Limits are generous because the
 // summary model, not this formatter, decides what matters.
 const MESSAGE_CHARS = 4000;

@@ -22,9 +22,9 @@ export function summaryInputBudget(summaryModelWindow: number, summaryMaxTokens:
 }
 
 /**
- * Seed 001's adjustWindowSizeAndBatchSize, scaled to the configured sizes: the seed
- * grows the window 5→8→10→12 and the batch 2→3→4→5 as the step count passes 10, 20
- * and 50, i.e. 2, 4 and 10 times its base window.
+ * Sliding-window mode grows the window and the batch as a conversation gets longer
+ * (5→8→10→12 and 2→3→4→5 at 2, 4 and 10 times the base window), so a long conversation
+ * compacts in fewer, larger steps.
  */
 export function slidingWindowSizes(settings: CompressionSettings, totalMessageCount: number): { windowSize: number; batchSize: number } {
   const base = settings.windowSize;

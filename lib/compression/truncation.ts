@@ -59,7 +59,7 @@ export type TruncationInput = {
 };
 
 /**
- * REQ-3.4 hard-limit truncation, the last resort: keep the system prompt, pinned
+ * Hard-limit truncation, the last resort: keep the system prompt, pinned
  * messages, the current turn (the last user message and what followed it) and the
  * newest keepRecentCount messages; if that still does not fit, keep fewer — never
  * less than the current turn (if that alone is too large, the request is cut in the

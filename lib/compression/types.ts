@@ -40,22 +40,17 @@ export type SummarySections = {
   facts: string[];
 };
 
-/** A compaction as the engine sees it. `childIds` are the lower-level compactions a level>=2 record merged. */
-export type CompactionRecord = {
+type CompactionBase = {
   id: string;
   level: number;
-  kind: CompactionKind;
-  trigger: CompactionTrigger;
-  strategy: CompactionSource;
   fromSeq: number;
   toSeq: number;
+  /** The text the model sees in place of the range (for a truncation: what could be kept of it). */
   summary: string;
-  sections?: SummarySections;
-  summaryModel?: string;
-  instructions?: string;
   summaryTokens: number;
   coveredMessageCount: number;
   coveredTokens: number;
+  /** The lower-level compactions a level ≥ 2 record merged. */
   childIds: string[];
   /**
    * Messages inside the range that this record does NOT replace: they were pinned (or
@@ -71,6 +66,20 @@ export type CompactionRecord = {
   tokensAfter: number;
   createdAt: Date;
 };
+
+/** A compaction as the engine sees it: a summary written for the range, or the last-resort cut. */
+export type CompactionRecord =
+  | (CompactionBase & {
+      kind: "summary";
+      trigger: CompactionTrigger;
+      strategy: StrategyName | "model_provided";
+      sections?: SummarySections;
+      summaryModel?: string;
+      instructions?: string;
+    })
+  | (CompactionBase & { kind: "truncation"; trigger: "hard_limit"; strategy: "truncation" });
+
+export type SummaryCompaction = Extract<CompactionRecord, { kind: "summary" }>;
 
 /**
  * The active context of one conversation: what the next model call is built from.
@@ -93,21 +102,22 @@ export type Transcript = {
 
 export type AttemptOutcome = "applied" | "failed" | "skipped";
 
-export type AttemptRecord = {
+type AttemptBase = {
   trigger: CompactionTrigger;
   strategy: CompactionSource;
-  outcome: AttemptOutcome;
   reason: string;
-  error?: string;
   model?: string;
   background: boolean;
-  compactionId?: string;
   messagesBefore: number;
-  messagesAfter?: number;
   tokensBefore: number;
-  tokensAfter?: number;
   durationMs: number;
 };
+
+/** One try to compact. Only an applied attempt has a compaction and the context figures after it. */
+export type AttemptRecord =
+  | (AttemptBase & { outcome: "applied"; compactionId: string; messagesAfter: number; tokensAfter: number })
+  | (AttemptBase & { outcome: "failed"; error?: string })
+  | (AttemptBase & { outcome: "skipped" });
 
 /**
  * What one run of the manager changed. Applied by the conversation layer in one
@@ -252,7 +262,7 @@ export type ApplyProvidedInput = {
   toSeq?: number;
   instructions?: string;
   /** Defaults to "model_provided"; a user-edited preview keeps its strategy's name. */
-  strategy?: CompactionSource;
+  strategy?: SummaryCompaction["strategy"];
   sections?: SummarySections;
 };
 

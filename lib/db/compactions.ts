@@ -1,6 +1,7 @@
 import type { Db } from "./client.ts";
 import type { Prisma } from "./generated/client.ts";
-import { toAttemptView, toCompactionView, toMessageView } from "./mappers.ts";
+import { attemptColumns, toAttemptView, toCompactionView, toMessageView } from "./mappers.ts";
+import { unapplied } from "../compression/records";
 import { assertOwnsConversation, ownedConversation } from "./conversations.ts";
 import { seqFilters, uncoveredRanges } from "./ranges.ts";
 import { notFound } from "../errors.ts";
@@ -20,22 +21,7 @@ const compactedFirst = (range: { fromSeq: number; toSeq: number }) =>
   new CompactionConflict(`Messages ${range.fromSeq}–${range.toSeq} were compacted by a concurrent turn first.`);
 
 function attemptData(conversationId: string, attempt: AttemptRecord): Prisma.CompactionAttemptCreateManyInput {
-  return {
-    conversationId,
-    trigger: attempt.trigger,
-    strategy: attempt.strategy,
-    outcome: attempt.outcome,
-    reason: attempt.reason,
-    error: attempt.error ?? null,
-    model: attempt.model ?? null,
-    background: attempt.background,
-    compactionId: attempt.compactionId ?? null,
-    messagesBefore: attempt.messagesBefore,
-    messagesAfter: attempt.messagesAfter ?? null,
-    tokensBefore: attempt.tokensBefore,
-    tokensAfter: attempt.tokensAfter ?? null,
-    durationMs: Math.round(attempt.durationMs),
-  };
+  return { conversationId, ...attemptColumns(attempt) };
 }
 
 function compactionData(conversationId: string, record: CompactionRecord): Prisma.CompactionCreateManyInput {
@@ -49,9 +35,13 @@ function compactionData(conversationId: string, record: CompactionRecord): Prism
     fromSeq: record.fromSeq,
     toSeq: record.toSeq,
     summary: record.summary,
-    sections: record.sections ? (record.sections as unknown as Prisma.InputJsonValue) : undefined,
-    summaryModel: record.summaryModel ?? null,
-    instructions: record.instructions ?? null,
+    ...(record.kind === "summary"
+      ? {
+          sections: record.sections ? (record.sections as Prisma.InputJsonValue) : undefined,
+          summaryModel: record.summaryModel ?? null,
+          instructions: record.instructions ?? null,
+        }
+      : {}),
     summaryTokens: record.summaryTokens,
     coveredMessageCount: record.coveredMessageCount,
     coveredTokens: record.coveredTokens,
@@ -125,10 +115,7 @@ export async function saveCompressionChange(
     return { saved: true, attempts: change.attempts };
   } catch (error) {
     if (!(error instanceof CompactionConflict)) throw error;
-    const attempts = change.attempts.map((attempt): AttemptRecord => {
-      const { compactionId: _dropped, ...rest } = attempt;
-      return attempt.outcome === "applied" ? { ...rest, outcome: "skipped", reason: `${error.message} (${attempt.reason})` } : rest;
-    });
+    const attempts = change.attempts.map((attempt) => unapplied(attempt, { outcome: "skipped", reason: `${error.message} (${attempt.reason})` }));
     await recordAttempts(db, userId, conversationId, attempts);
     return { saved: false, conflict: error.message, attempts };
   }

@@ -1,11 +1,17 @@
 // Row → engine record and row → view conversions, kept in one place so every
 // query returns the same shapes.
+import { z } from "zod";
 import type { Compaction, CompactionAttempt, Conversation, Message } from "./generated/client.ts";
 import type { AttemptRecord, CompactionRecord, SummarySections, ToolCall, TranscriptMessage } from "../compression/types";
+import { summarySectionsSchema } from "../compression/strategies/structured";
 import type { AttemptView, CompactionView, ConversationView, MessageView } from "../views";
 
+const toolCallsSchema = z.array(z.object({ id: z.string(), name: z.string(), arguments: z.string() }));
+
+/** Tool calls are JSON in the database: checked on the way out; a row that does not parse has none. */
 export function toolCallsOf(row: Pick<Message, "toolCalls">): ToolCall[] {
-  return Array.isArray(row.toolCalls) ? (row.toolCalls as unknown as ToolCall[]) : [];
+  const parsed = toolCallsSchema.safeParse(row.toolCalls ?? []);
+  return parsed.success ? parsed.data : [];
 }
 
 export function toTranscriptMessage(row: Message): TranscriptMessage {
@@ -28,19 +34,20 @@ export function toTranscriptMessage(row: Message): TranscriptMessage {
   }
 }
 
+/** Sections are JSON in the database: checked on the way out like every JSON column. */
+function sectionsOf(row: Pick<Compaction, "sections">): SummarySections | undefined {
+  if (row.sections == null) return undefined;
+  const parsed = summarySectionsSchema.safeParse(row.sections);
+  return parsed.success ? parsed.data : undefined;
+}
+
 export function toCompactionRecord(row: Compaction & { children?: { id: string }[] }): CompactionRecord {
-  return {
+  const base = {
     id: row.id,
     level: row.level,
-    kind: row.kind,
-    trigger: row.trigger,
-    strategy: row.strategy as CompactionRecord["strategy"],
     fromSeq: row.fromSeq,
     toSeq: row.toSeq,
     summary: row.summary,
-    ...(row.sections ? { sections: row.sections as unknown as SummarySections } : {}),
-    ...(row.summaryModel ? { summaryModel: row.summaryModel } : {}),
-    ...(row.instructions ? { instructions: row.instructions } : {}),
     summaryTokens: row.summaryTokens,
     coveredMessageCount: row.coveredMessageCount,
     coveredTokens: row.coveredTokens,
@@ -53,6 +60,19 @@ export function toCompactionRecord(row: Compaction & { children?: { id: string }
     tokensBefore: row.tokensBefore,
     tokensAfter: row.tokensAfter,
     createdAt: row.createdAt,
+  };
+  if (row.kind === "truncation") return { ...base, kind: "truncation", trigger: "hard_limit", strategy: "truncation" };
+  // A summary row always has a summary source; the enum column cannot hold anything else but "truncation".
+  const strategy = row.strategy === "truncation" ? "model_provided" : row.strategy;
+  const sections = sectionsOf(row);
+  return {
+    ...base,
+    kind: "summary",
+    trigger: row.trigger,
+    strategy,
+    ...(sections ? { sections } : {}),
+    ...(row.summaryModel ? { summaryModel: row.summaryModel } : {}),
+    ...(row.instructions ? { instructions: row.instructions } : {}),
   };
 }
 
@@ -91,11 +111,11 @@ export function toCompactionView(row: Compaction, childCount: number): Compactio
     level: row.level,
     kind: row.kind,
     trigger: row.trigger,
-    strategy: row.strategy as CompactionView["strategy"],
+    strategy: row.strategy,
     fromSeq: row.fromSeq,
     toSeq: row.toSeq,
     summary: row.summary,
-    sections: (row.sections as unknown as SummarySections | null) ?? null,
+    sections: sectionsOf(row) ?? null,
     summaryModel: row.summaryModel,
     instructions: row.instructions,
     summaryTokens: row.summaryTokens,
@@ -144,23 +164,27 @@ export function toAttemptView(row: CompactionAttempt): AttemptView {
   };
 }
 
-/** An attempt that has not been (or could not be) stored, for showing right away. */
-export function attemptRecordToView(attempt: AttemptRecord, createdAt = new Date()): AttemptView {
+/** The columns of an attempt, as stored and as shown: what only some outcomes have is null for the others. */
+export function attemptColumns(attempt: AttemptRecord) {
+  const applied = attempt.outcome === "applied" ? attempt : null;
   return {
-    id: "",
     trigger: attempt.trigger,
     strategy: attempt.strategy,
     outcome: attempt.outcome,
     reason: attempt.reason,
-    error: attempt.error ?? null,
+    error: attempt.outcome === "failed" ? (attempt.error ?? null) : null,
     model: attempt.model ?? null,
     background: attempt.background,
-    compactionId: attempt.compactionId ?? null,
+    compactionId: applied?.compactionId ?? null,
     messagesBefore: attempt.messagesBefore,
-    messagesAfter: attempt.messagesAfter ?? null,
+    messagesAfter: applied?.messagesAfter ?? null,
     tokensBefore: attempt.tokensBefore,
-    tokensAfter: attempt.tokensAfter ?? null,
+    tokensAfter: applied?.tokensAfter ?? null,
     durationMs: Math.round(attempt.durationMs),
-    createdAt: createdAt.toISOString(),
   };
+}
+
+/** An attempt that has not been (or could not be) stored, for showing right away. */
+export function attemptRecordToView(attempt: AttemptRecord, createdAt = new Date()): AttemptView {
+  return { id: "", ...attemptColumns(attempt), createdAt: createdAt.toISOString() };
 }

@@ -105,22 +105,6 @@ export async function getMessage(db: Db, userId: string, conversationId: string,
   return toMessageView(row);
 }
 
-/** Visible messages in [fromSeq, toSeq], paged from the start of the range. */
-export async function messagesInRange(
-  db: Db,
-  userId: string,
-  conversationId: string,
-  range: { fromSeq: number; toSeq: number },
-  limit: number,
-): Promise<MessageView[]> {
-  const rows = await db.message.findMany({
-    where: { conversationId, conversation: { userId }, rewoundAt: null, seq: { gte: range.fromSeq, lte: range.toSeq } },
-    orderBy: { seq: "asc" },
-    take: limit,
-  });
-  return rows.map(toMessageView);
-}
-
 /** Sequence numbers of the last `count` visible user messages, oldest first. */
 export async function lastUserSeqs(db: Db, userId: string, conversationId: string, count: number): Promise<number[]> {
   const rows = await db.message.findMany({

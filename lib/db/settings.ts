@@ -1,5 +1,5 @@
 // Reads and writes the three layers of compression settings (see settings-layers.ts).
-// Read fresh on every use (seed 003 REQ-3.5): a saved change applies on the next turn.
+// Read fresh on every use (docs/design.md): a saved change applies on the next turn.
 import type { Db } from "./client.ts";
 import type { Prisma } from "./generated/client.ts";
 import { ownedConversation } from "./conversations.ts";

@@ -56,9 +56,6 @@ export function defaultModel(env: Env = process.env): string {
   return envValue(env, "STRATA_DEFAULT_MODEL") ?? (isDemoMode(env) ? DEMO_MODEL : "gpt-4o-mini");
 }
 
-/** The default model as of module load (use defaultModel() where env may change at run time). */
-export const DEFAULT_MODEL: string = defaultModel();
-
 function isLoopback(baseURL: string): boolean {
   try {
     const host = new URL(baseURL).hostname;

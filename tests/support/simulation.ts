@@ -305,7 +305,7 @@ export async function simulate(scenario: Scenario): Promise<SimResult> {
       else made.summaries++;
     }
     for (const attempt of change.attempts) {
-      if (process.env.SIM_TRACE) console.log(`  t${turn} ${attempt.background ? "bg" : "fg"} ${attempt.outcome} ${attempt.tokensBefore}→${attempt.tokensAfter ?? "-"} ${attempt.reason.slice(0, 150)} [${store.active().compactions.map((c) => `L${c.level}:${c.summaryTokens}`).join(" ")}]`);
+      if (process.env.SIM_TRACE) console.log(`  t${turn} ${attempt.background ? "bg" : "fg"} ${attempt.outcome} ${attempt.tokensBefore}→${attempt.outcome === "applied" ? attempt.tokensAfter : "-"} ${attempt.reason.slice(0, 150)} [${store.active().compactions.map((c) => `L${c.level}:${c.summaryTokens}`).join(" ")}]`);
       attempts[attempt.outcome]++;
       if (attempt.outcome === "failed") {
         const key = attempt.reason.replace(/[\d,]+/g, "N").slice(0, 80);

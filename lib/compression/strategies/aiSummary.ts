@@ -3,7 +3,7 @@ import { callSummaryModel } from "../summaryCall";
 import { backgroundText, mergeWithModel, summaryBody } from "./shared";
 import type { CompressionStrategy } from "./types";
 
-/** Seed 000 AI_SUMMARY / seed 003 REQ-3.2: a separate summary-model call. */
+/** A separate summary-model call writes the summary (the default strategy). */
 export const aiSummaryStrategy: CompressionStrategy = {
   name: "ai_summary",
   async summarize(input) {

@@ -10,7 +10,7 @@ function clip(text: string, maxChars: number): string {
   return flat.length <= maxChars ? flat : `${flat.slice(0, maxChars)}...`;
 }
 
-/** Seed 001's extractKeyInfo for chat messages: role, seq and the content cut to the field limit. */
+/** The key information of a message: role, seq and the content cut to the field limit. */
 function keyLine(message: TranscriptMessage, maxChars: number): string {
   const head = `#${message.seq} ${message.role}`;
   if (message.role === "assistant" && message.toolCalls?.length) {
@@ -23,7 +23,7 @@ function keyLine(message: TranscriptMessage, maxChars: number): string {
 }
 
 /**
- * Seed 000 SIMPLE_EXTRACT: no model, deterministic. Content is cut at
+ * Simple extraction: no model, deterministic. Content is cut at
  * extractFieldMaxChars, so FACT lines are collected from the full text and kept
  * verbatim — a cut must never lose a fact the user recorded.
  */

@@ -84,7 +84,7 @@ async function orPlain(structured: () => Promise<StrategyOutput>, plain: () => P
   }
 }
 
-/** Seed 000 STRUCTURED_COMPRESS: JSON sections, validated, rendered as titled lists. */
+/** Structured summaries: JSON sections, validated, rendered as titled lists. */
 export const structuredStrategy: CompressionStrategy = {
   name: "structured",
   summarize(input) {

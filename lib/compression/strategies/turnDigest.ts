@@ -8,7 +8,7 @@ import type { CompressionStrategy } from "./types";
 
 const DIGEST_MAX_TOKENS = 200;
 
-/** A turn is a user message and everything up to the next one (seed 002's episode). */
+/** A turn is a user message and everything up to the next one (an episode: the unit a digest line describes). */
 export function splitIntoTurns(messages: TranscriptMessage[]): TranscriptMessage[][] {
   const turns: TranscriptMessage[][] = [];
   for (const message of messages) {
@@ -20,7 +20,7 @@ export function splitIntoTurns(messages: TranscriptMessage[]): TranscriptMessage
 }
 
 /**
- * Seed 002's per-episode compression: one line per turn, the calls running
+ * Per-turn compression: one line per turn, the calls running
  * concurrently under digestConcurrency. All or nothing: the first failed digest
  * cancels the rest and fails the attempt.
  */

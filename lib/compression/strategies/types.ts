@@ -11,7 +11,7 @@ export type StrategyContext = {
   maxTokens: number;
   /** Per-compaction instructions, appended to the prompt. */
   instructions?: string;
-  /** Count trigger: the summary is capped at this many characters (seed 004). */
+  /** Count trigger: the summary is capped at this many characters (count mode keeps many small summaries). */
   maxChars?: number;
   signal?: AbortSignal;
 };
@@ -42,7 +42,7 @@ export type StrategyOutput = {
   notes?: string[];
 };
 
-/** One way of turning a range into text (seed 000's strategies). Failures throw SummaryFailure. */
+/** One way of turning a range into text . Failures throw SummaryFailure. */
 export interface CompressionStrategy {
   readonly name: StrategyName;
   summarize(input: SummarizeInput): Promise<StrategyOutput>;

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { cutMarker } from "@/lib/compression/condense";
 import { DETAILS_LABEL } from "@/lib/compression/details";
-import { chat, compaction, counter, msg, resetSeq, setup, text, transcriptOf } from "./fakes";
+import { chat, compaction, counter, msg, resetSeq, setup, text, transcriptOf , summaryRecord } from "./fakes";
 
 beforeEach(() => resetSeq());
 
@@ -43,7 +43,7 @@ describe("summaries stay within their bound whatever the model does", () => {
     const change = await manager.process(transcriptOf(chat(6, 1200)));
     const record = change.created[0]!;
     expect(counter.count(record.summary)).toBeLessThanOrEqual(120);
-    expect(record.sections).toBeUndefined();
+    expect(summaryRecord(record).sections).toBeUndefined();
   });
 
   it("the count trigger's character cap applies to every strategy", async () => {

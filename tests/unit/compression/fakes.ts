@@ -6,6 +6,7 @@ import type {
   ApplyProvidedInput,
   ChatMessage,
   CompactionRecord,
+  SummaryCompaction,
   CompactNowOptions,
   CompressionLogger,
   ProcessOptions,
@@ -222,11 +223,12 @@ export function coverage(transcript: Transcript): Map<number, number> {
 }
 
 export function compaction(id: string, fromSeq: number, toSeq: number, extra: Partial<CompactionRecord> = {}): CompactionRecord {
+  // Tests set kind and its fields together; the cast keeps the helper one line per case.
   return {
     id, level: 1, kind: "summary", trigger: "auto", strategy: "ai_summary", fromSeq, toSeq, summary: `summary ${id}`,
     summaryTokens: 3, coveredMessageCount: 1, coveredTokens: 100, childIds: [], keptSeqs: [], background: false, durationMs: 0,
     messagesBefore: 0, messagesAfter: 0, tokensBefore: 0, tokensAfter: 0, createdAt: new Date(0), ...extra,
-  };
+  } as CompactionRecord;
 }
 
 /** The API's rule: every tool message directly follows the assistant call that asked for it. */
@@ -249,3 +251,9 @@ export function assertValidToolPairs(messages: ChatMessage[]) {
   }
 }
 
+
+/** The record as a summary (fails the test when it is a truncation). */
+export function summaryRecord(record: CompactionRecord | undefined): SummaryCompaction {
+  if (record?.kind !== "summary") throw new Error(`expected a summary record, got ${record?.kind ?? "none"}`);
+  return record;
+}

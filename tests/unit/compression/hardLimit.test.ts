@@ -17,7 +17,7 @@ function summary(id: string, fromSeq: number, toSeq: number, level = 1): Compact
   };
 }
 
-describe("hard-limit truncation (REQ-3.4)", () => {
+describe("hard-limit truncation", () => {
   it("drops everything before the kept tail, superseding summaries, and the request fits", async () => {
     const { manager } = setup({ enabled: false, keepRecentCount: 4 });
     resetSeq(11);

@@ -86,7 +86,7 @@ async function run(seed: number) {
   for (let turn = 0; turn < turns; turn++) {
     lastUser = `u${turn} ${random.chance(0.2) ? `FACT t${turn}=v${turn} ` : ""}${text(size())}`;
     store.messages.push(msg("user", lastUser, { pinned: random.chance(0.05) }));
-    if (random.chance(0.1)) settings.set({ keepRecentCount: random.int(0, 8), enabled: random.chance(0.85) }); // REQ-3.5 mid-conversation
+    if (random.chance(0.1)) settings.set({ keepRecentCount: random.int(0, 8), enabled: random.chance(0.85) }); // settings change mid-conversation
     const request = await beforeModelCall();
     const requestTokens = request.messages.reduce((sum, m) => sum + wireTokens(m), 0) + toolTokens;
     const usage = reportsUsage ? { promptTokens: Math.round(requestTokens * serverFactor), completionTokens: 5, requestTokens } : undefined;

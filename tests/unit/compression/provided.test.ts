@@ -81,7 +81,7 @@ describe("applyProvided", () => {
   });
 });
 
-describe("compactNow (003 §4.3)", () => {
+describe("compactNow", () => {
   it("compresses everything but the newest keepRecentCount regardless of the threshold", async () => {
     const { manager } = setup({ keepRecentCount: 2 });
     const transcript = transcriptOf(chat(4, 200));

@@ -6,7 +6,7 @@ const node = (id: string, fromSeq: number, toSeq: number, childIds: string[] = [
   id, fromSeq, toSeq, childIds, supersededById, undone,
 });
 
-describe("planRewind (seed 002 rewind)", () => {
+describe("planRewind", () => {
   // a b c (level 1) merged into m (level 2); d is an active level 1 after it.
   const tree = [node("a", 1, 10, [], "m"), node("b", 11, 20, [], "m"), node("c", 21, 30, [], "m"), node("m", 1, 30, ["a", "b", "c"]), node("d", 31, 40)];
 

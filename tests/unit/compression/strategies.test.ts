@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { PROMPT_TAGS } from "@/lib/compression/prompts";
 import { parseSections } from "@/lib/compression/strategies";
 import { splitIntoTurns } from "@/lib/compression/strategies/turnDigest";
-import { chat, factsIn, msg, resetSeq, setup, text, transcriptOf } from "./fakes";
+import { chat, factsIn, msg, resetSeq, setup, text, transcriptOf , summaryRecord } from "./fakes";
 
 beforeEach(() => resetSeq());
 
@@ -30,7 +30,7 @@ describe("ai_summary", () => {
     expect(call.messages[1]!.content).toMatch(/\[user #1\]: question 0/);
     expect(call.messages[1]!.content).toMatch(/\[assistant #2\]: answer 0/);
     const record = change.created[0]!;
-    expect(record.summaryModel).toBe("mini-model");
+    expect(summaryRecord(record).summaryModel).toBe("mini-model");
     expect(record.summary).toContain("FACT db_port=5433");
     expect(record.summary).toContain("FACT owner=Dana Scully");
     const request = manager.buildRequest(change.transcript, await setup().settings.snapshot());
@@ -96,7 +96,7 @@ describe("simple_extract", () => {
     expect(lines[4]).toMatch(/^#4 tool read_file: contents/);
     expect(summary).toContain("\nFACT db_port=5433");
     expect(summary).toContain("\nFACT owner=Dana Scully");
-    expect(change.created[0]!.summaryModel).toBeUndefined();
+    expect(summaryRecord(change.created[0]).summaryModel).toBeUndefined();
     // Deterministic.
     const again = await setup({ ...countMode, strategy: "simple_extract", extractFieldMaxChars: 50 }, 1_000_000).manager.process(transcript);
     expect(again.created[0]!.summary).toBe(summary);
@@ -111,7 +111,7 @@ describe("structured", () => {
     expect((call.messages[0]!.content ?? "").split("\n")[0]).toBe(PROMPT_TAGS.structured);
     expect(call.json).toBe(true);
     const record = change.created[0]!;
-    expect(record.sections).toEqual({
+    expect(summaryRecord(record).sections).toEqual({
       goals: ["finish the task"],
       decisions: ["use plan A"],
       completed: ["step 1"],

@@ -22,7 +22,7 @@ function chatAtRatio(manager: ReturnType<typeof setup>["manager"], ratio: number
   }
 }
 
-describe("token trigger (REQ-3.1)", () => {
+describe("token trigger", () => {
   it("does nothing just below the threshold and compresses at it", async () => {
     const { manager, summarizer } = setup();
     await manager.process(transcriptOf([])); // primes the settings for measure()
@@ -100,7 +100,7 @@ async function setupSettings() {
   return setup().settings.snapshot();
 }
 
-describe("count trigger (seed 004)", () => {
+describe("count trigger", () => {
   it("summarizes the oldest countWindow messages once countThreshold is reached", async () => {
     const settings = { triggerMode: "count" as const, countThreshold: 12, countWindow: 8, countKeepRecent: 3, countSummaryMaxChars: 120 };
     const { manager, summarizer } = setup(settings, 1_000_000);
@@ -129,8 +129,8 @@ describe("count trigger (seed 004)", () => {
   });
 });
 
-describe("sliding window (seeds 000/001)", () => {
-  it("grows window and batch with the total message count like seed 001", () => {
+describe("sliding window", () => {
+  it("grows window and batch with the total message count in steps", () => {
     const base = { ...DEFAULT_SETTINGS, windowSize: 5, compressionBatchSize: 2, dynamicWindow: true };
     expect(slidingWindowSizes(base, 10)).toEqual({ windowSize: 5, batchSize: 2 });
     expect(slidingWindowSizes(base, 20)).toEqual({ windowSize: 8, batchSize: 3 });
