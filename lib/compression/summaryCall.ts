@@ -1,4 +1,4 @@
-import type { ChatMessage, Summarizer, SummaryReply } from "./types";
+import type { Summarizer, SummaryReply, SummaryRequest } from "./types";
 
 /** A summary that cannot be used; `reason` is what the attempt record and log show. */
 export class SummaryFailure extends Error {
@@ -11,20 +11,11 @@ export class SummaryFailure extends Error {
   }
 }
 
-export type SummaryCall = {
-  summarizer: Summarizer;
-  model: string;
-  messages: ChatMessage[];
-  maxTokens: number;
-  temperature: number;
-  timeoutMs: number;
-  json?: boolean;
-  signal?: AbortSignal;
-};
+export type SummaryCall = SummaryRequest & { summarizer: Summarizer };
 
 /**
  * One summary-model call with the timeout enforced here as well as passed on: a
- * summarizer that ignores its signal must still not hold up the turn: a summary failure must never stop the chat.
+ * summarizer that ignores its signal must still not hold up the turn.
  */
 export async function callSummaryModel(call: SummaryCall): Promise<Required<SummaryReply>> {
   const timeout = AbortSignal.timeout(call.timeoutMs);

@@ -1,6 +1,5 @@
 import { buildPromptMessages, DEFAULT_SUMMARY_INSTRUCTIONS, lengthLimit } from "../prompts";
-import { callSummaryModel } from "../summaryCall";
-import { backgroundText, mergeWithModel, summaryBody } from "./shared";
+import { backgroundText, mergeWithModel, summaryBody, writeWithModel } from "./shared";
 import type { CompressionStrategy } from "./types";
 
 /** A separate summary-model call writes the summary (the default strategy). */
@@ -15,16 +14,7 @@ export const aiSummaryStrategy: CompressionStrategy = {
       context: backgroundText(input),
       body: summaryBody(input),
     });
-    const reply = await callSummaryModel({
-      summarizer: input.summarizer,
-      model: input.model,
-      messages,
-      maxTokens: input.maxTokens,
-      temperature: input.settings.summaryTemperature,
-      timeoutMs: input.settings.summaryTimeoutMs,
-      signal: input.signal,
-    });
-    return { summary: reply.text, model: input.model, cut: reply.finishReason === "length" };
+    return writeWithModel(input, messages);
   },
   merge: mergeWithModel,
 };

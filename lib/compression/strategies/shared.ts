@@ -1,7 +1,7 @@
 import { renderCompactionText } from "../render";
 import { buildPromptMessages, lengthLimit, MERGE_INSTRUCTIONS } from "../prompts";
 import { callSummaryModel } from "../summaryCall";
-import type { CompactionRecord } from "../types";
+import type { ChatMessage, CompactionRecord } from "../types";
 import { formatTranscript } from "../transcriptFormat";
 import type { MergeInput, StrategyContext, StrategyOutput, SummarizeInput } from "./types";
 
@@ -41,6 +41,11 @@ export async function mergeWithModel(input: MergeInput): Promise<StrategyOutput>
     limits: lengthLimit(input.maxTokens, input.maxChars),
     body: mergeBody(input.children),
   });
+  return writeWithModel(input, messages);
+}
+
+/** One plain-text call to the summary model with the strategy's limits; a reply cut at max_tokens says so. */
+export async function writeWithModel(input: StrategyContext & { model: string; maxTokens: number }, messages: ChatMessage[]): Promise<StrategyOutput> {
   const reply = await callSummaryModel({
     summarizer: input.summarizer,
     model: input.model,
