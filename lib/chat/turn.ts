@@ -21,12 +21,13 @@ import {
   scheduleBackgroundCompaction,
   withTranscript,
 } from "./compressor";
+import { config } from "../config";
 import type { TurnEvent } from "./events";
 import { registerTurn } from "./running-turns";
 import { TOOL_DEFINITIONS } from "./tool-set";
 
 const MAX_TOOL_ROUNDS = 6;
-const MODEL_TIMEOUT_MS = Number(process.env.STRATA_MODEL_TIMEOUT_MS ?? 120_000);
+const MODEL_TIMEOUT_MS = config().STRATA_MODEL_TIMEOUT_MS;
 
 export type TurnInput = {
   /** The conversation's owner, checked by every query the turn makes. */
