@@ -22,6 +22,7 @@ import {
   withTranscript,
 } from "./compressor";
 import { config } from "../config";
+import { recordTurn } from "../server/metrics";
 import type { TurnEvent } from "./events";
 import { registerTurn } from "./running-turns";
 import { TOOL_DEFINITIONS } from "./tool-set";
@@ -175,6 +176,7 @@ export async function* runTurn(input: TurnInput): AsyncGenerator<TurnEvent> {
           ]);
           if (partial) yield { type: "message", message: partial };
         }
+        recordTurn(stopped ? "stopped" : "error", usage?.promptTokens);
         if (failure && !stopped) {
           logger.warn({ conversationId, kind: failure.kind, err: failure.message }, "model call failed");
           yield { type: "error", message: failure.message, retryable: true };
@@ -192,6 +194,7 @@ export async function* runTurn(input: TurnInput): AsyncGenerator<TurnEvent> {
         requestTokens,
         ...(usage ? { usage } : {}),
       };
+      recordTurn("complete", usage?.promptTokens);
       const [assistant] = await appendMessages(db, userId, conversationId, [assistantDraft]);
       if (assistant) yield { type: "message", message: assistant };
       if (toolCalls.length === 0) break;
