@@ -45,13 +45,17 @@ function run(command, args) {
 }
 
 const fingerprint = sourceFingerprint();
+// `npm run build` ends with this: any build made through it counts as current.
+if (process.argv[2] === "--record-build") {
+  writeFileSync(STAMP, `${fingerprint}\n`);
+  process.exit(0);
+}
 const built = existsSync(path.join(root, ".next", "BUILD_ID")) && existsSync(STAMP) && readFileSync(STAMP, "utf8").trim() === fingerprint;
 if (built) {
   console.log("strata: the build in .next matches the source; starting it");
 } else {
   console.log("strata: no build of this source yet; building (npm run build)");
   run("npm", ["run", "build"]);
-  writeFileSync(STAMP, `${fingerprint}\n`);
 }
 // The server runs as a child that gets our SIGTERM/SIGINT, so a process manager's
 // stop reaches Next (and its graceful shutdown, instrumentation.ts) unchanged.
