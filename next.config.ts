@@ -1,4 +1,15 @@
+import { networkInterfaces } from "node:os";
 import type { NextConfig } from "next";
+
+// `next dev` serves its scripts only to the origins it knows; a page opened at
+// 127.0.0.1 or a LAN address would render but never hydrate. Every address of this
+// machine is allowed (development only; `next start` does not use this list).
+function devOrigins(): string[] {
+  const addresses = Object.values(networkInterfaces())
+    .flat()
+    .flatMap((entry) => (entry ? [entry.address] : []));
+  return [...new Set(["localhost", "127.0.0.1", "[::1]", ...addresses.map((address) => (address.includes(":") ? `[${address}]` : address))])];
+}
 
 // Headers that are the same on every response; the page CSP (with its per-request
 // nonce) comes from proxy.ts. JSON responses get a CSP that allows nothing at all.
@@ -14,6 +25,7 @@ const nextConfig: NextConfig = {
   serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter", "tiktoken", "pino"],
   experimental: { serverActions: { bodySizeLimit: "4mb" } },
   poweredByHeader: false,
+  allowedDevOrigins: devOrigins(),
   async headers() {
     return [
       { source: "/:path*", headers: EVERYWHERE },

@@ -8,6 +8,8 @@ import { unapplied } from "../compression/records";
 import type { CompressionSettings } from "../compression/settings";
 import type { AttemptRecord, CompressionChange, ProcessOptions, Transcript } from "../compression/types";
 import { getDb } from "../db/client";
+import { withConversationLease } from "../db/cluster";
+import { enqueueCompaction, queueRunning } from "../queue";
 import { getCompactionView, recordAttempts, saveCompressionChange } from "../db/compactions";
 import { readSettings } from "../db/settings";
 import { loadTranscript } from "../db/transcript";
@@ -15,6 +17,7 @@ import { createSummarizer } from "../llm/summarizer";
 import { tokenCounter, countMessageTokens } from "../llm/tokens";
 import { modelCatalog } from "../llm/models";
 import { logger } from "../log/logger";
+import { recordCompression, timeSummary } from "../server/metrics";
 import { KeyedLock } from "./keyed-lock";
 import { REQUEST_OVERHEAD_TOKENS } from "./tool-set";
 import type { CompactionView, ContextMeterView } from "../views";
@@ -30,8 +33,10 @@ export const compressionLogger = logger.child({ module: "compression" });
 
 function services() {
   if (!globalForCompressor.strataCompressor) {
+    const summarizer = createSummarizer();
     const manager = new AutoCompressionManager({
-      summarizer: createSummarizer(),
+      // Timed here, around the engine's injected summarizer, so the engine stays unaware of metrics.
+      summarizer: { complete: (request) => timeSummary(() => summarizer.complete(request)) },
       tokens: tokenCounter,
       models: modelCatalog,
       logger: compressionLogger,
@@ -82,6 +87,7 @@ async function persist(
   try {
     const stored = await saveCompressionChange(db, userId, conversationId, change, historyVersion);
     logAttempts(compressionLogger, conversationId, stored.attempts);
+    recordCompression(stored.attempts, stored.saved ? change.created.reduce((sum, record) => sum + record.summaryTokens, 0) : 0);
     const compactions = stored.saved ? await Promise.all(change.created.map((record) => getCompactionView(db, userId, record.id))) : [];
     return { change, transcript: stored.saved ? change.transcript : before, compactions, attempts: stored.attempts, saved: stored.saved };
   } catch (error) {
@@ -92,22 +98,31 @@ async function persist(
       unapplied(attempt, { outcome: "failed", reason: `the compaction could not be saved (${attempt.reason})`, error: message }),
     );
     logAttempts(compressionLogger, conversationId, attempts);
+    recordCompression(attempts, 0);
     await recordAttempts(db, userId, conversationId, attempts).catch(() => undefined);
     return { change, transcript: before, compactions: [], attempts, saved: false };
   }
 }
 
-/** Runs `work` on the freshly loaded transcript while holding the conversation's lock, then saves. */
+/**
+ * Runs `work` on the freshly loaded transcript while holding the conversation's lock,
+ * then saves. The lock is this process's (KeyedLock) and, on PostgreSQL, the
+ * conversation's lease across instances (lib/db/cluster.ts): the transcript is loaded
+ * after both are held, so a compaction another instance just saved is seen, and its
+ * summary is never paid for twice.
+ */
 export function withTranscript(
   userId: string,
   conversationId: string,
   settings: CompressionSettings,
   work: (transcript: Transcript) => Promise<CompressionChange> | CompressionChange,
 ): Promise<AppliedChange> {
-  return services().lock.run(conversationId, async () => {
-    const { transcript, historyVersion } = await loadActive(userId, conversationId);
-    return persist(userId, conversationId, transcript, await work(transcript), historyVersion);
-  });
+  return services().lock.run(conversationId, () =>
+    withConversationLease(conversationId, async () => {
+      const { transcript, historyVersion } = await loadActive(userId, conversationId);
+      return persist(userId, conversationId, transcript, await work(transcript), historyVersion);
+    }),
+  );
 }
 
 /**
@@ -136,10 +151,11 @@ export async function compressBeforeCall(
 }
 
 /**
- * After a reply: if the context is past the pre-emptive level, compact now, off the
- * user's path, so the next turn finds it done.
+ * One pre-emptive compaction (the manager does nothing below the pre-emptive level).
+ * Registered so a turn waits for it and a rewind stops it; throws what fails, so the
+ * queue retries it. Joins a run of this conversation already under way here.
  */
-export function scheduleBackgroundCompaction(userId: string, conversationId: string): Promise<void> {
+export function runBackgroundCompaction(userId: string, conversationId: string): Promise<void> {
   const { background } = services();
   const existing = background.get(conversationId);
   if (existing) return existing.done;
@@ -149,11 +165,20 @@ export function scheduleBackgroundCompaction(userId: string, conversationId: str
     await withTranscript(userId, conversationId, settings, (transcript) =>
       compressionManager().process(transcript, settings, { background: true, signal: controller.signal }),
     );
-  })()
-    .catch((error: unknown) => logger.error({ err: error, conversationId }, "background compaction failed"))
-    .finally(() => background.delete(conversationId));
-  background.set(conversationId, { done, controller });
+  })().finally(() => background.delete(conversationId));
+  background.set(conversationId, { done: done.catch(() => undefined), controller });
   return done;
+}
+
+/**
+ * After a reply: if the context is past the pre-emptive level, compact off the user's
+ * path, so the next turn finds it done. A server with the queue (PostgreSQL) sends it
+ * to pg-boss, which runs it on whichever instance is free; anything else runs it here.
+ */
+export function scheduleBackgroundCompaction(userId: string, conversationId: string): Promise<void> {
+  const failed = (what: string) => (error: unknown) => logger.error({ err: error, conversationId }, what);
+  if (queueRunning()) return enqueueCompaction({ userId, conversationId }).catch(failed("could not queue a background compaction"));
+  return runBackgroundCompaction(userId, conversationId).catch(failed("background compaction failed"));
 }
 
 /** Waits for any background compaction of this conversation (tests, benchmarks, shutdown). */

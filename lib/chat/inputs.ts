@@ -1,7 +1,8 @@
 // Validation at the boundary (server actions and route handlers share these).
 import { z } from "zod";
+import { config } from "../config";
 
-export const MAX_MESSAGE_CHARS = Number(process.env.STRATA_MAX_MESSAGE_CHARS ?? 100_000);
+export const MAX_MESSAGE_CHARS = config().STRATA_MAX_MESSAGE_CHARS;
 
 // Lone surrogates cannot be encoded as UTF-8: reject rather than store mojibake.
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;

@@ -55,7 +55,7 @@ import {
 import type { TurnEvent } from "./events";
 import { countMessageSend } from "./send-limit";
 import { runTurn } from "./turn";
-import { stopTurns } from "./running-turns";
+import { stopTurnsEverywhere } from "./running-turns";
 import type { AttemptView, CompactionView } from "../views";
 
 /** Who is asking: resolved once per request by lib/auth/current-user.ts. */
@@ -123,7 +123,7 @@ export async function meter(actor: Actor, conversationId: unknown) {
 export async function stop(actor: Actor, conversationId: unknown): Promise<{ stopped: number }> {
   const id = parse(idSchema, conversationId);
   await conversations.assertOwnsConversation(await getDb(), actor.id, id);
-  return { stopped: stopTurns(id) };
+  return { stopped: await stopTurnsEverywhere(id) };
 }
 
 function rewindPlanner() {

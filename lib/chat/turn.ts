@@ -21,12 +21,14 @@ import {
   scheduleBackgroundCompaction,
   withTranscript,
 } from "./compressor";
+import { config } from "../config";
+import { recordTurn } from "../server/metrics";
 import type { TurnEvent } from "./events";
 import { registerTurn } from "./running-turns";
 import { TOOL_DEFINITIONS } from "./tool-set";
 
 const MAX_TOOL_ROUNDS = 6;
-const MODEL_TIMEOUT_MS = Number(process.env.STRATA_MODEL_TIMEOUT_MS ?? 120_000);
+const MODEL_TIMEOUT_MS = config().STRATA_MODEL_TIMEOUT_MS;
 
 export type TurnInput = {
   /** The conversation's owner, checked by every query the turn makes. */
@@ -174,6 +176,7 @@ export async function* runTurn(input: TurnInput): AsyncGenerator<TurnEvent> {
           ]);
           if (partial) yield { type: "message", message: partial };
         }
+        recordTurn(stopped ? "stopped" : "error", usage?.promptTokens);
         if (failure && !stopped) {
           logger.warn({ conversationId, kind: failure.kind, err: failure.message }, "model call failed");
           yield { type: "error", message: failure.message, retryable: true };
@@ -191,6 +194,7 @@ export async function* runTurn(input: TurnInput): AsyncGenerator<TurnEvent> {
         requestTokens,
         ...(usage ? { usage } : {}),
       };
+      recordTurn("complete", usage?.promptTokens);
       const [assistant] = await appendMessages(db, userId, conversationId, [assistantDraft]);
       if (assistant) yield { type: "message", message: assistant };
       if (toolCalls.length === 0) break;

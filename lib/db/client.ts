@@ -7,6 +7,7 @@ import pg from "pg";
 import { PrismaClient } from "./generated/client.ts";
 import { applyMigrations } from "./migrate.ts";
 import { logger } from "../log/logger.ts";
+import { config } from "../config.ts";
 
 export type Db = PrismaClient;
 export type DbKind = "postgres" | "embedded";
@@ -18,11 +19,11 @@ type DbHandle = { db: Db; kind: DbKind; close: () => Promise<void> };
 const globalForDb = globalThis as unknown as { strataDb?: Promise<DbHandle> };
 
 export function embeddedDataDir(): string {
-  return process.env.STRATA_DATA_DIR ?? path.join(process.cwd(), "data", "pglite");
+  return config().STRATA_DATA_DIR ?? path.join(process.cwd(), "data", "pglite");
 }
 
 async function openPostgres(connectionString: string): Promise<DbHandle> {
-  if (process.env.STRATA_AUTO_MIGRATE !== "0") {
+  if (config().STRATA_AUTO_MIGRATE === "1") {
     const migrationClient = new pg.Client({ connectionString });
     await migrationClient.connect();
     try {
@@ -54,7 +55,7 @@ async function openEmbedded(dataDir: string): Promise<DbHandle> {
 }
 
 function openDatabase(): Promise<DbHandle> {
-  const url = process.env.DATABASE_URL;
+  const url = config().DATABASE_URL;
   return url ? openPostgres(url) : openEmbedded(embeddedDataDir());
 }
 

@@ -1,12 +1,14 @@
 // Shared plumbing for the JSON API's route handlers: body parsing with limits,
 // AppError → HTTP status, and NDJSON streaming of a turn.
 import { AppError } from "../errors";
+import { config } from "../config";
 import { requireRequestUser, type CurrentUser } from "../auth/current-user";
 import { toActionError } from "../chat/result";
 import type { TurnEvent } from "../chat/events";
 import { eventStream } from "../chat/event-stream";
 
-export const MAX_BODY_BYTES = Number(process.env.STRATA_MAX_BODY_BYTES ?? 1_048_576);
+/** Largest JSON body accepted (STRATA_MAX_BODY_BYTES). */
+export const MAX_BODY_BYTES = config().STRATA_MAX_BODY_BYTES;
 
 export function jsonResponse(data: unknown, status = 200): Response {
   return Response.json(data, { status, headers: { "cache-control": "no-store" } });

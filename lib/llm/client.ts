@@ -21,6 +21,7 @@ import type {
   ChatCompletionMessageParam,
 } from "openai/resources/chat/completions";
 import type { ChatMessage, ToolCall } from "../compression/types";
+import { config } from "../config";
 import { abortedError, malformedError, timeoutError, toModelError, type AbortContext } from "./errors";
 import { DEMO_MODEL, normalizeModelName } from "./models";
 import type { TestServer } from "./test-server";
@@ -41,19 +42,15 @@ export const DEMO_SERVER_LATENCY = { chatLatencyMs: 15, summaryLatencyMs: 400, t
 
 type Env = Record<string, string | undefined>;
 
-function envValue(env: Env, name: string): string | undefined {
-  const value = env[name]?.trim();
-  return value ? value : undefined;
-}
-
 /** True when no key and no base URL are configured: the app talks to its built-in demo model. */
 export function isDemoMode(env: Env = process.env): boolean {
-  return !envValue(env, "OPENAI_API_KEY") && !envValue(env, "OPENAI_BASE_URL");
+  const { OPENAI_API_KEY, OPENAI_BASE_URL } = config(env);
+  return !OPENAI_API_KEY && !OPENAI_BASE_URL;
 }
 
 /** STRATA_DEFAULT_MODEL, else "strata-demo" in demo mode, else "gpt-4o-mini". */
 export function defaultModel(env: Env = process.env): string {
-  return envValue(env, "STRATA_DEFAULT_MODEL") ?? (isDemoMode(env) ? DEMO_MODEL : "gpt-4o-mini");
+  return config(env).STRATA_DEFAULT_MODEL ?? (isDemoMode(env) ? DEMO_MODEL : "gpt-4o-mini");
 }
 
 function isLoopback(baseURL: string): boolean {
@@ -66,9 +63,7 @@ function isLoopback(baseURL: string): boolean {
 }
 
 function maxRetriesFor(baseURL: string, env: Env): number {
-  const configured = Number(envValue(env, "STRATA_MODEL_MAX_RETRIES"));
-  if (Number.isInteger(configured) && configured >= 0) return configured;
-  return isLoopback(baseURL) ? 0 : 2;
+  return config(env).STRATA_MODEL_MAX_RETRIES ?? (isLoopback(baseURL) ? 0 : 2);
 }
 
 /** A client for an explicit endpoint (tests, scripts). Not cached. */
@@ -126,8 +121,7 @@ export function getDemoServer(): Promise<TestServer> {
 
 /** The configured endpoint (see the top of this file). */
 export async function getModelEndpoint(env: Env = process.env): Promise<ModelEndpoint> {
-  const apiKey = envValue(env, "OPENAI_API_KEY");
-  const baseURL = envValue(env, "OPENAI_BASE_URL");
+  const { OPENAI_API_KEY: apiKey, OPENAI_BASE_URL: baseURL } = config(env);
   if (apiKey) return cachedEndpoint(baseURL ?? OPENAI_DEFAULT_BASE_URL, apiKey, false, env);
   if (baseURL) return cachedEndpoint(baseURL, PLACEHOLDER_API_KEY, false, env);
   const server = await getDemoServer();

@@ -1,10 +1,12 @@
 import pino from "pino";
+import { config } from "../config";
 
 // One structured JSON logger for the server. LOG_LEVEL=silent quiets tests.
 // STRATA_LOG_TO_STDERR=1 (the strata CLI) keeps stdout for the command's result.
+const settings = config();
 const options: pino.LoggerOptions = {
-  level: process.env.LOG_LEVEL ?? (process.env.NODE_ENV === "test" ? "silent" : "info"),
+  level: settings.LOG_LEVEL ?? (process.env.NODE_ENV === "test" ? "silent" : "info"),
   base: { app: "strata" },
   redact: ["apiKey", "*.apiKey", "headers.authorization"],
 };
-export const logger = process.env.STRATA_LOG_TO_STDERR === "1" ? pino(options, pino.destination(2)) : pino(options);
+export const logger = settings.STRATA_LOG_TO_STDERR === "1" ? pino(options, pino.destination(2)) : pino(options);

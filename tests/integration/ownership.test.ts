@@ -44,6 +44,8 @@ type RouteCase = {
 // Reasons, not just names: these answer to anyone by design.
 const PUBLIC_ROUTES: Record<string, string> = {
   "/api/auth/[...all]": "better-auth's own endpoints (sign-up, sign-in, sign-out, session); the library checks what each needs",
+  "/api/health": "load balancers and orchestrators probe it without credentials; it reveals only whether the database, migrations and queue are up",
+  "/api/metrics": "server metrics, not account data; guarded by its own bearer token (STRATA_METRICS_TOKEN) when set, tested in health.test.ts",
 };
 
 const conversation = (f: Fixture) => f.conversationId;

@@ -1,0 +1,28 @@
+import { timingSafeEqual } from "node:crypto";
+import { config } from "@/lib/config";
+import { errorResponse } from "@/lib/http/handlers";
+import { AppError } from "@/lib/errors";
+import { metrics } from "@/lib/server/metrics";
+
+export const runtime = "nodejs";
+export const dynamic = "force-dynamic";
+
+function authorized(request: Request, token: string | undefined): boolean {
+  if (!token) return true;
+  const given = Buffer.from(request.headers.get("authorization") ?? "");
+  const expected = Buffer.from(`Bearer ${token}`);
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+/**
+ * GET /api/metrics — Prometheus text format of this instance. With
+ * STRATA_METRICS_TOKEN set it requires `Authorization: Bearer <token>` (not a
+ * user's token: metrics are about the server, not an account).
+ */
+export async function GET(request: Request) {
+  if (!authorized(request, config().STRATA_METRICS_TOKEN)) {
+    return errorResponse(new AppError("unauthorized", "Send the metrics token as Authorization: Bearer <STRATA_METRICS_TOKEN>."));
+  }
+  const { registry } = metrics();
+  return new Response(await registry.metrics(), { headers: { "content-type": registry.contentType, "cache-control": "no-store" } });
+}

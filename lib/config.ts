@@ -1,0 +1,121 @@
+// The server's configuration: every environment variable Strata reads, in one zod
+// schema. `config()` parses process.env once and keeps the result; it parses again
+// only when one of these variables changed since (tests switch the model endpoint
+// between files). `instrumentation.ts` calls it when the server starts, so an invalid
+// value stops the start with a message naming the variable and what it accepts,
+// instead of becoming NaN somewhere (no body limit, every message refused, …).
+import { z } from "zod";
+
+const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+
+/** A whole number in [min, max], given as text; the message says the range. */
+function wholeNumber(min: number, max: number) {
+  const range = `a whole number from ${min.toLocaleString("en-US")} to ${max.toLocaleString("en-US")}`;
+  return z
+    .string()
+    .trim()
+    .regex(/^-?\d+$/, { message: `must be ${range}` })
+    .transform(Number)
+    .pipe(z.number().int().min(min, { message: `must be ${range}` }).max(max, { message: `must be ${range}` }));
+}
+
+const integer = (min: number, max: number, fallback: number) => wholeNumber(min, max).default(fallback);
+
+const text = z.string().trim().optional();
+
+function url(protocols: string[]) {
+  const accepted = protocols.map((protocol) => `${protocol}//`).join(" or ");
+  return z
+      .string()
+      .trim()
+      .refine(
+        (value) => {
+          try {
+            return protocols.includes(new URL(value).protocol);
+          } catch {
+            return false;
+          }
+        },
+        { message: `must be a URL starting with ${accepted}` },
+      )
+      .optional();
+}
+
+function oneOf<const T extends readonly [string, ...string[]]>(values: T, fallback: T[number]) {
+  return z.enum(values, { message: `must be one of: ${values.join(", ")}` }).default(fallback);
+}
+
+export const configSchema = z.object({
+  // Database
+  DATABASE_URL: url(["postgres:", "postgresql:"]),
+  STRATA_DATA_DIR: text,
+  STRATA_AUTO_MIGRATE: oneOf(["0", "1"], "1"),
+  // Model
+  OPENAI_API_KEY: text,
+  OPENAI_BASE_URL: url(["http:", "https:"]),
+  STRATA_DEFAULT_MODEL: text,
+  STRATA_MODEL_TIMEOUT_MS: integer(1_000, 3_600_000, 120_000),
+  STRATA_MODEL_MAX_RETRIES: wholeNumber(0, 10).optional(),
+  // Limits
+  STRATA_MAX_MESSAGE_CHARS: integer(1, 10_000_000, 100_000),
+  STRATA_MAX_BODY_BYTES: integer(1_024, 100 * 1024 * 1024, 1_048_576),
+  // Accounts
+  STRATA_SIGNUPS: oneOf(["open", "closed"], "open"),
+  STRATA_SIGNIN_RATE_LIMIT: integer(0, 1_000_000, 5),
+  STRATA_MESSAGE_RATE_LIMIT: integer(0, 1_000_000, 30),
+  STRATA_TRUSTED_PROXIES: text,
+  BETTER_AUTH_SECRET: text,
+  BETTER_AUTH_URL: url(["http:", "https:"]),
+  GITHUB_CLIENT_ID: text,
+  GITHUB_CLIENT_SECRET: text,
+  GOOGLE_CLIENT_ID: text,
+  GOOGLE_CLIENT_SECRET: text,
+  // Operations
+  LOG_LEVEL: z.enum(LOG_LEVELS, { message: `must be one of: ${LOG_LEVELS.join(", ")}` }).optional(),
+  STRATA_LOG_TO_STDERR: oneOf(["0", "1"], "0"),
+  /** Bearer token that /api/metrics requires; unset: the metrics are public. */
+  STRATA_METRICS_TOKEN: text,
+  /** How long a SIGTERM waits for running turns to save their partial replies. */
+  STRATA_SHUTDOWN_GRACE_MS: integer(0, 600_000, 10_000),
+  /** "0" runs background work in-process even on PostgreSQL (no queue). */
+  STRATA_QUEUE: oneOf(["0", "1"], "1"),
+});
+
+export type Config = z.infer<typeof configSchema>;
+export const CONFIG_VARIABLES = Object.keys(configSchema.shape) as (keyof Config)[];
+
+/** Thrown for an invalid environment; its message lists every offending variable. */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join("\n")}`);
+    this.name = "ConfigError";
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+/** Parses `env` (pure; no caching). */
+export function parseConfig(env: Env): Config {
+  // An empty or blank variable counts as unset (a `.env` line like `FOO=`).
+  const picked = Object.fromEntries(CONFIG_VARIABLES.map((name) => [name, env[name]?.trim() ? env[name] : undefined]));
+  const parsed = configSchema.safeParse(picked);
+  if (parsed.success) return parsed.data;
+  throw new ConfigError(
+    parsed.error.issues.map((issue) => {
+      const name = String(issue.path[0] ?? "?");
+      const value = env[name];
+      return `${name} ${issue.message}${value === undefined ? "" : ` (got ${JSON.stringify(value)})`}`;
+    }),
+  );
+}
+
+let cached: { key: string; config: Config } | undefined;
+
+/** The configuration of this process (parsed once; again only when a variable changed). */
+export function config(env: Env = process.env): Config {
+  const key = CONFIG_VARIABLES.map((name) => env[name] ?? "\u0000").join("\u0001");
+  if (env === process.env && cached?.key === key) return cached.config;
+  const parsed = parseConfig(env);
+  if (env === process.env) cached = { key, config: parsed };
+  return parsed;
+}

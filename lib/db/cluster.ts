@@ -1,0 +1,102 @@
+// What several server processes on one PostgreSQL need from each other, on plain
+// `pg` connections of their own (Prisma's pool has no session-level locks or LISTEN):
+//
+// - a per-conversation lease (a session advisory lock) held while a compaction is
+//   decided and its summary written, so two instances never pay for the same summary.
+//   The lock lives as long as the connection: a crashed instance releases it at once.
+// - a stop signal (NOTIFY on one channel) so "stop" reaches a turn on any instance.
+//
+// On the embedded database (PGlite, one process by construction) both are no-ops.
+import pg from "pg";
+import { config } from "../config";
+import { logger } from "../log/logger";
+
+/** The advisory lock namespace of conversation leases (first key of the two-int form). */
+const LEASE_NAMESPACE = 0x53545241; // "STRA"
+export const STOP_CHANNEL = "strata_stop_turn";
+
+type ClusterState = { pool?: pg.Pool; listener?: Promise<pg.Client> };
+const holder = globalThis as unknown as { strataCluster?: ClusterState };
+const state = (holder.strataCluster ??= {});
+
+function pool(url: string): pg.Pool {
+  if (!state.pool) {
+    // One connection per conversation being compacted in this process at a time.
+    state.pool = new pg.Pool({ connectionString: url, max: 10, idleTimeoutMillis: 30_000 });
+    state.pool.on("error", (error) => logger.warn({ err: error.message }, "lease connection lost"));
+  }
+  return state.pool;
+}
+
+/**
+ * Runs `work` holding the conversation's lease across every instance on this
+ * database. Waits while another instance holds it. Without DATABASE_URL: just runs.
+ */
+export async function withConversationLease<T>(conversationId: string, work: () => Promise<T>): Promise<T> {
+  const url = config().DATABASE_URL;
+  if (!url) return work();
+  const client = await pool(url).connect();
+  let broken = false;
+  try {
+    await client.query("SELECT pg_advisory_lock($1, hashtext($2))", [LEASE_NAMESPACE, conversationId]);
+    try {
+      return await work();
+    } finally {
+      await client.query("SELECT pg_advisory_unlock($1, hashtext($2))", [LEASE_NAMESPACE, conversationId]).catch((error: unknown) => {
+        // The connection is gone, and the lock with it; don't return it to the pool.
+        broken = true;
+        logger.warn({ err: String(error), conversationId }, "could not release a conversation lease");
+      });
+    }
+  } catch (error) {
+    broken = true;
+    throw error;
+  } finally {
+    client.release(broken);
+  }
+}
+
+/** Tells every instance (this one included) to stop the conversation's running turns. */
+export async function broadcastStop(conversationId: string): Promise<void> {
+  const url = config().DATABASE_URL;
+  if (!url) return;
+  await pool(url).query("SELECT pg_notify($1, $2)", [STOP_CHANNEL, conversationId]);
+}
+
+/**
+ * Listens for stop signals from every instance; `onStop` gets the conversation id.
+ * One listening connection per process; reconnects after it is lost.
+ */
+export function listenForStops(onStop: (conversationId: string) => void): void {
+  const url = config().DATABASE_URL;
+  if (!url || state.listener) return;
+  const connect = async (): Promise<pg.Client> => {
+    const client = new pg.Client({ connectionString: url });
+    client.on("notification", (message) => {
+      if (message.channel === STOP_CHANNEL && message.payload) onStop(message.payload);
+    });
+    client.on("error", (error) => {
+      logger.warn({ err: error.message }, "stop listener lost its connection; reconnecting");
+      state.listener = undefined;
+      setTimeout(() => listenForStops(onStop), 1000).unref();
+    });
+    await client.connect();
+    await client.query(`LISTEN ${STOP_CHANNEL}`);
+    return client;
+  };
+  state.listener = connect().catch((error: unknown) => {
+    logger.warn({ err: String(error) }, "could not listen for stop signals; retrying");
+    state.listener = undefined;
+    setTimeout(() => listenForStops(onStop), 2000).unref();
+    throw error;
+  });
+  state.listener.catch(() => undefined);
+}
+
+/** Closes the lease pool and the listener (shutdown, tests). */
+export async function closeCluster(): Promise<void> {
+  const { pool: leases, listener } = state;
+  state.pool = undefined;
+  state.listener = undefined;
+  await Promise.allSettled([leases?.end(), listener?.then((client) => client.end())]);
+}

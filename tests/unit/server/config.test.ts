@@ -1,0 +1,49 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError, parseConfig } from "../../../lib/config";
+
+function problems(env: Record<string, string>): string[] {
+  try {
+    parseConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  return [];
+}
+
+describe("configuration", () => {
+  it("has a default for every limit and treats blank variables as unset", () => {
+    const config = parseConfig({ STRATA_MAX_BODY_BYTES: "  ", LOG_LEVEL: "" });
+    expect(config.STRATA_MAX_BODY_BYTES).toBe(1_048_576);
+    expect(config.STRATA_MAX_MESSAGE_CHARS).toBe(100_000);
+    expect(config.STRATA_MODEL_TIMEOUT_MS).toBe(120_000);
+    expect(config.STRATA_MODEL_MAX_RETRIES).toBeUndefined();
+    expect(config.LOG_LEVEL).toBeUndefined();
+    expect(config.STRATA_AUTO_MIGRATE).toBe("1");
+  });
+
+  it("reads valid values as numbers", () => {
+    const config = parseConfig({ STRATA_MAX_BODY_BYTES: "2048", STRATA_MODEL_MAX_RETRIES: "0", STRATA_MESSAGE_RATE_LIMIT: " 0 " });
+    expect(config.STRATA_MAX_BODY_BYTES).toBe(2048);
+    expect(config.STRATA_MODEL_MAX_RETRIES).toBe(0);
+    expect(config.STRATA_MESSAGE_RATE_LIMIT).toBe(0);
+  });
+
+  it("names the variable, the accepted range and the value it got", () => {
+    expect(problems({ STRATA_MAX_BODY_BYTES: "1mb" })).toEqual([
+      'STRATA_MAX_BODY_BYTES must be a whole number from 1,024 to 104,857,600 (got "1mb")',
+    ]);
+    expect(problems({ STRATA_MODEL_TIMEOUT_MS: "5" })[0]).toMatch(/^STRATA_MODEL_TIMEOUT_MS must be a whole number from 1,000 to 3,600,000/);
+    expect(problems({ STRATA_MAX_MESSAGE_CHARS: "1.5" })[0]).toMatch(/^STRATA_MAX_MESSAGE_CHARS must be a whole number/);
+    expect(problems({ STRATA_SIGNUPS: "maybe" })[0]).toBe('STRATA_SIGNUPS must be one of: open, closed (got "maybe")');
+    expect(problems({ DATABASE_URL: "mysql://x" })[0]).toMatch(/^DATABASE_URL must be a URL starting with postgres:\/\/ or postgresql:\/\//);
+    expect(problems({ LOG_LEVEL: "loud" })[0]).toMatch(/^LOG_LEVEL must be one of: fatal, error/);
+  });
+
+  it("lists every invalid variable at once", () => {
+    expect(problems({ STRATA_MAX_BODY_BYTES: "x", STRATA_MODEL_MAX_RETRIES: "-1" }).map((p) => p.split(" ")[0]).sort()).toEqual([
+      "STRATA_MAX_BODY_BYTES",
+      "STRATA_MODEL_MAX_RETRIES",
+    ]);
+  });
+});
