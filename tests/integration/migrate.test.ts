@@ -319,7 +319,7 @@ describe("applyMigrations on in-memory PGlite", () => {
     } finally {
       await db.close();
     }
-  });
+  }, 120_000); // PGlite compiles its WASM first: seconds on an idle machine, far more on a busy one
 
   it("rolls a failing migration back completely and refuses a changed checksum", async () => {
     const db = new PGlite();
