@@ -2,12 +2,14 @@ import { listConversations } from "@/lib/chat/operations";
 import { requirePageUser } from "@/lib/auth/current-user";
 import { ConversationSidebar } from "@/components/sidebar/ConversationSidebar";
 import type { ConversationSummary } from "@/lib/views";
+import { describeDatabaseError } from "@/lib/db/health";
 
 async function loadConversations(user: Awaited<ReturnType<typeof requirePageUser>>) {
   try {
     return { conversations: await listConversations(user), error: null };
   } catch (error) {
-    return { conversations: [] as ConversationSummary[], error: error instanceof Error ? error.message : String(error) };
+    // In words, never the driver's message; the list is not shown empty (which reads as data loss).
+    return { conversations: [] as ConversationSummary[], error: `Your conversations could not be loaded. ${describeDatabaseError(error)}` };
   }
 }
 

@@ -1,10 +1,23 @@
-// Message and summary text as GitHub-flavoured Markdown, sanitized (no raw HTML).
+// Message and summary text as GitHub-flavoured Markdown, sanitized. Raw HTML is shown
+// as written ("List<String>", "a <div>"): people write it as text, and dropping it
+// silently loses their words.
 import { memo } from "react";
 import ReactMarkdown from "react-markdown";
 import rehypeSanitize from "rehype-sanitize";
 import remarkGfm from "remark-gfm";
 
-const remarkPlugins = [remarkGfm];
+type MdNode = { type: string; value?: string; children?: MdNode[] };
+
+/** remark plugin: every raw-HTML node becomes a text node with the same source, so it is escaped, not stripped. */
+function htmlAsText() {
+  const walk = (node: MdNode) => {
+    if (node.type === "html") node.type = "text";
+    node.children?.forEach(walk);
+  };
+  return (tree: MdNode) => walk(tree);
+}
+
+const remarkPlugins = [remarkGfm, htmlAsText];
 const rehypePlugins = [rehypeSanitize];
 
 /** Single newlines become hard line breaks (outside code fences), as people type them. */

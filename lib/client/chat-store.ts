@@ -8,6 +8,7 @@ import {
   attemptsAction,
   compactNowAction,
   contextMeterAction,
+  conversationChangesAction,
   pinMessageAction,
   rewindAction,
   stopTurnAction,
@@ -45,13 +46,30 @@ type ChatState = {
   notices: Notice[];
   meter: ContextMeterView | null;
   attempts: AttemptView[] | null;
+  /** Why the activity could not be loaded (shown instead of "Loading…", with a retry). */
+  attemptsError: string | null;
   activityOpen: boolean;
   abort: AbortController | null;
   /** Counts finished operations (turns, compactions, rewinds): lets tests and observers wait for one. */
   settled: number;
+  /** The server's change state last seen (lib/db/turn-lease.ts): a tab reloads its timeline when it moves. */
+  version: string | null;
+  /** A turn runs in this conversation elsewhere (another tab, another device): sending waits for it. */
+  remoteTurn: boolean;
+  /** The conversation was deleted (in another tab) while it was open here. */
+  deleted: boolean;
 
-  open: (input: { conversationId: string; items: TimelineItem[]; hasEarlier: boolean; meter: ContextMeterView | null }) => void;
-  send: (content: string) => Promise<void>;
+  open: (input: {
+    conversationId: string;
+    items: TimelineItem[];
+    hasEarlier: boolean;
+    meter: ContextMeterView | null;
+    version?: string | null;
+  }) => void;
+  /** Sends a message; `onAccepted` runs once the server has stored it (the composer clears only then). */
+  send: (content: string, onAccepted?: () => void) => Promise<void>;
+  /** Polls the server's change state: picks up messages and compactions made elsewhere. */
+  sync: () => Promise<void>;
   retry: () => Promise<void>;
   edit: (seq: number, content: string) => Promise<void>;
   stop: () => Promise<void>;
@@ -137,22 +155,31 @@ export const useChat = create<ChatState>()((set, get) => {
 
   const settle = () => set((state) => ({ settled: state.settled + 1 }));
 
-  const runTurn = async (request: TurnRequest, before?: () => void) => {
+  const runTurn = async (request: TurnRequest, before?: () => void, onAccepted?: () => void) => {
     const conversationId = get().conversationId;
     if (!conversationId || get().busy) return;
     const abort = new AbortController();
     set({ busy: true, abort, lastError: null, streaming: null, compressing: null });
     before?.();
     const turn: TurnProgress = { compacted: false, finished: false };
+    let accepted = false;
     try {
       for await (const event of streamTurn(conversationId, request, abort.signal)) {
+        if (event.type === "message" && event.message.role === "user" && !accepted) {
+          accepted = true;
+          onAccepted?.();
+        }
         applyEvent(conversationId, event, turn);
       }
     } catch (error) {
       if (!abort.signal.aborted) {
         const message =
           error instanceof TurnRequestError ? error.message : `The connection to the server failed: ${String(error)}`;
-        forConversation(conversationId, () => get().notify("error", message));
+        forConversation(conversationId, () => {
+          get().notify("error", onAccepted && !accepted ? `${message} Your message was not sent; it is still in the box.` : message);
+          if (error instanceof TurnRequestError && error.code === "not_found") set({ deleted: true });
+          if (error instanceof TurnRequestError && error.code === "busy") set({ remoteTurn: true });
+        });
       }
     } finally {
       forConversation(conversationId, () => set({ busy: false, abort: null, streaming: null, compressing: null }));
@@ -178,11 +205,15 @@ export const useChat = create<ChatState>()((set, get) => {
     notices: [],
     meter: null,
     attempts: null,
+    attemptsError: null,
     activityOpen: false,
     abort: null,
     settled: 0,
+    version: null,
+    remoteTurn: false,
+    deleted: false,
 
-    open({ conversationId, items, hasEarlier, meter }) {
+    open({ conversationId, items, hasEarlier, meter, version = null }) {
       if (get().conversationId === conversationId && get().busy) return;
       set({
         conversationId,
@@ -197,11 +228,36 @@ export const useChat = create<ChatState>()((set, get) => {
         lastError: null,
         notices: [],
         attempts: null,
+        version,
+        remoteTurn: false,
+        deleted: false,
       });
       if (get().activityOpen) void get().refreshAttempts();
     },
 
-    send: (content) => runTurn({ content }),
+    send: (content, onAccepted) => runTurn({ content }, undefined, onAccepted),
+
+    async sync() {
+      const { conversationId, busy, deleted } = get();
+      if (!conversationId || busy || deleted) return;
+      const result = await conversationChangesAction(conversationId);
+      if (get().busy) return;
+      forConversation(conversationId, () => {
+        if (!result.ok) {
+          if (result.error.code === "not_found") set({ deleted: true, remoteTurn: false });
+          return;
+        }
+        const { version, turnRunning } = result.data;
+        const known = get().version;
+        set({ version, remoteTurn: turnRunning });
+        if (known === null || known === version) return;
+        void (async () => {
+          await Promise.all([get().refreshTimeline(), get().refreshMeter(), get().activityOpen ? get().refreshAttempts() : null]);
+          void useConversationList.getState().refresh();
+          settle();
+        })();
+      });
+    },
     retry: () => runTurn({ retry: true }),
     edit: (seq, content) =>
       runTurn({ editSeq: seq, content }, () =>
@@ -254,8 +310,8 @@ export const useChat = create<ChatState>()((set, get) => {
       if (!conversationId) return;
       const result = await attemptsAction(conversationId);
       forConversation(conversationId, () => {
-        if (result.ok) set({ attempts: result.data });
-        else get().notify("error", `Could not load the compaction activity: ${result.error.message}`);
+        if (result.ok) set({ attempts: result.data, attemptsError: null });
+        else set({ attemptsError: result.error.message });
       });
     },
 

@@ -86,6 +86,7 @@ const ACTIONS: Record<keyof typeof actions, ActionCase> = {
   compactionChildrenAction: { scope: "owned", args: (f) => [{ compactionId: f.compactionId }] },
   attemptsAction: { scope: "owned", args: viaId },
   contextMeterAction: { scope: "owned", args: viaId },
+  conversationChangesAction: { scope: "owned", args: viaId },
   pinMessageAction: { scope: "owned", args: (f) => [{ conversationId: f.conversationId, seq: 3, pinned: true }] },
   stopTurnAction: { scope: "owned", args: viaId },
   rewindAction: { scope: "owned", args: (f) => [{ conversationId: f.conversationId, turns: 1 }], fresh: true },
