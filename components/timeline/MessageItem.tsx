@@ -118,7 +118,8 @@ export const MessageItem = memo(function MessageItem({ message, nested = false }
         <>
           {message.content ? <Markdown text={message.content} breaks={message.role === "user"} /> : null}
           {message.role === "assistant" && message.toolCalls.length > 0 ? <ToolCallList calls={message.toolCalls} /> : null}
-          {message.role === "assistant" && message.error ? (
+          {/* A reply the user stopped is not an error: only failed replies show why. */}
+          {message.role === "assistant" && message.status === "error" && message.error ? (
             <p className="mt-1 text-[12px] text-red-700 dark:text-red-400">{message.error}</p>
           ) : null}
         </>

@@ -7,7 +7,7 @@
 // or an HTTP status. Inputs are validated here with the schemas in ./inputs; every
 // database call names the actor, so another user's ids answer "not found".
 import { z } from "zod";
-import { compressionSettingsSchema, type CompressionSettings } from "../compression/settings";
+import { compressionSettingsObject, compressionSettingsSchema, type CompressionSettings } from "../compression/settings";
 import { getDb } from "../db/client";
 import { listAttempts, loadCompactionChildren, loadTimeline } from "../db/compactions";
 import * as conversations from "../db/conversations";
@@ -265,6 +265,20 @@ function parseSettings(input: unknown, knownModels?: string[] | null): Compressi
 /** Validates every field before anything is stored; applies from the user's next turn. */
 export async function saveSettings(actor: Actor, input: unknown, knownModels?: string[] | null): Promise<CompressionSettings> {
   return (await writeUserSettings(await getDb(), actor.id, parseSettings(input, knownModels))).settings;
+}
+
+/**
+ * A partial update (PUT /api/settings with some fields): the named fields change, every
+ * other one keeps its stored value; the result is validated as a whole.
+ */
+export async function updateSettings(actor: Actor, patch: unknown, knownModels?: string[] | null): Promise<CompressionSettings> {
+  const fields = parse(z.record(z.string(), z.unknown(), { message: "Send the settings as a JSON object." }), patch);
+  const unknown = Object.keys(fields).filter((name) => !(name in compressionSettingsObject.shape));
+  if (unknown.length) {
+    throw new AppError("invalid_input", `Unknown setting${unknown.length > 1 ? "s" : ""}: ${unknown.join(", ")}.`, Object.fromEntries(unknown.map((name) => [name, ["Unknown setting."]])));
+  }
+  const current = (await readUserSettings(await getDb(), actor.id)).settings;
+  return saveSettings(actor, { ...current, ...fields }, knownModels);
 }
 
 export async function saveDefaults(actor: Actor, input: unknown, knownModels?: string[] | null): Promise<CompressionSettings> {
