@@ -47,9 +47,6 @@ export async function attemptsAction(conversationId: unknown) {
 export async function contextMeterAction(conversationId: unknown) {
   return asUser((user) => ops.meter(user, conversationId));
 }
-export async function conversationChangesAction(conversationId: unknown) {
-  return asUser((user) => ops.changeState(user, conversationId));
-}
 export async function pinMessageAction(input: unknown) {
   return asUser((user) => ops.pinMessage(user, input));
 }

@@ -1,5 +1,5 @@
 "use client";
-import { useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useChat } from "@/lib/client/chat-store";
 import { Button } from "../ui/Button";
 import { ArrowUpIcon, StopIcon } from "../ui/icons";
@@ -23,6 +23,12 @@ export function Composer({ maxChars }: { maxChars: number }) {
   const compactNow = useChat((state) => state.compactNow);
   const [text, setText] = useState("");
   const textareaRef = useRef<HTMLTextAreaElement>(null);
+  const conversationId = useChat((state) => state.conversationId);
+
+  // A conversation that opens is ready to type into.
+  useEffect(() => {
+    if (conversationId) textareaRef.current?.focus({ preventScroll: true });
+  }, [conversationId]);
 
   const over = text.length - maxChars;
   const blocked = busy || remoteTurn || deleted;

@@ -6,7 +6,7 @@ import { Timeline } from "../timeline/Timeline";
 import { ActivityPanel } from "./ActivityPanel";
 import { ChatHeader } from "./ChatHeader";
 import { ChatStatus } from "./ChatStatus";
-import { Composer } from "./Composer";
+import { COMPOSER_ID, Composer } from "./Composer";
 import Link from "next/link";
 import { useConversationList } from "@/lib/client/conversation-list-store";
 
@@ -56,6 +56,31 @@ export function ConversationScreen({
   useEffect(() => {
     if (deleted) useConversationList.getState().remove(conversation.id);
   }, [deleted, conversation.id]);
+
+  // The browser tab shows the conversation's title (kept current when it is renamed).
+  const title = useConversationList((state) => state.conversations.find((c) => c.id === conversation.id)?.title) ?? conversation.title;
+  useEffect(() => {
+    document.title = `${title} · Strata`;
+    return () => {
+      document.title = "Strata";
+    };
+  }, [title]);
+
+  // "/" (outside a text field) or Shift+Esc: to the message box from anywhere.
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      const target = event.target as HTMLElement | null;
+      const typing = target?.closest?.("input, textarea, select, [contenteditable=true]");
+      if ((event.key === "/" && !typing && !event.ctrlKey && !event.metaKey && !event.altKey) || (event.key === "Escape" && event.shiftKey)) {
+        const composer = document.getElementById(COMPOSER_ID);
+        if (!composer) return;
+        event.preventDefault();
+        composer.focus();
+      }
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, []);
 
   useLayoutEffect(() => {
     useChat.getState().open({

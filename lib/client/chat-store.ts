@@ -3,12 +3,12 @@
 // and the compaction activity. Actions here are the only place the chat view talks
 // to the server.
 import { create } from "zustand";
+import { z } from "zod";
 import {
   applyProposalAction,
   attemptsAction,
   compactNowAction,
   contextMeterAction,
-  conversationChangesAction,
   pinMessageAction,
   rewindAction,
   stopTurnAction,
@@ -89,6 +89,35 @@ type ChatState = {
 
 let noticeIds = 0;
 
+/** The user's message as typed, shown at once while the server stores it (status "streaming" until then). */
+const PENDING_ID = "pending-user-message";
+
+function pendingMessage(content: string, items: TimelineItem[]): TimelineItem {
+  const last = items.at(-1);
+  const seq = last ? (last.type === "message" ? last.message.seq : last.compaction.toSeq) + 1 : 1;
+  return {
+    type: "message",
+    message: { id: PENDING_ID, seq, role: "user", content, tokenCount: 0, status: "streaming", pinned: false, createdAt: new Date().toISOString() },
+  };
+}
+
+const withoutPending = (items: TimelineItem[]) => items.filter((item) => !(item.type === "message" && item.message.id === PENDING_ID));
+
+const changeStateSchema = z.object({ version: z.string(), turnRunning: z.boolean() });
+
+/** The conversation's change state (a GET, outside the server-action queue); null when it could not be read this time. */
+async function fetchChanges(conversationId: string): Promise<z.infer<typeof changeStateSchema> | "not_found" | null> {
+  try {
+    const response = await fetch(`/api/conversations/${encodeURIComponent(conversationId)}/changes`, { cache: "no-store" });
+    if (response.status === 404) return "not_found";
+    if (!response.ok) return null;
+    const parsed = changeStateSchema.safeParse(await response.json());
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
 const DEFAULT_TITLE = "New conversation";
 
 /** A conversation still called "New conversation" is named after its first message. */
@@ -114,7 +143,7 @@ export const useChat = create<ChatState>()((set, get) => {
       switch (event.type) {
         case "message":
           set((state) => ({
-            items: upsertMessage(state.items, event.message),
+            items: upsertMessage(event.message.role === "user" ? withoutPending(state.items) : state.items, event.message),
             streaming: event.message.role === "assistant" ? null : state.streaming,
           }));
           break;
@@ -182,7 +211,9 @@ export const useChat = create<ChatState>()((set, get) => {
         });
       }
     } finally {
-      forConversation(conversationId, () => set({ busy: false, abort: null, streaming: null, compressing: null }));
+      forConversation(conversationId, () =>
+        set((state) => ({ busy: false, abort: null, streaming: null, compressing: null, items: withoutPending(state.items) })),
+      );
       // A stream that ended without its last event was cut short: the server still saved
       // what it had, so show the stored state.
       if (abort.signal.aborted || turn.compacted || !turn.finished || "editSeq" in request) await get().refreshTimeline();
@@ -235,19 +266,20 @@ export const useChat = create<ChatState>()((set, get) => {
       if (get().activityOpen) void get().refreshAttempts();
     },
 
-    send: (content, onAccepted) => runTurn({ content }, undefined, onAccepted),
+    send: (content, onAccepted) =>
+      runTurn({ content }, () => set((state) => ({ items: [...state.items, pendingMessage(content, state.items)] })), onAccepted),
 
     async sync() {
       const { conversationId, busy, deleted } = get();
       if (!conversationId || busy || deleted) return;
-      const result = await conversationChangesAction(conversationId);
-      if (get().busy) return;
+      const result = await fetchChanges(conversationId);
+      if (get().busy || !result) return;
       forConversation(conversationId, () => {
-        if (!result.ok) {
-          if (result.error.code === "not_found") set({ deleted: true, remoteTurn: false });
+        if (result === "not_found") {
+          set({ deleted: true, remoteTurn: false });
           return;
         }
-        const { version, turnRunning } = result.data;
+        const { version, turnRunning } = result;
         const known = get().version;
         set({ version, remoteTurn: turnRunning });
         if (known === null || known === version) return;

@@ -62,6 +62,7 @@ const ROUTES: Record<string, Partial<Record<Method, RouteCase>>> = {
   "/api/conversations/[id]/stop": { POST: { scope: "owned", id: conversation } },
   "/api/conversations/[id]/compact": { POST: { scope: "owned", id: conversation, body: { preview: true } } },
   "/api/conversations/[id]/context": { GET: { scope: "owned", id: conversation } },
+  "/api/conversations/[id]/changes": { GET: { scope: "owned", id: conversation } },
   "/api/conversations/[id]/attempts": { GET: { scope: "owned", id: conversation } },
   "/api/conversations/[id]/settings": {
     GET: { scope: "owned", id: conversation },
@@ -86,7 +87,6 @@ const ACTIONS: Record<keyof typeof actions, ActionCase> = {
   compactionChildrenAction: { scope: "owned", args: (f) => [{ compactionId: f.compactionId }] },
   attemptsAction: { scope: "owned", args: viaId },
   contextMeterAction: { scope: "owned", args: viaId },
-  conversationChangesAction: { scope: "owned", args: viaId },
   pinMessageAction: { scope: "owned", args: (f) => [{ conversationId: f.conversationId, seq: 3, pinned: true }] },
   stopTurnAction: { scope: "owned", args: viaId },
   rewindAction: { scope: "owned", args: (f) => [{ conversationId: f.conversationId, turns: 1 }], fresh: true },
