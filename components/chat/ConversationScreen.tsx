@@ -60,11 +60,11 @@ export function ConversationScreen({
   // The browser tab shows the conversation's title (kept current when it is renamed).
   const title = useConversationList((state) => state.conversations.find((c) => c.id === conversation.id)?.title) ?? conversation.title;
   useEffect(() => {
-    document.title = `${title} · Strata`;
+    document.title = `${deleted ? "Deleted conversation" : title} · Strata`;
     return () => {
       document.title = "Strata";
     };
-  }, [title]);
+  }, [title, deleted]);
 
   // "/" (outside a text field) or Shift+Esc: to the message box from anywhere.
   useEffect(() => {

