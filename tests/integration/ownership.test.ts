@@ -69,7 +69,7 @@ const ROUTES: Record<string, Partial<Record<Method, RouteCase>>> = {
     PATCH: { scope: "owned", id: conversation, body: { keepRecentCount: 6 } },
   },
   "/api/compactions/[id]/children": { GET: { scope: "owned", id: (f) => f.compactionId, query: "?limit=5" } },
-  "/api/settings": { GET: { scope: "user" }, PUT: { scope: "user", body: DEFAULT_SETTINGS } },
+  "/api/settings": { GET: { scope: "user" }, PUT: { scope: "user", body: DEFAULT_SETTINGS }, PATCH: { scope: "user", body: { keepRecentCount: 6 } } },
   "/api/models": { GET: { scope: "user" } },
 };
 
