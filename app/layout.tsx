@@ -1,5 +1,7 @@
 import type { Metadata, Viewport } from "next";
 import "./globals.css";
+import { databaseProblem } from "@/lib/db/health";
+import { AppErrorState } from "@/components/ui/AppErrorState";
 
 // Every page renders per request: the session decides what it shows, and the CSP
 // nonce (proxy.ts) must reach every script.
@@ -15,10 +17,15 @@ export const viewport: Viewport = {
   colorScheme: "light dark",
 };
 
-export default function RootLayout({ children }: { children: React.ReactNode }) {
+export default async function RootLayout({ children }: { children: React.ReactNode }) {
+  // Checked before any page reads the database: an outage is one clear state, never a
+  // page that looks empty (as if the conversations were gone).
+  const problem = await databaseProblem();
   return (
     <html lang="en">
-      <body className="flex h-dvh overflow-hidden">{children}</body>
+      <body className="flex h-dvh overflow-hidden">
+        {problem ? <AppErrorState title="The database is unavailable" cause={problem} /> : children}
+      </body>
     </html>
   );
 }

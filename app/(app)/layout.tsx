@@ -1,13 +1,16 @@
 import { listConversations } from "@/lib/chat/operations";
 import { requirePageUser } from "@/lib/auth/current-user";
 import { ConversationSidebar } from "@/components/sidebar/ConversationSidebar";
+import { SkipLink } from "@/components/ui/SkipLink";
 import type { ConversationSummary } from "@/lib/views";
+import { describeDatabaseError } from "@/lib/db/health";
 
 async function loadConversations(user: Awaited<ReturnType<typeof requirePageUser>>) {
   try {
     return { conversations: await listConversations(user), error: null };
   } catch (error) {
-    return { conversations: [] as ConversationSummary[], error: error instanceof Error ? error.message : String(error) };
+    // In words, never the driver's message; the list is not shown empty (which reads as data loss).
+    return { conversations: [] as ConversationSummary[], error: `Your conversations could not be loaded. ${describeDatabaseError(error)}` };
   }
 }
 
@@ -17,12 +20,15 @@ export default async function SignedInLayout({ children }: { children: React.Rea
   const { conversations, error } = await loadConversations(user);
   return (
     <>
+      <SkipLink />
       <ConversationSidebar
         initialConversations={conversations}
         loadError={error}
         user={{ email: user.email, admin: user.role === "admin" }}
       />
-      <main className="flex min-w-0 flex-1 flex-col">{children}</main>
+      <main id="main" tabIndex={-1} className="flex min-w-0 flex-1 flex-col outline-none">
+        {children}
+      </main>
     </>
   );
 }

@@ -36,6 +36,7 @@ function AttemptRow({ attempt }: { attempt: AttemptView }) {
 
 export function ActivityPanel() {
   const attempts = useChat((state) => state.attempts);
+  const attemptsError = useChat((state) => state.attemptsError);
   const refresh = useChat((state) => state.refreshAttempts);
   return (
     <aside
@@ -49,7 +50,14 @@ export function ActivityPanel() {
           Refresh
         </button>
       </div>
-      {attempts === null ? (
+      {attemptsError ? (
+        <div data-testid="activity-error" role="alert" className="space-y-2 p-3 text-[12px] text-red-800 dark:text-red-300">
+          <p>The compaction activity could not be loaded: {attemptsError}</p>
+          <button type="button" onClick={() => void refresh()} className="font-medium text-sky-700 hover:underline dark:text-sky-400">
+            Try again
+          </button>
+        </div>
+      ) : attempts === null ? (
         <p className="p-3 text-[12px] text-neutral-500">Loading…</p>
       ) : attempts.length === 0 ? (
         <p className="p-3 text-[12px] text-neutral-500">No compaction attempts yet.</p>

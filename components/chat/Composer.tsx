@@ -1,20 +1,38 @@
 "use client";
-import { useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useChat } from "@/lib/client/chat-store";
 import { Button } from "../ui/Button";
 import { ArrowUpIcon, StopIcon } from "../ui/icons";
 import { DeleteLastTurn } from "./DeleteLastTurn";
 
-const COMPACT_COMMAND = /^\/compact(?:\s+([\s\S]*))?$/;
+// Commands are matched case-insensitively: "/Compact" is a command, not a message.
+const COMPACT_COMMAND = /^\/compact(?:\s+([\s\S]*))?$/i;
 
-export function Composer() {
+const numberFormat = new Intl.NumberFormat("en-US");
+
+/** The composer's id, for the skip link and the shortcut that focus it. */
+export const COMPOSER_ID = "composer";
+
+export function Composer({ maxChars }: { maxChars: number }) {
   const busy = useChat((state) => state.busy);
   const streaming = useChat((state) => state.abort !== null);
+  const remoteTurn = useChat((state) => state.remoteTurn);
+  const deleted = useChat((state) => state.deleted);
   const send = useChat((state) => state.send);
   const stop = useChat((state) => state.stop);
   const compactNow = useChat((state) => state.compactNow);
   const [text, setText] = useState("");
   const textareaRef = useRef<HTMLTextAreaElement>(null);
+  const conversationId = useChat((state) => state.conversationId);
+
+  // A conversation that opens is ready to type into.
+  useEffect(() => {
+    if (conversationId) textareaRef.current?.focus({ preventScroll: true });
+  }, [conversationId]);
+
+  const over = text.length - maxChars;
+  const blocked = busy || remoteTurn || deleted;
+  const sendable = !blocked && text.trim().length > 0 && over <= 0;
 
   const resize = () => {
     const element = textareaRef.current;
@@ -23,16 +41,31 @@ export function Composer() {
     element.style.height = `${Math.min(element.scrollHeight, 240)}px`;
   };
 
-  async function submit() {
-    const content = text;
-    if (!content.trim() || busy) return;
+  const clear = () => {
     setText("");
     requestAnimationFrame(resize);
+  };
+
+  async function submit() {
+    const content = text;
+    if (!sendable) return;
     const command = COMPACT_COMMAND.exec(content.trim());
-    if (command) await compactNow(command[1] ?? "");
-    else await send(content);
+    if (command) {
+      clear();
+      await compactNow(command[1] ?? "");
+    } else {
+      // The text stays in the box until the server has stored the message: a refused
+      // or failed send (too long, conversation deleted, server down) loses nothing.
+      await send(content, clear);
+    }
     textareaRef.current?.focus();
   }
+
+  const hint = deleted
+    ? "This conversation was deleted."
+    : remoteTurn && !busy
+      ? "A reply is still being written in this conversation (in another tab or window). You can send when it is done."
+      : null;
 
   return (
     <form
@@ -42,11 +75,19 @@ export function Composer() {
         void submit();
       }}
     >
+      {hint ? (
+        <p data-testid="composer-hint" role="status" className="mb-1.5 text-[12px] text-amber-800 dark:text-amber-300">
+          {hint}
+        </p>
+      ) : null}
       <div className="flex items-end gap-2 rounded-lg border border-neutral-300 bg-white p-1.5 focus-within:border-sky-500 focus-within:ring-1 focus-within:ring-sky-500/40 dark:border-neutral-700 dark:bg-neutral-900">
         <textarea
           ref={textareaRef}
+          id={COMPOSER_ID}
           data-testid="composer"
           aria-label="Message"
+          aria-describedby="composer-length"
+          aria-invalid={over > 0 || undefined}
           rows={1}
           value={text}
           placeholder="Message…  (/compact [instructions] to compress)"
@@ -67,17 +108,32 @@ export function Composer() {
             <StopIcon /> Stop
           </Button>
         ) : (
-          <Button type="submit" variant="primary" data-testid="send-button" disabled={busy || !text.trim()} aria-label="Send">
+          <Button type="submit" variant="primary" data-testid="send-button" disabled={!sendable} aria-label="Send">
             <ArrowUpIcon /> Send
           </Button>
         )}
       </div>
-      <div className="mt-1.5 flex items-center justify-between text-[11px] text-neutral-500">
+      <div className="mt-1.5 flex items-center justify-between gap-3 text-[11px] text-neutral-500">
         <span>
           <kbd className="font-mono">Enter</kbd> send · <kbd className="font-mono">Shift+Enter</kbd> newline ·{" "}
           <code className="font-mono">/compact …</code> compress with instructions
         </span>
-        <DeleteLastTurn />
+        <span className="flex items-center gap-3">
+          <span
+            id="composer-length"
+            data-testid="composer-length"
+            data-over={over > 0 || undefined}
+            aria-live={over > 0 ? "polite" : "off"}
+            className={`font-mono tabular-nums ${over > 0 ? "font-semibold text-red-700 dark:text-red-400" : ""}`}
+          >
+            {over > 0
+              ? `${numberFormat.format(text.length)} / ${numberFormat.format(maxChars)} characters: ${numberFormat.format(over)} too many`
+              : text.length > 0
+                ? `${numberFormat.format(text.length)} / ${numberFormat.format(maxChars)}`
+                : ""}
+          </span>
+          <DeleteLastTurn />
+        </span>
       </div>
     </form>
   );

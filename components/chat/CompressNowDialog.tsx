@@ -14,17 +14,24 @@ export function CompressNowDialog() {
   const [instructions, setInstructions] = useState("");
   const [proposal, setProposal] = useState<Proposal | null>(null);
   const [working, setWorking] = useState<"preview" | "compress" | null>(null);
+  // Why a preview produced nothing, shown in the dialog (the notices sit behind its backdrop).
+  const [outcome, setOutcome] = useState<string | null>(null);
+  const hasMessages = useChat((state) => state.items.length > 0);
 
   const close = () => {
     dialogRef.current?.close();
     setProposal(null);
+    setOutcome(null);
   };
 
   async function run(kind: "preview" | "compress") {
     setWorking(kind);
     try {
       if (kind === "preview") {
-        setProposal(await previewCompaction(instructions));
+        setOutcome(null);
+        const proposed = await previewCompaction(instructions);
+        setProposal(proposed);
+        if (!proposed) setOutcome(useChat.getState().notices.at(-1)?.text ?? "Nothing to preview.");
       } else {
         await compactNow(instructions);
         setInstructions("");
@@ -43,7 +50,8 @@ export function CompressNowDialog() {
           setProposal(null);
           dialogRef.current?.showModal();
         }}
-        disabled={busy}
+        disabled={busy || !hasMessages}
+        title={hasMessages ? undefined : "Nothing to compress yet"}
       >
         <LayersIcon /> Compress now
       </Button>
@@ -52,6 +60,10 @@ export function CompressNowDialog() {
         aria-labelledby="compress-now-title"
         data-testid="compress-dialog"
         onClose={() => setProposal(null)}
+        onCancel={(event) => {
+          // Escape would drop a proposed (perhaps edited) summary without a word.
+          if (proposal && !window.confirm("Discard the proposed summary and your edits to it?")) event.preventDefault();
+        }}
         className="m-auto w-[min(40rem,calc(100vw-2rem))] rounded-xl border border-neutral-200 bg-white p-0 text-neutral-900 shadow-2xl backdrop:bg-neutral-950/40 dark:border-neutral-700 dark:bg-neutral-900 dark:text-neutral-100"
       >
         <div className="flex items-center justify-between border-b border-neutral-200 px-4 py-2.5 dark:border-neutral-800">
@@ -92,6 +104,11 @@ export function CompressNowDialog() {
                 placeholder="e.g. keep every file path and the decisions about the schema"
                 className="w-full resize-y rounded-md border border-neutral-300 bg-white px-2.5 py-2 text-[13px] dark:border-neutral-700 dark:bg-neutral-950"
               />
+              {outcome ? (
+                <p data-testid="compress-dialog-outcome" role="status" className="rounded-md bg-amber-50 px-2.5 py-1.5 text-[12.5px] text-amber-900 dark:bg-amber-950/60 dark:text-amber-200">
+                  {outcome}
+                </p>
+              ) : null}
               <p className="text-[12px] text-neutral-500">
                 Summarizes the oldest messages outside the keep-recent window. Preview lets you edit the summary before it
                 replaces them; the originals stay one click away.

@@ -1,30 +1,86 @@
 "use client";
-import { useLayoutEffect } from "react";
+import { useEffect, useLayoutEffect } from "react";
 import { useChat } from "@/lib/client/chat-store";
 import type { ContextMeterView, ConversationView, TimelineItem } from "@/lib/views";
 import { Timeline } from "../timeline/Timeline";
 import { ActivityPanel } from "./ActivityPanel";
 import { ChatHeader } from "./ChatHeader";
 import { ChatStatus } from "./ChatStatus";
-import { Composer } from "./Composer";
+import { COMPOSER_ID, Composer } from "./Composer";
+import Link from "next/link";
+import { useConversationList } from "@/lib/client/conversation-list-store";
+
+/** Shown instead of the messages when the conversation was deleted elsewhere (another tab, Back to a deleted one). */
+function DeletedState() {
+  return (
+    <div data-testid="conversation-deleted" role="alert" className="flex flex-1 items-center justify-center p-8">
+      <div className="max-w-sm text-center">
+        <h2 className="text-base font-semibold">This conversation was deleted</h2>
+        <p className="mt-2 text-[13px] text-neutral-600 dark:text-neutral-400">
+          It was deleted in another tab or window; its messages are no longer stored. Anything you typed below is still there to copy.
+        </p>
+        <Link href="/" className="mt-4 inline-block text-[13px] font-medium text-sky-700 hover:underline dark:text-sky-400">
+          Back to your conversations
+        </Link>
+      </div>
+    </div>
+  );
+}
+
+const SYNC_INTERVAL_MS = 2000;
 
 export function ConversationScreen({
   conversation,
   initialItems,
   initialHasEarlier,
   initialMeter,
+  initialVersion,
+  maxMessageChars,
   demo,
 }: {
   conversation: ConversationView;
   initialItems: TimelineItem[];
   initialHasEarlier: boolean;
   initialMeter: ContextMeterView | null;
+  /** The conversation's change state when the page was rendered (see useChat.sync). */
+  initialVersion: string | null;
+  maxMessageChars: number;
   demo: boolean;
 }) {
   const ready = useChat((state) => state.conversationId === conversation.id);
   const activityOpen = useChat((state) => state.activityOpen);
   const busy = useChat((state) => state.busy);
   const settled = useChat((state) => state.settled);
+  const deleted = useChat((state) => state.deleted && state.conversationId === conversation.id);
+
+  useEffect(() => {
+    if (deleted) useConversationList.getState().remove(conversation.id);
+  }, [deleted, conversation.id]);
+
+  // The browser tab shows the conversation's title (kept current when it is renamed).
+  const title = useConversationList((state) => state.conversations.find((c) => c.id === conversation.id)?.title) ?? conversation.title;
+  useEffect(() => {
+    document.title = `${deleted ? "Deleted conversation" : title} · Strata`;
+    return () => {
+      document.title = "Strata";
+    };
+  }, [title, deleted]);
+
+  // "/" (outside a text field) or Shift+Esc: to the message box from anywhere.
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      const target = event.target as HTMLElement | null;
+      const typing = target?.closest?.("input, textarea, select, [contenteditable=true]");
+      if ((event.key === "/" && !typing && !event.ctrlKey && !event.metaKey && !event.altKey) || (event.key === "Escape" && event.shiftKey)) {
+        const composer = document.getElementById(COMPOSER_ID);
+        if (!composer) return;
+        event.preventDefault();
+        composer.focus();
+      }
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, []);
 
   useLayoutEffect(() => {
     useChat.getState().open({
@@ -32,9 +88,29 @@ export function ConversationScreen({
       items: initialItems,
       hasEarlier: initialHasEarlier,
       meter: initialMeter,
+      version: initialVersion,
     });
     // Only a different conversation resets the view; refreshed props of the same one don't.
     // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [conversation.id]);
+
+  // Other tabs (and other devices) write to this conversation too: a cheap change
+  // state is polled while the tab is visible, and the timeline reloads when it moves.
+  useEffect(() => {
+    const sync = () => {
+      if (document.visibilityState === "visible") void useChat.getState().sync();
+    };
+    // At once as well: Back/Forward show the page from the router's cache, which may be
+    // stale or of a conversation deleted meanwhile.
+    sync();
+    const timer = setInterval(sync, SYNC_INTERVAL_MS);
+    document.addEventListener("visibilitychange", sync);
+    window.addEventListener("focus", sync);
+    return () => {
+      clearInterval(timer);
+      document.removeEventListener("visibilitychange", sync);
+      window.removeEventListener("focus", sync);
+    };
   }, [conversation.id]);
 
   return (
@@ -49,9 +125,15 @@ export function ConversationScreen({
       <ChatHeader conversation={conversation} demo={demo} />
       <div className="flex min-h-0 flex-1">
         <div className="flex min-w-0 flex-1 flex-col">
-          {ready ? <Timeline key={conversation.id} /> : <div className="flex-1" />}
+          {deleted ? (
+            <DeletedState />
+          ) : ready ? (
+            <Timeline key={conversation.id} />
+          ) : (
+            <div className="flex-1" />
+          )}
           <ChatStatus />
-          <Composer />
+          <Composer maxChars={maxMessageChars} />
         </div>
         {activityOpen && ready ? <ActivityPanel /> : null}
       </div>

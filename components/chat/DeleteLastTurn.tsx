@@ -11,7 +11,17 @@ export function DeleteLastTurn() {
   if (!hasMessages) return null;
   if (confirming) {
     return (
-      <span className="flex items-center gap-2" role="group" aria-label="Confirm deleting the last turn">
+      <span
+        className="flex items-center gap-2"
+        role="group"
+        aria-label="Confirm deleting the last turn"
+        onKeyDown={(event) => {
+          if (event.key === "Escape") {
+            event.preventDefault();
+            setConfirming(false);
+          }
+        }}
+      >
         <span className="text-red-700 dark:text-red-400">Delete your last message and its reply?</span>
         <button
           type="button"
@@ -25,7 +35,7 @@ export function DeleteLastTurn() {
         >
           Delete
         </button>
-        <button type="button" onClick={() => setConfirming(false)} className="hover:underline">
+        <button type="button" data-testid="cancel-delete-last-turn" onClick={() => setConfirming(false)} className="hover:underline">
           Cancel
         </button>
       </span>

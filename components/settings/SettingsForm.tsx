@@ -1,9 +1,10 @@
 "use client";
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { CompressionSettings } from "@/lib/compression/settings";
 import type { ActionResult } from "@/lib/chat/result";
 import { SETTING_GROUPS } from "@/lib/client/settings-fields";
 import {
+  sameValues,
   serverFieldErrors,
   toFormValues,
   validateSettings,
@@ -15,6 +16,36 @@ import { EffectiveFigures } from "./EffectiveFigures";
 import { SettingField } from "./SettingField";
 
 type SaveState = { tone: "ok" | "error"; text: string } | null;
+
+export const RESET_QUESTION = "Reset every setting to the defaults and save? Your context-window overrides are kept.";
+export const LEAVE_QUESTION = "Your settings have unsaved changes. Leave this page and lose them?";
+
+/**
+ * Asks before unsaved edits are lost: closing or reloading the tab (the browser's own
+ * prompt) and following a link inside the app (Next's router has no blocking hook, so
+ * link clicks are checked before it sees them).
+ */
+function useLeaveWarning(dirty: boolean) {
+  useEffect(() => {
+    if (!dirty) return;
+    const beforeUnload = (event: BeforeUnloadEvent) => event.preventDefault();
+    const click = (event: MouseEvent) => {
+      const link = (event.target as Element | null)?.closest?.("a[href]");
+      if (!(link instanceof HTMLAnchorElement) || link.target === "_blank" || link.origin !== window.location.origin) return;
+      if (link.pathname === window.location.pathname) return;
+      if (!window.confirm(LEAVE_QUESTION)) {
+        event.preventDefault();
+        event.stopPropagation();
+      }
+    };
+    window.addEventListener("beforeunload", beforeUnload);
+    document.addEventListener("click", click, true);
+    return () => {
+      window.removeEventListener("beforeunload", beforeUnload);
+      document.removeEventListener("click", click, true);
+    };
+  }, [dirty]);
+}
 
 /** One form for a user's settings and for the admin's defaults: `save` is the server action that stores them. */
 export function SettingsForm({
@@ -35,7 +66,20 @@ export function SettingsForm({
   save: (settings: CompressionSettings) => Promise<ActionResult<CompressionSettings>>;
 }) {
   const [values, setValues] = useState<FormValues>(() => toFormValues(initialSettings));
+  // What is stored: the form is "dirty" while it differs.
+  const [saved, setSaved] = useState<FormValues>(() => toFormValues(initialSettings));
   const [errors, setErrors] = useState<FieldErrors>({});
+  const formRef = useRef<HTMLFormElement>(null);
+  const dirty = !sameValues(values, saved);
+  useLeaveWarning(dirty);
+
+  /** After a refused save: the first field in error gets the focus (and scrolls into view). */
+  const focusFirstError = () =>
+    requestAnimationFrame(() => {
+      const first = formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]');
+      first?.focus();
+      first?.scrollIntoView({ block: "center" });
+    });
   const [saving, setSaving] = useState(false);
   const [saveState, setSaveState] = useState<SaveState>(null);
 
@@ -48,7 +92,8 @@ export function SettingsForm({
     const { settings, errors: clientErrors } = validateSettings(next);
     setErrors(clientErrors);
     if (!settings) {
-      setSaveState({ tone: "error", text: "Not saved: fix the highlighted fields." });
+      setSaveState({ tone: "error", text: `Not saved: fix the ${Object.keys(clientErrors).length === 1 ? "highlighted field" : "highlighted fields"}.` });
+      focusFirstError();
       return;
     }
     setSaving(true);
@@ -57,9 +102,11 @@ export function SettingsForm({
     if (!result.ok) {
       setErrors(serverFieldErrors(result.error.fields));
       setSaveState({ tone: "error", text: `Not saved: ${result.error.message}` });
+      focusFirstError();
       return;
     }
     setValues(toFormValues(result.data));
+    setSaved(toFormValues(result.data));
     setSaveState({ tone: "ok", text: "Saved. The next turn uses these settings." });
   }
 
@@ -67,7 +114,9 @@ export function SettingsForm({
 
   return (
     <form
+      ref={formRef}
       noValidate
+      data-dirty={dirty || undefined}
       data-testid="settings-form"
       className="mx-auto max-w-3xl space-y-6 px-6 py-6"
       onSubmit={(event) => {
@@ -114,13 +163,20 @@ export function SettingsForm({
           data-testid="settings-reset"
           disabled={saving}
           onClick={() => {
-            const reset = toFormValues(defaults);
+            // The context-window overrides describe the user's models, not a preference: kept.
+            if (!window.confirm(RESET_QUESTION)) return;
+            const reset = { ...toFormValues(defaults), contextWindowOverrides: values.contextWindowOverrides };
             setValues(reset);
             void save(reset);
           }}
         >
           Reset to defaults
         </Button>
+        {dirty && !saveState ? (
+          <p data-testid="settings-unsaved" className="text-[12.5px] text-amber-800 dark:text-amber-300">
+            Unsaved changes
+          </p>
+        ) : null}
         {saveState ? (
           <p
             data-testid="settings-status"

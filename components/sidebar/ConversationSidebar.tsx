@@ -82,7 +82,7 @@ export function ConversationSidebar({
         </p>
       ) : null}
       <ul className="flex-1 space-y-px overflow-y-auto p-2" data-testid="conversation-list">
-        {conversations.length === 0 ? (
+        {conversations.length === 0 && !error ? (
           <li className="px-2 py-6 text-center text-xs text-neutral-500">No conversations yet.</li>
         ) : null}
         {conversations.map((conversation) => (

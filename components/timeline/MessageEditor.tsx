@@ -36,7 +36,10 @@ export function MessageEditor({ message, onClose }: { message: MessageView; onCl
         <Button variant="ghost" size="xs" onClick={onClose}>
           Cancel
         </Button>
-        <span className="text-[11px] text-neutral-500">Later messages leave the view (they stay stored).</span>
+        <span data-testid="edit-message-hint" className="text-[11px] text-neutral-500">
+          <kbd className="font-mono">Ctrl+Enter</kbd> save · <kbd className="font-mono">Esc</kbd> cancel (Enter makes a new line here). Later
+          messages leave the view (they stay stored).
+        </span>
       </div>
     </div>
   );

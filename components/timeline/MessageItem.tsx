@@ -6,6 +6,7 @@ import type { MessageView } from "@/lib/views";
 import { Markdown } from "../ui/Markdown";
 import { PencilIcon, PinIcon } from "../ui/icons";
 import { MessageEditor } from "./MessageEditor";
+import { CopyButton } from "../ui/CopyButton";
 import { ToolCallList } from "./ToolCallList";
 import { ToolResult } from "./ToolResult";
 
@@ -63,7 +64,9 @@ function PinToggle({ message }: { message: MessageView }) {
 export const MessageItem = memo(function MessageItem({ message, nested = false }: { message: MessageView; nested?: boolean }) {
   const busy = useChat((state) => state.busy);
   const [editing, setEditing] = useState(false);
-  const editable = message.role === "user" && !nested;
+  // The user's own message before the server stored it: shown, not yet actionable.
+  const pending = message.status === "streaming";
+  const editable = message.role === "user" && !nested && !pending;
 
   return (
     <article
@@ -84,7 +87,7 @@ export const MessageItem = memo(function MessageItem({ message, nested = false }
         <StatusBadge message={message} />
         {message.pinned ? (
           <span className="flex items-center gap-0.5 text-[10.5px] font-semibold text-amber-700 dark:text-amber-400">
-            <PinIcon className="size-3" /> pinned
+            <PinIcon className="size-3" /> {nested ? "pinned: in the model's view beside the summary" : "pinned"}
           </span>
         ) : null}
         <span className="ml-auto flex items-center gap-1.5 text-neutral-400">
@@ -93,7 +96,12 @@ export const MessageItem = memo(function MessageItem({ message, nested = false }
           </span>
           <time dateTime={message.createdAt}>{formatTime(message.createdAt)}</time>
         </span>
-        <span className="flex items-center opacity-0 group-hover:opacity-100 group-focus-within:opacity-100 has-[[aria-pressed=true]]:opacity-100">
+        {pending ? (
+          <span data-testid="message-sending" className="text-[10.5px] text-neutral-500">
+            sending…
+          </span>
+        ) : null}
+        <span className={`${pending ? "hidden" : "flex"} items-center opacity-0 group-hover:opacity-100 group-focus-within:opacity-100 has-[[aria-pressed=true]]:opacity-100`}>
           {editable ? (
             <button
               type="button"
@@ -107,6 +115,7 @@ export const MessageItem = memo(function MessageItem({ message, nested = false }
               <PencilIcon />
             </button>
           ) : null}
+          {message.content && message.role !== "tool" ? <CopyButton text={message.content} label="Copy the message" testId="copy-message" /> : null}
           <PinToggle message={message} />
         </span>
       </header>
@@ -118,8 +127,11 @@ export const MessageItem = memo(function MessageItem({ message, nested = false }
         <>
           {message.content ? <Markdown text={message.content} breaks={message.role === "user"} /> : null}
           {message.role === "assistant" && message.toolCalls.length > 0 ? <ToolCallList calls={message.toolCalls} /> : null}
-          {message.role === "assistant" && message.error ? (
-            <p className="mt-1 text-[12px] text-red-700 dark:text-red-400">{message.error}</p>
+          {/* A reply the user stopped is not an error: only failed replies show why. */}
+          {message.role === "assistant" && message.status === "error" && message.error ? (
+            <p data-testid="message-error" className="mt-1 text-[12px] text-red-700 dark:text-red-400">
+              {message.error}
+            </p>
           ) : null}
         </>
       )}

@@ -79,3 +79,14 @@ export const WrenchIcon = (p: IconProps) => (
     <path d="M10 2.5a3 3 0 00-3.3 4L2.5 10.7l2.8 2.8 4.2-4.2a3 3 0 004-3.3l-1.8 1.8-2-.4-.4-2z" />
   </Svg>
 );
+export const CopyIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <rect x="5.5" y="5.5" width="8" height="8" rx="1.5" />
+    <path d="M10.5 3.5v-0.5a1.5 1.5 0 0 0-1.5-1.5H4A1.5 1.5 0 0 0 2.5 3v5A1.5 1.5 0 0 0 4 9.5h.5" />
+  </Svg>
+);
+export const CheckIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <path d="M3 8.5l3.5 3.5L13 4.5" />
+  </Svg>
+);

@@ -7,7 +7,7 @@
 // or an HTTP status. Inputs are validated here with the schemas in ./inputs; every
 // database call names the actor, so another user's ids answer "not found".
 import { z } from "zod";
-import { compressionSettingsSchema, type CompressionSettings } from "../compression/settings";
+import { compressionSettingsObject, compressionSettingsSchema, type CompressionSettings } from "../compression/settings";
 import { getDb } from "../db/client";
 import { listAttempts, loadCompactionChildren, loadTimeline } from "../db/compactions";
 import * as conversations from "../db/conversations";
@@ -16,6 +16,7 @@ import { authConfig, socialProviders } from "../auth/config";
 import { signupsAllowed } from "../auth/signups";
 import { getMessage, lastUserSeqs, setPinned } from "../db/messages";
 import { rewindFrom } from "../db/rewind";
+import { conversationChangeState } from "../db/turn-lease";
 import {
   readDefaults,
   readSettings,
@@ -55,6 +56,8 @@ import {
 import type { TurnEvent } from "./events";
 import { countMessageSend } from "./send-limit";
 import { runTurn } from "./turn";
+import { openTurnGate } from "./turn-gate";
+import { countMessageTokens } from "../llm/tokens";
 import { stopTurnsEverywhere } from "./running-turns";
 import type { AttemptView, CompactionView } from "../views";
 
@@ -118,6 +121,11 @@ export async function pinMessage(actor: Actor, input: unknown) {
 
 export async function meter(actor: Actor, conversationId: unknown) {
   return contextMeter(actor.id, parse(idSchema, conversationId));
+}
+
+/** What an open tab polls to notice messages, compactions and turns from elsewhere (another tab, another process). */
+export async function changeState(actor: Actor, conversationId: unknown) {
+  return conversationChangeState(await getDb(), actor.id, parse(idSchema, conversationId));
 }
 
 export async function stop(actor: Actor, conversationId: unknown): Promise<{ stopped: number }> {
@@ -259,6 +267,20 @@ export async function saveSettings(actor: Actor, input: unknown, knownModels?: s
   return (await writeUserSettings(await getDb(), actor.id, parseSettings(input, knownModels))).settings;
 }
 
+/**
+ * A partial update (PUT /api/settings with some fields): the named fields change, every
+ * other one keeps its stored value; the result is validated as a whole.
+ */
+export async function updateSettings(actor: Actor, patch: unknown, knownModels?: string[] | null): Promise<CompressionSettings> {
+  const fields = parse(z.record(z.string(), z.unknown(), { message: "Send the settings as a JSON object." }), patch);
+  const unknown = Object.keys(fields).filter((name) => !(name in compressionSettingsObject.shape));
+  if (unknown.length) {
+    throw new AppError("invalid_input", `Unknown setting${unknown.length > 1 ? "s" : ""}: ${unknown.join(", ")}.`, Object.fromEntries(unknown.map((name) => [name, ["Unknown setting."]])));
+  }
+  const current = (await readUserSettings(await getDb(), actor.id)).settings;
+  return saveSettings(actor, { ...current, ...fields }, knownModels);
+}
+
 export async function saveDefaults(actor: Actor, input: unknown, knownModels?: string[] | null): Promise<CompressionSettings> {
   assertAdmin(actor);
   return (await writeDefaults(await getDb(), parseSettings(input, knownModels))).settings;
@@ -321,13 +343,27 @@ export async function modelInfoIfAvailable() {
  */
 export async function startTurn(actor: Actor, input: unknown, signal?: AbortSignal): Promise<AsyncGenerator<TurnEvent>> {
   const request = parse(turnInput, input);
-  await conversations.assertOwnsConversation(await getDb(), actor.id, request.conversationId);
+  const { conversationId } = request;
+  await conversations.assertOwnsConversation(await getDb(), actor.id, conversationId);
   await countMessageSend(actor.id);
-  const base = { userId: actor.id, ...(signal ? { signal } : {}) };
-  if ("retry" in request) return runTurn({ ...base, conversationId: request.conversationId });
+  const base = { userId: actor.id, conversationId, ...(signal ? { signal } : {}) };
+  // One turn at a time per conversation: a second send while one runs is refused
+  // ("busy", 409); a new message is stored in the transaction that takes the gate.
+  if ("retry" in request) return runTurn({ ...base, gate: await openTurnGate(actor.id, conversationId) });
   if ("editSeq" in request) {
-    const edit = await prepareEdit(actor, { conversationId: request.conversationId, seq: request.editSeq, content: request.content });
-    return runTurn({ ...base, ...edit });
+    const gate = await openTurnGate(actor.id, conversationId);
+    try {
+      const edit = await prepareEdit(actor, { conversationId, seq: request.editSeq, content: request.content });
+      return runTurn({ ...base, content: edit.content, gate });
+    } catch (error) {
+      await gate.close();
+      throw error;
+    }
   }
-  return runTurn({ ...base, conversationId: request.conversationId, content: request.content });
+  const gate = await openTurnGate(actor.id, conversationId, {
+    role: "user",
+    content: request.content,
+    tokenCount: countMessageTokens({ role: "user", content: request.content }),
+  });
+  return runTurn({ ...base, gate });
 }

@@ -25,6 +25,7 @@ import { config } from "../config";
 import { recordTurn } from "../server/metrics";
 import type { TurnEvent } from "./events";
 import { registerTurn } from "./running-turns";
+import type { TurnGate } from "./turn-gate";
 import { TOOL_DEFINITIONS } from "./tool-set";
 
 const MAX_TOOL_ROUNDS = 6;
@@ -37,6 +38,8 @@ export type TurnInput = {
   /** The user's new message; absent to retry after a failed reply. */
   content?: string;
   signal?: AbortSignal;
+  /** The conversation's turn gate, opened by the caller (which may have stored the user's message with it); closed when the turn ends. */
+  gate?: TurnGate;
 };
 
 function assistantWire(content: string, toolCalls: ToolCall[]): ChatMessage {
@@ -99,7 +102,9 @@ export async function* runTurn(input: TurnInput): AsyncGenerator<TurnEvent> {
     // One snapshot of the settings for the whole turn: a change saved meanwhile
     // applies from the next turn, never halfway through this one.
     const { settings } = await readSettings(db, userId, conversationId);
-    if (input.content != null) {
+    if (input.gate?.userMessage) {
+      yield { type: "message", message: input.gate.userMessage };
+    } else if (input.content != null) {
       const [userMessage] = await appendMessages(db, userId, conversationId, [
         { role: "user", content: input.content, tokenCount: countMessageTokens({ role: "user", content: input.content }) },
       ]);
@@ -217,5 +222,6 @@ export async function* runTurn(input: TurnInput): AsyncGenerator<TurnEvent> {
     void scheduleBackgroundCompaction(userId, conversationId);
   } finally {
     turn.release();
+    await input.gate?.close();
   }
 }

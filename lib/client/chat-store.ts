@@ -3,6 +3,7 @@
 // and the compaction activity. Actions here are the only place the chat view talks
 // to the server.
 import { create } from "zustand";
+import { z } from "zod";
 import {
   applyProposalAction,
   attemptsAction,
@@ -45,13 +46,30 @@ type ChatState = {
   notices: Notice[];
   meter: ContextMeterView | null;
   attempts: AttemptView[] | null;
+  /** Why the activity could not be loaded (shown instead of "Loading…", with a retry). */
+  attemptsError: string | null;
   activityOpen: boolean;
   abort: AbortController | null;
   /** Counts finished operations (turns, compactions, rewinds): lets tests and observers wait for one. */
   settled: number;
+  /** The server's change state last seen (lib/db/turn-lease.ts): a tab reloads its timeline when it moves. */
+  version: string | null;
+  /** A turn runs in this conversation elsewhere (another tab, another device): sending waits for it. */
+  remoteTurn: boolean;
+  /** The conversation was deleted (in another tab) while it was open here. */
+  deleted: boolean;
 
-  open: (input: { conversationId: string; items: TimelineItem[]; hasEarlier: boolean; meter: ContextMeterView | null }) => void;
-  send: (content: string) => Promise<void>;
+  open: (input: {
+    conversationId: string;
+    items: TimelineItem[];
+    hasEarlier: boolean;
+    meter: ContextMeterView | null;
+    version?: string | null;
+  }) => void;
+  /** Sends a message; `onAccepted` runs once the server has stored it (the composer clears only then). */
+  send: (content: string, onAccepted?: () => void) => Promise<void>;
+  /** Polls the server's change state: picks up messages and compactions made elsewhere. */
+  sync: () => Promise<void>;
   retry: () => Promise<void>;
   edit: (seq: number, content: string) => Promise<void>;
   stop: () => Promise<void>;
@@ -70,6 +88,35 @@ type ChatState = {
 };
 
 let noticeIds = 0;
+
+/** The user's message as typed, shown at once while the server stores it (status "streaming" until then). */
+const PENDING_ID = "pending-user-message";
+
+function pendingMessage(content: string, items: TimelineItem[]): TimelineItem {
+  const last = items.at(-1);
+  const seq = last ? (last.type === "message" ? last.message.seq : last.compaction.toSeq) + 1 : 1;
+  return {
+    type: "message",
+    message: { id: PENDING_ID, seq, role: "user", content, tokenCount: 0, status: "streaming", pinned: false, createdAt: new Date().toISOString() },
+  };
+}
+
+const withoutPending = (items: TimelineItem[]) => items.filter((item) => !(item.type === "message" && item.message.id === PENDING_ID));
+
+const changeStateSchema = z.object({ version: z.string(), turnRunning: z.boolean() });
+
+/** The conversation's change state (a GET, outside the server-action queue); null when it could not be read this time. */
+async function fetchChanges(conversationId: string): Promise<z.infer<typeof changeStateSchema> | "not_found" | null> {
+  try {
+    const response = await fetch(`/api/conversations/${encodeURIComponent(conversationId)}/changes`, { cache: "no-store" });
+    if (response.status === 404) return "not_found";
+    if (!response.ok) return null;
+    const parsed = changeStateSchema.safeParse(await response.json());
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
 
 const DEFAULT_TITLE = "New conversation";
 
@@ -96,7 +143,7 @@ export const useChat = create<ChatState>()((set, get) => {
       switch (event.type) {
         case "message":
           set((state) => ({
-            items: upsertMessage(state.items, event.message),
+            items: upsertMessage(event.message.role === "user" ? withoutPending(state.items) : state.items, event.message),
             streaming: event.message.role === "assistant" ? null : state.streaming,
           }));
           break;
@@ -137,25 +184,36 @@ export const useChat = create<ChatState>()((set, get) => {
 
   const settle = () => set((state) => ({ settled: state.settled + 1 }));
 
-  const runTurn = async (request: TurnRequest, before?: () => void) => {
+  const runTurn = async (request: TurnRequest, before?: () => void, onAccepted?: () => void) => {
     const conversationId = get().conversationId;
     if (!conversationId || get().busy) return;
     const abort = new AbortController();
     set({ busy: true, abort, lastError: null, streaming: null, compressing: null });
     before?.();
     const turn: TurnProgress = { compacted: false, finished: false };
+    let accepted = false;
     try {
       for await (const event of streamTurn(conversationId, request, abort.signal)) {
+        if (event.type === "message" && event.message.role === "user" && !accepted) {
+          accepted = true;
+          onAccepted?.();
+        }
         applyEvent(conversationId, event, turn);
       }
     } catch (error) {
       if (!abort.signal.aborted) {
         const message =
           error instanceof TurnRequestError ? error.message : `The connection to the server failed: ${String(error)}`;
-        forConversation(conversationId, () => get().notify("error", message));
+        forConversation(conversationId, () => {
+          get().notify("error", onAccepted && !accepted ? `${message} Your message was not sent; it is still in the box.` : message);
+          if (error instanceof TurnRequestError && error.code === "not_found") set({ deleted: true });
+          if (error instanceof TurnRequestError && error.code === "busy") set({ remoteTurn: true });
+        });
       }
     } finally {
-      forConversation(conversationId, () => set({ busy: false, abort: null, streaming: null, compressing: null }));
+      forConversation(conversationId, () =>
+        set((state) => ({ busy: false, abort: null, streaming: null, compressing: null, items: withoutPending(state.items) })),
+      );
       // A stream that ended without its last event was cut short: the server still saved
       // what it had, so show the stored state.
       if (abort.signal.aborted || turn.compacted || !turn.finished || "editSeq" in request) await get().refreshTimeline();
@@ -178,11 +236,15 @@ export const useChat = create<ChatState>()((set, get) => {
     notices: [],
     meter: null,
     attempts: null,
+    attemptsError: null,
     activityOpen: false,
     abort: null,
     settled: 0,
+    version: null,
+    remoteTurn: false,
+    deleted: false,
 
-    open({ conversationId, items, hasEarlier, meter }) {
+    open({ conversationId, items, hasEarlier, meter, version = null }) {
       if (get().conversationId === conversationId && get().busy) return;
       set({
         conversationId,
@@ -197,11 +259,37 @@ export const useChat = create<ChatState>()((set, get) => {
         lastError: null,
         notices: [],
         attempts: null,
+        version,
+        remoteTurn: false,
+        deleted: false,
       });
       if (get().activityOpen) void get().refreshAttempts();
     },
 
-    send: (content) => runTurn({ content }),
+    send: (content, onAccepted) =>
+      runTurn({ content }, () => set((state) => ({ items: [...state.items, pendingMessage(content, state.items)] })), onAccepted),
+
+    async sync() {
+      const { conversationId, busy, deleted } = get();
+      if (!conversationId || busy || deleted) return;
+      const result = await fetchChanges(conversationId);
+      if (get().busy || !result) return;
+      forConversation(conversationId, () => {
+        if (result === "not_found") {
+          set({ deleted: true, remoteTurn: false });
+          return;
+        }
+        const { version, turnRunning } = result;
+        const known = get().version;
+        set({ version, remoteTurn: turnRunning });
+        if (known === null || known === version) return;
+        void (async () => {
+          await Promise.all([get().refreshTimeline(), get().refreshMeter(), get().activityOpen ? get().refreshAttempts() : null]);
+          void useConversationList.getState().refresh();
+          settle();
+        })();
+      });
+    },
     retry: () => runTurn({ retry: true }),
     edit: (seq, content) =>
       runTurn({ editSeq: seq, content }, () =>
@@ -254,8 +342,8 @@ export const useChat = create<ChatState>()((set, get) => {
       if (!conversationId) return;
       const result = await attemptsAction(conversationId);
       forConversation(conversationId, () => {
-        if (result.ok) set({ attempts: result.data });
-        else get().notify("error", `Could not load the compaction activity: ${result.error.message}`);
+        if (result.ok) set({ attempts: result.data, attemptsError: null });
+        else set({ attemptsError: result.error.message });
       });
     },
 

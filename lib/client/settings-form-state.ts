@@ -1,6 +1,6 @@
 // The settings form holds what the user typed (strings for numbers, rows for the
 // overrides) and converts it to the schema's shape for validation and saving.
-import { compressionSettingsSchema, type CompressionSettings } from "@/lib/compression/settings";
+import { compressionSettingsSchema, DEFAULT_SETTINGS, type CompressionSettings } from "@/lib/compression/settings";
 import { SETTING_FIELDS, type SettingName } from "./settings-fields";
 
 export type OverrideRow = { key: number; model: string; tokens: string };
@@ -54,25 +54,61 @@ export function fromFormValues(values: FormValues): { input: Record<string, unkn
   return { input, rowErrors };
 }
 
-function readableMessage(message: string): string {
-  if (/expected number, received NaN/i.test(message)) return "Enter a number.";
-  return message;
+type Issue = { code: string; message: string; path: PropertyKey[]; maximum?: unknown; minimum?: unknown; inclusive?: boolean; expected?: unknown; origin?: unknown };
+
+/** The schema's issues in plain words ("At most 1." rather than "Too big: expected number to be <=1"). */
+export function readableIssue(issue: Issue): string {
+  switch (issue.code) {
+    case "too_big":
+      if (issue.origin === "string") return `At most ${String(issue.maximum)} characters.`;
+      return issue.inclusive === false ? `Must be below ${String(issue.maximum)}.` : `At most ${String(issue.maximum)}.`;
+    case "too_small":
+      if (issue.origin === "string") return Number(issue.minimum) <= 1 ? "Cannot be empty." : `At least ${String(issue.minimum)} characters.`;
+      return issue.inclusive === false ? `Must be above ${String(issue.minimum)}.` : `At least ${String(issue.minimum)}.`;
+    case "invalid_type":
+      if (issue.expected === "int") return "Enter a whole number.";
+      if (issue.expected === "number") return "Enter a number.";
+      return "This value has the wrong type.";
+    case "invalid_value":
+      return "Choose one of the listed options.";
+    default:
+      return issue.message;
+  }
 }
 
-/** Validates with the same schema as the server; errors keyed by setting name. */
+function collect(issues: readonly Issue[], into: FieldErrors, skip: ReadonlySet<string> = new Set()): void {
+  for (const issue of issues) {
+    const name = String(issue.path[0] ?? "") as SettingName;
+    if (skip.has(name)) continue;
+    const where = name === "contextWindowOverrides" && issue.path[1] != null ? `${String(issue.path[1])}: ` : "";
+    (into[name] ??= []).push(where + readableIssue(issue));
+  }
+}
+
+/**
+ * Validates with the same schema as the server; errors keyed by setting name, all at
+ * once: the rules between fields (which the schema checks only once every field is
+ * valid) are checked again with the invalid fields at their defaults.
+ */
 export function validateSettings(values: FormValues): { settings: CompressionSettings | null; errors: FieldErrors } {
   const { input, rowErrors } = fromFormValues(values);
   const errors: FieldErrors = {};
   const result = compressionSettingsSchema.safeParse(input);
   if (!result.success) {
-    for (const issue of result.error.issues) {
-      const name = (issue.path[0] ?? "") as SettingName;
-      const where = name === "contextWindowOverrides" && issue.path[1] != null ? `${String(issue.path[1])}: ` : "";
-      (errors[name] ??= []).push(where + readableMessage(issue.message));
-    }
+    collect(result.error.issues as Issue[], errors);
+    const invalid = new Set(Object.keys(errors));
+    const patched: Record<string, unknown> = { ...input };
+    for (const name of invalid) patched[name] = DEFAULT_SETTINGS[name as SettingName];
+    const second = compressionSettingsSchema.safeParse(patched);
+    if (!second.success) collect(second.error.issues as Issue[], errors, invalid);
   }
   if (rowErrors.length) (errors.contextWindowOverrides ??= []).push(...rowErrors);
   return { settings: result.success && rowErrors.length === 0 ? result.data : null, errors };
+}
+
+/** Whether two states of the form hold the same settings (row keys aside). */
+export function sameValues(a: FormValues, b: FormValues): boolean {
+  return JSON.stringify(fromFormValues(a)) === JSON.stringify(fromFormValues(b));
 }
 
 /** Server field errors (keys may be dotted paths) mapped onto setting names. */

@@ -74,19 +74,28 @@ async function checkToolResults(tx: Prisma.TransactionClient, conversationId: st
  */
 export async function appendMessages(db: Db, userId: string, conversationId: string, drafts: MessageDraft[]): Promise<MessageView[]> {
   if (drafts.length === 0) return [];
-  return db.$transaction(async (tx) => {
-    const bumped = await tx.$queryRaw<{ lastSeq: number }[]>`
-      UPDATE "Conversation" SET "lastSeq" = "lastSeq" + ${drafts.length}, "updatedAt" = now()
-      WHERE id = ${conversationId} AND "userId" = ${userId} RETURNING "lastSeq"`;
-    const lastSeq = bumped[0]?.lastSeq;
-    if (lastSeq == null) throw notFound("conversation", conversationId);
-    await checkToolResults(tx, conversationId, drafts);
-    const firstSeq = lastSeq - drafts.length + 1;
-    const rows = await tx.message.createManyAndReturn({
-      data: drafts.map((draft, index) => draftData(conversationId, firstSeq + index, draft)),
-    });
-    return rows.sort((a, b) => a.seq - b.seq).map(toMessageView);
+  return db.$transaction((tx) => appendMessagesInTx(tx, userId, conversationId, drafts));
+}
+
+/** appendMessages inside a transaction the caller holds (the turn gate stores the user's message with its lease). */
+export async function appendMessagesInTx(
+  tx: Prisma.TransactionClient,
+  userId: string,
+  conversationId: string,
+  drafts: MessageDraft[],
+): Promise<MessageView[]> {
+  if (drafts.length === 0) return [];
+  const bumped = await tx.$queryRaw<{ lastSeq: number }[]>`
+    UPDATE "Conversation" SET "lastSeq" = "lastSeq" + ${drafts.length}, "updatedAt" = now()
+    WHERE id = ${conversationId} AND "userId" = ${userId} RETURNING "lastSeq"`;
+  const lastSeq = bumped[0]?.lastSeq;
+  if (lastSeq == null) throw notFound("conversation", conversationId);
+  await checkToolResults(tx, conversationId, drafts);
+  const firstSeq = lastSeq - drafts.length + 1;
+  const rows = await tx.message.createManyAndReturn({
+    data: drafts.map((draft, index) => draftData(conversationId, firstSeq + index, draft)),
   });
+  return rows.sort((a, b) => a.seq - b.seq).map(toMessageView);
 }
 
 export async function setPinned(db: Db, userId: string, conversationId: string, seq: number, pinned: boolean): Promise<MessageView> {

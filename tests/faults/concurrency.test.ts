@@ -5,6 +5,7 @@
 // every user message present exactly once, and no two active compactions may ever
 // cover the same messages.
 import { spawnTurnChild } from "./support/child";
+import { startTurnWhenFree } from "./support/turns";
 import { SMALL_WINDOW } from "./support/settings";
 import { describe, expect, it } from "vitest";
 import * as ops from "../../lib/chat/operations";
@@ -49,7 +50,7 @@ describe("two clients on one conversation at once", () => {
     const errors: string[] = [];
     const client = async (name: string) => {
       for (let i = 1; i <= PER_CLIENT; i++) {
-        const events = await collect(await ops.startTurn(h.user, { conversationId: conversation.id, content: `Client ${name} #${i}: FACT ${name}${i}=x${i}\nREPLY_WORDS=30` }));
+        const events = await collect(await startTurnWhenFree(h.user, { conversationId: conversation.id, content: `Client ${name} #${i}: FACT ${name}${i}=x${i}\nREPLY_WORDS=30` }));
         for (const event of events) if (event.type === "error") errors.push(`${name} #${i}: ${event.message}`);
       }
     };

@@ -14,6 +14,7 @@ process.env.OPENAI_API_KEY ??= "test";
 
 const ops = await import("../../lib/chat/operations");
 const { backgroundSettled } = await import("../../lib/chat/compressor");
+const { startTurnWhenFree } = await import("./support/turns");
 
 const conversationId = process.env.CRASH_CONVERSATION_ID!;
 const owner = { id: process.env.CRASH_USER_ID!, role: "user" as const };
@@ -42,7 +43,7 @@ for (let turn = 1; turn <= maxTurns; turn++) {
   // (a summary call is in flight for the test server's summary latency).
   const fact = turn % 3 === 0 ? `\nFACT c${seed}_${turn}=v${turn}` : "";
   out("BEGIN turn");
-  for await (const event of await ops.startTurn(owner, { conversationId, content: `Child ${seed}, turn ${turn}.${fact}\nREPLY_WORDS=${150 + (turn % 5) * 20}` })) {
+  for await (const event of await startTurnWhenFree(owner, { conversationId, content: `Child ${seed}, turn ${turn}.${fact}\nREPLY_WORDS=${150 + (turn % 5) * 20}` })) {
     if (event.type === "message") out(`M ${event.message.seq} ${event.message.role}`);
     if (event.type === "compaction") out(`C ${event.compaction.id}`);
   }

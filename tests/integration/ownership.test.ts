@@ -64,13 +64,14 @@ const ROUTES: Record<string, Partial<Record<Method, RouteCase>>> = {
   "/api/conversations/[id]/stop": { POST: { scope: "owned", id: conversation } },
   "/api/conversations/[id]/compact": { POST: { scope: "owned", id: conversation, body: { preview: true } } },
   "/api/conversations/[id]/context": { GET: { scope: "owned", id: conversation } },
+  "/api/conversations/[id]/changes": { GET: { scope: "owned", id: conversation } },
   "/api/conversations/[id]/attempts": { GET: { scope: "owned", id: conversation } },
   "/api/conversations/[id]/settings": {
     GET: { scope: "owned", id: conversation },
     PATCH: { scope: "owned", id: conversation, body: { keepRecentCount: 6 } },
   },
   "/api/compactions/[id]/children": { GET: { scope: "owned", id: (f) => f.compactionId, query: "?limit=5" } },
-  "/api/settings": { GET: { scope: "user" }, PUT: { scope: "user", body: DEFAULT_SETTINGS } },
+  "/api/settings": { GET: { scope: "user" }, PUT: { scope: "user", body: DEFAULT_SETTINGS }, PATCH: { scope: "user", body: { keepRecentCount: 6 } } },
   "/api/models": { GET: { scope: "user" } },
 };
 

@@ -10,10 +10,16 @@ export function GET(request: Request) {
   return handleUser(request, async (user) => jsonResponse({ settings: await ops.getSettings(user) }));
 }
 
-/** PUT /api/settings {…every setting} — validated as a whole; applies from the caller's next turn. */
+/**
+ * PUT /api/settings {…some or all settings} — the named settings change, the others keep
+ * their stored values; the result is validated as a whole and applies from the next turn.
+ */
 export function PUT(request: Request) {
   return handleUser(request, async (user) => {
     const body = await readJsonBody(request);
-    return jsonResponse({ settings: await ops.saveSettings(user, body, await listModels()) });
+    return jsonResponse({ settings: await ops.updateSettings(user, body, await listModels()) });
   });
 }
+
+/** PATCH /api/settings — the same partial update, for clients that expect PATCH for it. */
+export const PATCH = PUT;

@@ -11,3 +11,6 @@ process.env.STRATA_DEFAULT_MODEL = "gpt-4o-mini";
 // those limits set their own.
 process.env.STRATA_MESSAGE_RATE_LIMIT ??= "0";
 process.env.STRATA_SIGNIN_RATE_LIMIT ??= "1000";
+// A crashed child's turn lease (lib/db/turn-lease.ts) blocks its conversation until it
+// expires: short here, so the crash test's next child need not wait long.
+process.env.STRATA_TURN_LEASE_MS ??= "1500";

@@ -1,5 +1,6 @@
 import { notFound } from "next/navigation";
-import { getConversation, meter, timeline } from "@/lib/chat/operations";
+import { changeState, getConversation, meter, timeline } from "@/lib/chat/operations";
+import { MAX_MESSAGE_CHARS } from "@/lib/chat/inputs";
 import { requirePageUser } from "@/lib/auth/current-user";
 import { isDemoMode } from "@/lib/llm/client";
 import { AppError } from "@/lib/errors";
@@ -21,9 +22,10 @@ export default async function ConversationPage({ params }: { params: Promise<{ i
     if (error instanceof AppError && (error.code === "not_found" || error.code === "invalid_input")) notFound();
     throw error;
   }
-  const [page, context] = await Promise.all([
+  const [page, context, changes] = await Promise.all([
     timeline(user, { conversationId: id, limit: FIRST_PAGE }),
     meter(user, id).catch(() => null),
+    changeState(user, id),
   ]);
   return (
     <ConversationScreen
@@ -31,6 +33,8 @@ export default async function ConversationPage({ params }: { params: Promise<{ i
       initialItems={page.items}
       initialHasEarlier={page.hasEarlier}
       initialMeter={context}
+      initialVersion={changes.version}
+      maxMessageChars={MAX_MESSAGE_CHARS}
       demo={isDemoMode()}
     />
   );

@@ -1,0 +1,47 @@
+// One turn at a time per conversation (see lib/db/turn-lease.ts for the database side).
+// A gate is opened before the turn streams, so a refusal is an ordinary error (409
+// "busy") rather than a broken stream; the turn closes it when it ends, however it ends.
+import { randomUUID } from "node:crypto";
+import { config } from "../config";
+import { getDb } from "../db/client";
+import type { MessageDraft } from "../db/messages";
+import { releaseTurnLease, renewTurnLease, takeTurnLease } from "../db/turn-lease";
+import { logger } from "../log/logger";
+import type { MessageView } from "../views";
+
+// A gate whose turn never ran (its events never read) stops renewing after this long.
+const MAX_TURN_MS = 30 * 60_000;
+
+export type TurnGate = {
+  /** The user's message, stored with the lease (null for a retry or an edit, which store it later). */
+  userMessage: MessageView | null;
+  close: () => Promise<void>;
+};
+
+export async function openTurnGate(userId: string, conversationId: string, userMessage?: MessageDraft): Promise<TurnGate> {
+  const db = await getDb();
+  const leaseId = randomUUID();
+  // How long a lease lasts without renewal: the longest a crashed process blocks its conversations.
+  const leaseMs = config().STRATA_TURN_LEASE_MS;
+  const taken = await takeTurnLease(db, userId, conversationId, { leaseId, leaseMs, ...(userMessage ? { userMessage } : {}) });
+  const opened = Date.now();
+  const renew = setInterval(() => {
+    if (Date.now() - opened > MAX_TURN_MS) return clearInterval(renew);
+    renewTurnLease(db, conversationId, leaseId, leaseMs).catch((error: unknown) =>
+      logger.warn({ conversationId, err: String(error) }, "could not renew the turn lease"),
+    );
+  }, Math.max(250, leaseMs / 3));
+  renew.unref?.();
+  let closed = false;
+  return {
+    userMessage: taken.userMessage,
+    async close() {
+      if (closed) return;
+      closed = true;
+      clearInterval(renew);
+      await releaseTurnLease(db, conversationId, leaseId).catch((error: unknown) =>
+        logger.warn({ conversationId, err: String(error) }, "could not release the turn lease (it expires by itself)"),
+      );
+    },
+  };
+}

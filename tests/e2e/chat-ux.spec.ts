@@ -1,0 +1,137 @@
+// The chat as people expect it (issue 14): typed text is never lost, text that looks
+// like HTML is shown as written, one turn at a time per conversation with every open
+// tab kept up to date.
+import type { Page } from "@playwright/test";
+import { ADMIN_STATE } from "./support/accounts";
+import { expect, test } from "./support/fixtures";
+import { MODEL_SERVER, newConversation, resetModelServer, saveTestSettings, scriptTurns, sendMessage, untilSettled } from "./support/helpers";
+
+test.beforeEach(async ({ request }) => {
+  await resetModelServer(request);
+  await saveTestSettings(request, {});
+});
+
+const messages = (page: Page) => page.getByTestId("message");
+
+test("a message over the length limit is held in the composer with a visible counter", async ({ page }) => {
+  await page.goto("/");
+  await newConversation(page);
+  const composer = page.getByTestId("composer");
+  const pasted = "x".repeat(120_000);
+  await composer.fill(pasted);
+  await expect(page.getByTestId("composer-length")).toHaveText("120,000 / 100,000 characters: 20,000 too many");
+  await expect(page.getByTestId("composer-length")).toHaveAttribute("data-over", "true");
+  await expect(page.getByTestId("send-button")).toBeDisabled();
+  await composer.press("Enter");
+  await expect(composer).toHaveValue(pasted);
+  await expect(messages(page)).toHaveCount(0);
+
+  // Cut down to the limit, it goes: the box empties once the server stored it.
+  await untilSettled(page, async () => {
+    await composer.fill("y".repeat(5_000));
+    await expect(page.getByTestId("composer-length")).toHaveText("5,000 / 100,000");
+    await composer.press("Enter");
+  });
+  await expect(composer).toHaveValue("");
+  await expect(messages(page).first()).toHaveAttribute("data-role", "user");
+});
+
+test("a send into a conversation deleted meanwhile keeps the text and says why", async ({ page, request }) => {
+  await page.goto("/");
+  const id = await newConversation(page);
+  expect((await request.delete(`/api/conversations/${id}`)).status()).toBe(204);
+  const composer = page.getByTestId("composer");
+  // Sent before the tab's next poll notices the deletion: the server refuses it.
+  await composer.fill("My carefully written question");
+  await composer.press("Enter");
+  await expect(page.getByTestId("composer-hint")).toHaveText("This conversation was deleted.");
+  await expect(page.getByTestId("conversation-deleted")).toBeVisible();
+  await expect(composer).toHaveValue("My carefully written question");
+});
+
+test("text that looks like HTML is shown as written, and stays inert", async ({ page }) => {
+  await page.goto("/");
+  await newConversation(page);
+  const text = "use List<String> or Map<K, V>. Wrap it in a <div>";
+  await sendMessage(page, text);
+  const mine = page.locator("[data-testid=message][data-role=user]").first();
+  await expect(mine.locator(".markdown")).toHaveText(text);
+
+  await sendMessage(page, '<img src=x onerror="document.title=\'pwned\'"> <script>document.title="pwned"</script>');
+  const second = page.locator("[data-testid=message][data-role=user]").nth(1);
+  await expect(second.locator(".markdown")).toContainText('<img src=x onerror="document.title=\'pwned\'">');
+  await expect(second.locator("img, script")).toHaveCount(0);
+  expect(await page.title()).not.toBe("pwned");
+});
+
+test("two tabs: one turn at a time, and each tab sees the other's messages without a reload", async ({ page, browser, request }) => {
+  await page.goto("/");
+  const id = await newConversation(page);
+  const other = await browser.newContext({ storageState: ADMIN_STATE });
+  const second = await other.newPage();
+  try {
+    await second.goto(`/c/${id}`);
+    await expect(second.getByTestId("conversation")).toHaveAttribute("data-ready", "true");
+
+    // A slow reply in the first tab.
+    await request.post(`${MODEL_SERVER}/__admin/latency`, { data: { chatLatencyMs: 60, tokensPerChunk: 1 } });
+    await page.getByTestId("composer").fill("First tab asks REPLY_WORDS=80");
+    await page.getByTestId("composer").press("Enter");
+    await expect(page.getByTestId("streaming-reply")).toBeVisible();
+
+    // The second tab is told, and cannot start a turn that would interleave.
+    await expect(second.getByTestId("composer-hint")).toContainText("A reply is still being written");
+    await second.getByTestId("composer").fill("Second tab asks");
+    await expect(second.getByTestId("send-button")).toBeDisabled();
+    // Whatever the client: the server refuses a second turn with a clear 409.
+    const refused = await request.post(`/api/conversations/${id}/messages`, { data: { content: "API asks meanwhile" } });
+    expect(refused.status()).toBe(409);
+    expect(((await refused.json()) as { error: { message: string } }).error.message).toContain("A reply is still being written in this conversation");
+
+    // When the reply is done, the second tab shows it without a reload, and may send.
+    await expect(page.getByTestId("send-button")).toBeVisible({ timeout: 30_000 });
+    await request.post(`${MODEL_SERVER}/__admin/latency`, { data: { chatLatencyMs: 0, tokensPerChunk: 3 } });
+    await expect(messages(second)).toHaveCount(2, { timeout: 15_000 });
+    await expect(second.getByTestId("composer-hint")).toHaveCount(0);
+    await untilSettled(second, () => second.getByTestId("send-button").click());
+    await expect(second.getByTestId("composer")).toHaveValue("");
+
+    // ...and the first tab picks the second tab's turn up.
+    await expect(messages(page)).toHaveCount(4, { timeout: 15_000 });
+    await expect(messages(page).nth(2)).toContainText("Second tab asks");
+    const order = await messages(page).evaluateAll((nodes) => nodes.map((node) => node.getAttribute("data-role")));
+    expect(order).toEqual(["user", "assistant", "user", "assistant"]);
+  } finally {
+    await request.post(`${MODEL_SERVER}/__admin/latency`, { data: { chatLatencyMs: 0, tokensPerChunk: 3 } });
+    await other.close();
+  }
+});
+
+test("Back and Forward show the conversation as it is now, and a deleted one as deleted", async ({ page, request }) => {
+  const create = async () => ((await (await request.post("/api/conversations", { data: {} })).json()) as { conversation: { id: string } }).conversation.id;
+  const first = await create();
+  const second = await create();
+  await page.goto(`/c/${second}`);
+  // Client-side navigations from here on, so Back and Forward use the router's cache.
+  await page.getByTestId("conversation-list").locator(`a[href="/c/${first}"]`).click();
+  await expect(page.getByTestId("conversation")).toHaveAttribute("data-id", first);
+  await expect(page.getByTestId("conversation")).toHaveAttribute("data-ready", "true");
+  await sendMessage(page, "Hello from the first conversation");
+  await page.getByTestId("conversation-list").locator(`a[href="/c/${second}"]`).click();
+  await expect(page).toHaveURL(new RegExp(`/c/${second}$`));
+  await expect(page.getByTestId("conversation")).toHaveAttribute("data-id", second);
+  // Meanwhile (another tab, the API) the first conversation grows.
+  await scriptTurns(request, first, ["Written elsewhere"]);
+  await page.goBack();
+  await expect(page).toHaveURL(new RegExp(`/c/${first}$`));
+  await expect(messages(page)).toHaveCount(4);
+  await expect(messages(page).nth(2)).toContainText("Written elsewhere");
+
+  await page.goForward();
+  expect((await request.delete(`/api/conversations/${first}`)).status()).toBe(204);
+  await page.goBack();
+  await expect(page.getByTestId("conversation-deleted")).toBeVisible();
+  await expect(page.locator("main").getByText("Hello from the first conversation")).toHaveCount(0);
+  await expect(page).toHaveTitle("Deleted conversation · Strata");
+  await expect(page.getByTestId("conversation-list").locator(`a[href="/c/${first}"]`)).toHaveCount(0);
+});
