@@ -16,6 +16,7 @@ import { authConfig, socialProviders } from "../auth/config";
 import { signupsAllowed } from "../auth/signups";
 import { getMessage, lastUserSeqs, setPinned } from "../db/messages";
 import { rewindFrom } from "../db/rewind";
+import { searchHistory } from "../db/search";
 import {
   readDefaults,
   readSettings,
@@ -48,6 +49,7 @@ import {
   idSchema,
   pinInput,
   rewindInput,
+  searchInput,
   timelineInput,
   turnInput,
   updateConversationInput,
@@ -56,7 +58,7 @@ import type { TurnEvent } from "./events";
 import { countMessageSend } from "./send-limit";
 import { runTurn } from "./turn";
 import { stopTurns } from "./running-turns";
-import type { AttemptView, CompactionView } from "../views";
+import type { AttemptView, CompactionView, SearchHit } from "../views";
 
 /** Who is asking: resolved once per request by lib/auth/current-user.ts. */
 export type Actor = { id: string; role: UserRole };
@@ -109,6 +111,14 @@ export async function compactionChildren(actor: Actor, input: unknown) {
 
 export async function attempts(actor: Actor, conversationId: unknown): Promise<AttemptView[]> {
   return listAttempts(await getDb(), actor.id, parse(idSchema, conversationId));
+}
+
+/** The user's messages and summaries matching a query, across conversations or in one. */
+export async function search(actor: Actor, input: unknown): Promise<SearchHit[]> {
+  const { q, conversationId, limit } = parse(searchInput, input);
+  const db = await getDb();
+  if (conversationId) await conversations.assertOwnsConversation(db, actor.id, conversationId);
+  return searchHistory(db, actor.id, q, { limit, ...(conversationId ? { conversationId } : {}) });
 }
 
 export async function pinMessage(actor: Actor, input: unknown) {
