@@ -8,6 +8,7 @@ import type { ConversationSummary } from "@/lib/views";
 import { Button } from "../ui/Button";
 import { GearIcon, LayersIcon, PlusIcon } from "../ui/icons";
 import { ConversationListItem } from "./ConversationListItem";
+import { SidebarSearch } from "./SidebarSearch";
 
 function FooterLink({ href, testId, current, children }: { href: string; testId: string; current: boolean; children: React.ReactNode }) {
   return (
@@ -37,6 +38,8 @@ export function ConversationSidebar({
   const { conversations, seed, refresh } = useConversationList();
   const [creating, setCreating] = useState(false);
   const [error, setError] = useState<string | null>(loadError);
+  const [query, setQuery] = useState("");
+  const searching = query.trim() !== "";
 
   useEffect(() => seed(initialConversations), [initialConversations, seed]);
 
@@ -81,7 +84,8 @@ export function ConversationSidebar({
           {error}
         </p>
       ) : null}
-      <ul className="flex-1 space-y-px overflow-y-auto p-2" data-testid="conversation-list">
+      <SidebarSearch query={query} onQuery={setQuery} />
+      <ul className={`flex-1 space-y-px overflow-y-auto p-2 ${searching ? "hidden" : ""}`} data-testid="conversation-list">
         {conversations.length === 0 ? (
           <li className="px-2 py-6 text-center text-xs text-neutral-500">No conversations yet.</li>
         ) : null}

@@ -70,6 +70,8 @@ const ROUTES: Record<string, Partial<Record<Method, RouteCase>>> = {
   "/api/compactions/[id]/children": { GET: { scope: "owned", id: (f) => f.compactionId, query: "?limit=5" } },
   "/api/settings": { GET: { scope: "user" }, PUT: { scope: "user", body: DEFAULT_SETTINGS } },
   "/api/models": { GET: { scope: "user" } },
+  // Scoped by the query string; the action case below covers another user's conversation id.
+  "/api/search": { GET: { scope: "user", query: "?q=question" } },
 };
 
 type ActionCase = { scope: Scope; args?: (f: Fixture) => unknown[]; fresh?: boolean };
@@ -101,6 +103,7 @@ const ACTIONS: Record<keyof typeof actions, ActionCase> = {
   createTokenAction: { scope: "user", args: () => ["matrix"] },
   revokeTokenAction: { scope: "owned", args: (f) => [f.tokenId], fresh: true },
   modelInfoAction: { scope: "user" },
+  searchAction: { scope: "owned", args: (f) => [{ q: "question", conversationId: f.conversationId }] },
 };
 
 function routeFiles(dir = API): string[] {
