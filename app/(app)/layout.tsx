@@ -1,6 +1,7 @@
 import { listConversations } from "@/lib/chat/operations";
 import { requirePageUser } from "@/lib/auth/current-user";
 import { ConversationSidebar } from "@/components/sidebar/ConversationSidebar";
+import { AppShell } from "@/components/shell/AppShell";
 import type { ConversationSummary } from "@/lib/views";
 
 async function loadConversations(user: Awaited<ReturnType<typeof requirePageUser>>) {
@@ -15,14 +16,6 @@ async function loadConversations(user: Awaited<ReturnType<typeof requirePageUser
 export default async function SignedInLayout({ children }: { children: React.ReactNode }) {
   const user = await requirePageUser();
   const { conversations, error } = await loadConversations(user);
-  return (
-    <>
-      <ConversationSidebar
-        initialConversations={conversations}
-        loadError={error}
-        user={{ email: user.email, admin: user.role === "admin" }}
-      />
-      <main className="flex min-w-0 flex-1 flex-col">{children}</main>
-    </>
-  );
+  const me = { email: user.email, admin: user.role === "admin" };
+  return <AppShell sidebar={<ConversationSidebar initialConversations={conversations} loadError={error} user={me} />}>{children}</AppShell>;
 }

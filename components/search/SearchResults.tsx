@@ -5,7 +5,7 @@ import { useOpenHit } from "./open-hit";
 import { Snippet } from "./Snippet";
 
 /** Hits across conversations (the sidebar's search). */
-export function SearchResults({ hits, onOpen }: { hits: SearchHit[]; onOpen?: () => void }) {
+export function SearchResults({ hits }: { hits: SearchHit[] }) {
   const openHit = useOpenHit();
   return (
     <ul className="space-y-1" data-testid="search-results" aria-label="Search results">
@@ -20,7 +20,6 @@ export function SearchResults({ hits, onOpen }: { hits: SearchHit[]; onOpen?: ()
               if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
               event.preventDefault();
               openHit(hit);
-              onOpen?.();
             }}
             className="block rounded-md px-2 py-1.5 text-[12px] hover:bg-neutral-200/60 focus-visible:outline-2 focus-visible:outline-sky-500 dark:hover:bg-neutral-800"
           >

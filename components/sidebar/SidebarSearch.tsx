@@ -4,7 +4,7 @@ import { SearchResults } from "../search/SearchResults";
 import { useSearch } from "../search/use-search";
 
 /** The search box over all conversations; while it holds a query its hits replace the list. */
-export function SidebarSearch({ query, onQuery, onOpen }: { query: string; onQuery: (query: string) => void; onOpen?: () => void }) {
+export function SidebarSearch({ query, onQuery }: { query: string; onQuery: (query: string) => void }) {
   const input = useRef<HTMLInputElement>(null);
   const { hits, error, searching, query: answered } = useSearch(query);
 
@@ -54,7 +54,7 @@ export function SidebarSearch({ query, onQuery, onOpen }: { query: string; onQue
           ) : null}
         </div>
       ) : null}
-      {query.trim() && hits.length > 0 ? <SearchResults hits={hits} {...(onOpen ? { onOpen } : {})} /> : null}
+      {query.trim() && hits.length > 0 ? <SearchResults hits={hits} /> : null}
     </div>
   );
 }

@@ -79,3 +79,13 @@ export const WrenchIcon = (p: IconProps) => (
     <path d="M10 2.5a3 3 0 00-3.3 4L2.5 10.7l2.8 2.8 4.2-4.2a3 3 0 004-3.3l-1.8 1.8-2-.4-.4-2z" />
   </Svg>
 );
+export const MenuIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <path d="M2.5 4h11M2.5 8h11M2.5 12h11" />
+  </Svg>
+);
+export const MoreIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <path d="M3.5 8h.01M8 8h.01M12.5 8h.01" strokeWidth={2.5} />
+  </Svg>
+);
