@@ -92,3 +92,6 @@ export async function revokeTokenAction(tokenId: unknown) {
 export async function modelInfoAction() {
   return asUser(() => ops.modelInfo());
 }
+export async function searchAction(input: unknown) {
+  return asUser((user) => ops.search(user, input));
+}

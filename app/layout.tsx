@@ -10,11 +10,15 @@ export const dynamic = "force-dynamic";
 export const metadata: Metadata = {
   title: "Strata",
   description: "Long LLM conversations that never hit the context limit and never lose a word.",
-  icons: { icon: "data:," },
+  icons: { icon: [{ url: "/icon.svg", type: "image/svg+xml" }, { url: "/icon-192.png", sizes: "192x192" }], apple: "/apple-icon.png" },
+  appleWebApp: { capable: true, title: "Strata", statusBarStyle: "default" },
 };
 
 export const viewport: Viewport = {
   colorScheme: "light dark",
+  width: "device-width",
+  initialScale: 1,
+  themeColor: "#0284c7",
 };
 
 export default async function RootLayout({ children }: { children: React.ReactNode }) {

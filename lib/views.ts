@@ -109,3 +109,22 @@ export type TokenView = {
   lastUsedAt: string | null;
   expiresAt: string | null;
 };
+
+/** A piece of a search snippet: `hit` marks the words that matched. Rendered as text. */
+export type SnippetPart = { text: string; hit: boolean };
+
+type SearchHitBase = {
+  conversationId: string;
+  conversationTitle: string;
+  rank: number;
+  createdAt: string;
+  snippet: SnippetPart[];
+  /** True when compression replaced it in the model's view (it sits inside a compaction). */
+  compressed: boolean;
+  /** The fragment that opens it in the conversation: `m-SEQ` or `s-FROMSEQ-lLEVEL`. */
+  anchor: string;
+};
+
+export type SearchHit =
+  | (SearchHitBase & { kind: "message"; messageId: string; seq: number; role: string })
+  | (SearchHitBase & { kind: "summary"; compactionId: string; level: number; fromSeq: number; toSeq: number });

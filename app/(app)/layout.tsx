@@ -2,6 +2,7 @@ import { listConversations } from "@/lib/chat/operations";
 import { requirePageUser } from "@/lib/auth/current-user";
 import { ConversationSidebar } from "@/components/sidebar/ConversationSidebar";
 import { SkipLink } from "@/components/ui/SkipLink";
+import { AppShell } from "@/components/shell/AppShell";
 import type { ConversationSummary } from "@/lib/views";
 import { describeDatabaseError } from "@/lib/db/health";
 
@@ -18,17 +19,11 @@ async function loadConversations(user: Awaited<ReturnType<typeof requirePageUser
 export default async function SignedInLayout({ children }: { children: React.ReactNode }) {
   const user = await requirePageUser();
   const { conversations, error } = await loadConversations(user);
+  const me = { email: user.email, admin: user.role === "admin" };
   return (
     <>
       <SkipLink />
-      <ConversationSidebar
-        initialConversations={conversations}
-        loadError={error}
-        user={{ email: user.email, admin: user.role === "admin" }}
-      />
-      <main id="main" tabIndex={-1} className="flex min-w-0 flex-1 flex-col outline-none">
-        {children}
-      </main>
+      <AppShell sidebar={<ConversationSidebar initialConversations={conversations} loadError={error} user={me} />}>{children}</AppShell>
     </>
   );
 }

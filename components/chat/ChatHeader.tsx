@@ -1,9 +1,12 @@
 "use client";
 import Link from "next/link";
+import { useCallback, useRef, useState } from "react";
 import { useChat } from "@/lib/client/chat-store";
 import { useConversationList } from "@/lib/client/conversation-list-store";
 import type { ConversationView } from "@/lib/views";
-import { ActivityIcon, GearIcon } from "../ui/icons";
+import { ActivityIcon, GearIcon, MoreIcon } from "../ui/icons";
+import { ExportMenu } from "../shell/ExportMenu";
+import { useDismiss } from "../shell/use-dismiss";
 import { CompressNowDialog } from "./CompressNowDialog";
 import { ConversationSettingsDialog } from "./ConversationSettingsDialog";
 import { ContextMeter } from "./ContextMeter";
@@ -13,9 +16,14 @@ export function ChatHeader({ conversation, demo }: { conversation: ConversationV
   const title = useConversationList((state) => state.conversations.find((c) => c.id === conversation.id)?.title) ?? conversation.title;
   const activityOpen = useChat((state) => state.activityOpen);
   const toggleActivity = useChat((state) => state.toggleActivity);
+  // Below 768 px the controls fold into a menu: the same elements, shown as a panel.
+  const [menuOpen, setMenuOpen] = useState(false);
+  const menuRef = useRef<HTMLDivElement>(null);
+  const closeMenu = useCallback(() => setMenuOpen(false), []);
+  useDismiss(menuOpen, closeMenu, menuRef);
 
   return (
-    <header className="flex h-12 shrink-0 items-center gap-3 border-b border-neutral-200 px-4 dark:border-neutral-800">
+    <header className="relative flex h-12 shrink-0 items-center gap-3 border-b border-neutral-200 px-3 md:px-4 dark:border-neutral-800">
       <div className="flex min-w-0 flex-1 items-center gap-2">
         <h1 className="truncate text-[13.5px] font-semibold" data-testid="conversation-heading">
           {title}
@@ -25,30 +33,50 @@ export function ChatHeader({ conversation, demo }: { conversation: ConversationV
         </span>
         {demo ? <DemoBadge /> : null}
       </div>
-      <ContextMeter />
-      <CompressNowDialog />
-      <ConversationSettingsDialog conversationId={conversation.id} />
-      <button
-        type="button"
-        data-testid="activity-toggle"
-        aria-pressed={activityOpen}
-        onClick={toggleActivity}
-        className={`inline-flex h-7 items-center gap-1.5 rounded-md px-2 text-[12.5px] font-medium ${
-          activityOpen
-            ? "bg-neutral-900 text-white dark:bg-neutral-100 dark:text-neutral-900"
-            : "text-neutral-600 hover:bg-neutral-100 dark:text-neutral-400 dark:hover:bg-neutral-800"
-        }`}
-      >
-        <ActivityIcon /> Activity
-      </button>
-      <Link
-        href="/settings"
-        data-testid="settings-link"
-        aria-label="Your compression settings"
-        className="inline-flex size-7 items-center justify-center rounded-md text-neutral-600 hover:bg-neutral-100 dark:text-neutral-400 dark:hover:bg-neutral-800"
-      >
-        <GearIcon className="size-4" />
-      </Link>
+      <div ref={menuRef} className="flex items-center">
+        <button
+          type="button"
+          data-testid="header-menu-toggle"
+          aria-expanded={menuOpen}
+          aria-controls="chat-header-controls"
+          aria-label="Conversation menu"
+          onClick={() => setMenuOpen((open) => !open)}
+          className="inline-flex size-8 items-center justify-center rounded-md text-neutral-600 hover:bg-neutral-100 md:hidden dark:text-neutral-400 dark:hover:bg-neutral-800"
+        >
+          <MoreIcon className="size-4" />
+        </button>
+        <div
+          id="chat-header-controls"
+          data-testid="header-controls"
+          className={`${menuOpen ? "flex" : "hidden"} absolute top-11 right-2 z-30 w-64 flex-col items-stretch gap-2 rounded-md border border-neutral-200 bg-white p-2 shadow-lg md:static md:flex md:w-auto md:flex-row md:items-center md:gap-3 md:border-0 md:bg-transparent md:p-0 md:shadow-none dark:border-neutral-700 dark:bg-neutral-900 md:dark:bg-transparent`}
+        >
+          <ContextMeter />
+          <CompressNowDialog />
+          <ConversationSettingsDialog conversationId={conversation.id} />
+          <button
+            type="button"
+            data-testid="activity-toggle"
+            aria-pressed={activityOpen}
+            onClick={toggleActivity}
+            className={`inline-flex h-7 items-center gap-1.5 rounded-md px-2 text-[12.5px] font-medium ${
+              activityOpen
+                ? "bg-neutral-900 text-white dark:bg-neutral-100 dark:text-neutral-900"
+                : "text-neutral-600 hover:bg-neutral-100 dark:text-neutral-400 dark:hover:bg-neutral-800"
+            }`}
+          >
+            <ActivityIcon /> Activity
+          </button>
+          <Link
+            href="/settings"
+            data-testid="settings-link"
+            aria-label="Your compression settings"
+            className="inline-flex size-7 items-center justify-center rounded-md text-neutral-600 hover:bg-neutral-100 dark:text-neutral-400 dark:hover:bg-neutral-800"
+          >
+            <GearIcon className="size-4" />
+          </Link>
+          <ExportMenu conversationId={conversation.id} />
+        </div>
+      </div>
     </header>
   );
 }

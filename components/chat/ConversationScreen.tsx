@@ -2,6 +2,8 @@
 import { useEffect, useLayoutEffect } from "react";
 import { useChat } from "@/lib/client/chat-store";
 import type { ContextMeterView, ConversationView, TimelineItem } from "@/lib/views";
+import { FindBar } from "../search/FindBar";
+import { HashReveal } from "../search/HashReveal";
 import { Timeline } from "../timeline/Timeline";
 import { ActivityPanel } from "./ActivityPanel";
 import { ChatHeader } from "./ChatHeader";
@@ -123,6 +125,8 @@ export function ConversationScreen({
       data-settled={settled}
     >
       <ChatHeader conversation={conversation} demo={demo} />
+      <FindBar key={conversation.id} conversationId={conversation.id} />
+      <HashReveal conversationId={conversation.id} />
       <div className="flex min-h-0 flex-1">
         <div className="flex min-w-0 flex-1 flex-col">
           {deleted ? (

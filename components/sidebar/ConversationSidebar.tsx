@@ -8,6 +8,8 @@ import type { ConversationSummary } from "@/lib/views";
 import { Button } from "../ui/Button";
 import { GearIcon, LayersIcon, PlusIcon } from "../ui/icons";
 import { ConversationListItem } from "./ConversationListItem";
+import { ImportButton } from "./ImportButton";
+import { SidebarSearch } from "./SidebarSearch";
 
 function FooterLink({ href, testId, current, children }: { href: string; testId: string; current: boolean; children: React.ReactNode }) {
   return (
@@ -37,6 +39,8 @@ export function ConversationSidebar({
   const { conversations, seed, refresh } = useConversationList();
   const [creating, setCreating] = useState(false);
   const [error, setError] = useState<string | null>(loadError);
+  const [query, setQuery] = useState("");
+  const searching = query.trim() !== "";
 
   useEffect(() => seed(initialConversations), [initialConversations, seed]);
 
@@ -58,7 +62,7 @@ export function ConversationSidebar({
   return (
     <nav
       aria-label="Conversations"
-      className="flex w-64 shrink-0 flex-col border-r border-neutral-200 bg-neutral-50 dark:border-neutral-800 dark:bg-neutral-900/60"
+      className="flex h-full w-full flex-col border-r border-neutral-200 bg-neutral-50 dark:border-neutral-800 dark:bg-neutral-900/60"
     >
       <div className="flex h-12 items-center justify-between border-b border-neutral-200 px-3 dark:border-neutral-800">
         <Link href="/" className="flex items-center gap-2 text-sm font-semibold tracking-tight">
@@ -81,7 +85,8 @@ export function ConversationSidebar({
           {error}
         </p>
       ) : null}
-      <ul className="flex-1 space-y-px overflow-y-auto p-2" data-testid="conversation-list">
+      <SidebarSearch query={query} onQuery={setQuery} />
+      <ul className={`flex-1 space-y-px overflow-y-auto p-2 ${searching ? "hidden" : ""}`} data-testid="conversation-list">
         {conversations.length === 0 && !error ? (
           <li className="px-2 py-6 text-center text-xs text-neutral-500">No conversations yet.</li>
         ) : null}
@@ -97,6 +102,7 @@ export function ConversationSidebar({
         ))}
       </ul>
       <div className="space-y-px border-t border-neutral-200 p-2 dark:border-neutral-800">
+        <ImportButton />
         <FooterLink href="/settings" testId="sidebar-settings" current={pathname === "/settings"}>
           <GearIcon /> Compression settings
         </FooterLink>

@@ -1,7 +1,8 @@
 "use client";
 import { useVirtualizer } from "@tanstack/react-virtual";
-import { useCallback, useLayoutEffect, useMemo, useRef } from "react";
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef } from "react";
 import { useChat } from "@/lib/client/chat-store";
+import { useReveal } from "@/lib/client/reveal-store";
 import { itemKey, lastMessage } from "@/lib/client/timeline-items";
 import type { TimelineItem } from "@/lib/views";
 import { Button } from "../ui/Button";
@@ -85,6 +86,18 @@ export function Timeline() {
     }
     anchor.current = element ? { key: firstKey, height: element.scrollHeight } : null;
   }, [firstKey]);
+
+  // A search hit or a #m-SEQ link asks for a row: stop following and bring it on screen.
+  const scrollTo = useReveal((state) => state.scrollTo);
+  useEffect(() => {
+    if (!scrollTo) return;
+    const index = rows.findIndex((row) => rowKey(row) === scrollTo.key);
+    if (index < 0) return;
+    following.current = false;
+    virtualizer.scrollToIndex(index, { align: "start" });
+    // Only a new request scrolls; rows changing afterwards must not pull the view back.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [scrollTo]);
 
   const virtualRows = virtualizer.getVirtualItems();
 

@@ -90,3 +90,13 @@ export const CheckIcon = (p: IconProps) => (
     <path d="M3 8.5l3.5 3.5L13 4.5" />
   </Svg>
 );
+export const MenuIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <path d="M2.5 4h11M2.5 8h11M2.5 12h11" />
+  </Svg>
+);
+export const MoreIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <path d="M3.5 8h.01M8 8h.01M12.5 8h.01" strokeWidth={2.5} />
+  </Svg>
+);

@@ -74,3 +74,15 @@ export const turnInput = z.union([
   z.strictObject({ conversationId: idSchema, editSeq: z.number().int().positive(), content: messageContentSchema }),
   z.strictObject({ conversationId: idSchema, content: messageContentSchema }),
 ]);
+
+export const MAX_SEARCH_CHARS = 200;
+
+export const searchInput = z.object({
+  q: z
+    .string({ message: "Give a search query (q)." })
+    .trim()
+    .min(1, { message: "The search query is empty." })
+    .max(MAX_SEARCH_CHARS, { message: `The search query is longer than ${MAX_SEARCH_CHARS} characters.` }),
+  conversationId: idSchema.optional(),
+  limit: z.coerce.number().int().min(1).max(50).default(20),
+});

@@ -17,6 +17,9 @@ import { signupsAllowed } from "../auth/signups";
 import { getMessage, lastUserSeqs, setPinned } from "../db/messages";
 import { rewindFrom } from "../db/rewind";
 import { conversationChangeState } from "../db/turn-lease";
+import { searchHistory } from "../db/search";
+import { exportConversation as exportDocument, exportMarkdown } from "../db/export";
+import { importConversation as importDocument, parseExport } from "../db/import";
 import {
   readDefaults,
   readSettings,
@@ -49,6 +52,7 @@ import {
   idSchema,
   pinInput,
   rewindInput,
+  searchInput,
   timelineInput,
   turnInput,
   updateConversationInput,
@@ -59,7 +63,7 @@ import { runTurn } from "./turn";
 import { openTurnGate } from "./turn-gate";
 import { countMessageTokens } from "../llm/tokens";
 import { stopTurnsEverywhere } from "./running-turns";
-import type { AttemptView, CompactionView } from "../views";
+import type { AttemptView, CompactionView, SearchHit } from "../views";
 
 /** Who is asking: resolved once per request by lib/auth/current-user.ts. */
 export type Actor = { id: string; role: UserRole };
@@ -112,6 +116,34 @@ export async function compactionChildren(actor: Actor, input: unknown) {
 
 export async function attempts(actor: Actor, conversationId: unknown): Promise<AttemptView[]> {
   return listAttempts(await getDb(), actor.id, parse(idSchema, conversationId));
+}
+
+export const exportFormatSchema = z.enum(["json", "markdown"], { message: 'Choose format "json" or "markdown".' });
+
+/** One owned conversation as a downloadable file: the JSON export or its Markdown rendering. */
+export async function exportConversation(
+  actor: Actor,
+  input: unknown,
+): Promise<{ filename: string; contentType: string; body: string }> {
+  const { conversationId, format } = parse(z.object({ conversationId: idSchema, format: exportFormatSchema.default("json") }), input);
+  const doc = await exportDocument(await getDb(), actor.id, conversationId);
+  const base = doc.conversation.title.replace(/[^\p{L}\p{N}]+/gu, "-").replace(/^-|-$/g, "").slice(0, 60) || "conversation";
+  return format === "json"
+    ? { filename: `${base}.strata.json`, contentType: "application/json; charset=utf-8", body: JSON.stringify(doc, null, 2) }
+    : { filename: `${base}.md`, contentType: "text/markdown; charset=utf-8", body: exportMarkdown(doc) };
+}
+
+/** A JSON export, checked whole, stored as a new conversation of the actor (one transaction). */
+export async function importConversation(actor: Actor, input: unknown) {
+  return importDocument(await getDb(), actor.id, parseExport(input));
+}
+
+/** The user's messages and summaries matching a query, across conversations or in one. */
+export async function search(actor: Actor, input: unknown): Promise<SearchHit[]> {
+  const { q, conversationId, limit } = parse(searchInput, input);
+  const db = await getDb();
+  if (conversationId) await conversations.assertOwnsConversation(db, actor.id, conversationId);
+  return searchHistory(db, actor.id, q, { limit, ...(conversationId ? { conversationId } : {}) });
 }
 
 export async function pinMessage(actor: Actor, input: unknown) {

@@ -50,6 +50,17 @@ const PUBLIC_ROUTES: Record<string, string> = {
 
 const conversation = (f: Fixture) => f.conversationId;
 
+const MINIMAL_EXPORT = {
+  format: "strata.conversation",
+  version: 1,
+  exportedAt: "2026-01-01T00:00:00.000Z",
+  conversation: { title: "imported", model: "gpt-4o-mini", systemPrompt: "", createdAt: "2026-01-01T00:00:00.000Z" },
+  settings: { overrides: {}, effective: {} },
+  messages: [],
+  compactions: [],
+  attempts: [],
+};
+
 const ROUTES: Record<string, Partial<Record<Method, RouteCase>>> = {
   "/api/conversations": { GET: { scope: "user" }, POST: { scope: "user", body: { title: "matrix" } } },
   "/api/conversations/[id]": {
@@ -73,6 +84,10 @@ const ROUTES: Record<string, Partial<Record<Method, RouteCase>>> = {
   "/api/compactions/[id]/children": { GET: { scope: "owned", id: (f) => f.compactionId, query: "?limit=5" } },
   "/api/settings": { GET: { scope: "user" }, PUT: { scope: "user", body: DEFAULT_SETTINGS }, PATCH: { scope: "user", body: { keepRecentCount: 6 } } },
   "/api/models": { GET: { scope: "user" } },
+  // Scoped by the query string; the action case below covers another user's conversation id.
+  "/api/search": { GET: { scope: "user", query: "?q=question" } },
+  "/api/conversations/[id]/export": { GET: { scope: "owned", id: conversation, query: "?format=markdown" } },
+  "/api/conversations/import": { POST: { scope: "user", body: MINIMAL_EXPORT } },
 };
 
 type ActionCase = { scope: Scope; args?: (f: Fixture) => unknown[]; fresh?: boolean };
@@ -104,6 +119,7 @@ const ACTIONS: Record<keyof typeof actions, ActionCase> = {
   createTokenAction: { scope: "user", args: () => ["matrix"] },
   revokeTokenAction: { scope: "owned", args: (f) => [f.tokenId], fresh: true },
   modelInfoAction: { scope: "user" },
+  searchAction: { scope: "owned", args: (f) => [{ q: "question", conversationId: f.conversationId }] },
 };
 
 function routeFiles(dir = API): string[] {

@@ -1,0 +1,38 @@
+"use client";
+import { useCallback, useRef, useState } from "react";
+import { useDismiss } from "./use-dismiss";
+
+const ITEM = "block rounded px-2 py-1.5 text-[12.5px] hover:bg-neutral-100 focus-visible:outline-2 focus-visible:outline-sky-500 dark:hover:bg-neutral-800";
+
+/** Downloads of this conversation: the JSON export (re-importable) or Markdown. */
+export function ExportMenu({ conversationId }: { conversationId: string }) {
+  const [open, setOpen] = useState(false);
+  const ref = useRef<HTMLDivElement>(null);
+  const close = useCallback(() => setOpen(false), []);
+  useDismiss(open, close, ref);
+  const href = (format: string) => `/api/conversations/${conversationId}/export?format=${format}`;
+  return (
+    <div ref={ref} className="relative">
+      <button
+        type="button"
+        data-testid="export-toggle"
+        aria-expanded={open}
+        aria-haspopup="true"
+        onClick={() => setOpen((value) => !value)}
+        className="inline-flex h-7 items-center rounded-md px-2 text-[12.5px] font-medium text-neutral-600 hover:bg-neutral-100 dark:text-neutral-400 dark:hover:bg-neutral-800"
+      >
+        Export
+      </button>
+      {open ? (
+        <div className="absolute right-0 z-30 mt-1 w-48 rounded-md border border-neutral-200 bg-white p-1 shadow-lg dark:border-neutral-700 dark:bg-neutral-900">
+          <a href={href("json")} download data-testid="export-json" className={ITEM} onClick={close}>
+            JSON (re-importable)
+          </a>
+          <a href={href("markdown")} download data-testid="export-markdown" className={ITEM} onClick={close}>
+            Markdown
+          </a>
+        </div>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,111 @@
+// The portable form of one conversation (export and import): every message, rewound
+// ones too; the whole compaction tree, undone compactions too; the attempts; and the
+// settings that applied. Compactions are referred to by their position in the file
+// (`ref`), never by database id, so export → import → export gives the same file apart
+// from ids and timestamps. Validated with zod on import, ranges checked separately
+// (lib/db/import.ts).
+import { z } from "zod";
+import { overridesPatchSchema } from "../settings-layers";
+
+export const EXPORT_FORMAT = "strata.conversation";
+export const EXPORT_VERSION = 1;
+
+const seq = z.number().int().positive();
+const count = z.number().int().nonnegative();
+// PostgreSQL text cannot hold NUL: refuse it here rather than fail half-way through.
+const text = (max: number) => z.string().max(max).refine((value) => !value.includes("\u0000"), { message: "Text cannot contain NUL characters." });
+const timestamp = z.iso.datetime({ offset: true });
+
+const compactionSource = z.enum(["ai_summary", "simple_extract", "structured", "turn_digest", "model_provided", "truncation"]);
+
+const toolCall = z.strictObject({ id: text(200), name: text(200), arguments: text(1_000_000) });
+
+export const exportedMessage = z.strictObject({
+  seq,
+  role: z.enum(["system", "user", "assistant", "tool"]),
+  content: text(2_000_000),
+  toolCalls: z.array(toolCall).max(200).nullable(),
+  toolCallId: text(200).nullable(),
+  toolName: text(200).nullable(),
+  tokenCount: count,
+  promptTokens: count.nullable(),
+  completionTokens: count.nullable(),
+  requestTokens: count.nullable(),
+  model: text(200).nullable(),
+  status: z.enum(["complete", "streaming", "stopped", "error"]),
+  error: text(10_000).nullable(),
+  pinned: z.boolean(),
+  rewound: z.boolean(),
+  createdAt: timestamp,
+});
+
+export const exportedCompaction = z.strictObject({
+  ref: count,
+  level: z.number().int().min(1).max(100),
+  kind: z.enum(["summary", "truncation"]),
+  trigger: z.enum(["auto", "manual", "tool", "hard_limit"]),
+  strategy: compactionSource,
+  fromSeq: seq,
+  toSeq: seq,
+  summary: text(2_000_000),
+  sections: z.record(z.string(), z.unknown()).nullable(),
+  summaryModel: text(200).nullable(),
+  instructions: text(10_000).nullable(),
+  summaryTokens: count,
+  keptSeqs: z.array(seq).max(100_000),
+  coveredMessageCount: count,
+  coveredTokens: count,
+  messagesBefore: count,
+  messagesAfter: count,
+  tokensBefore: count,
+  tokensAfter: count,
+  durationMs: count,
+  background: z.boolean(),
+  /** The ref of the higher-level compaction that merged this one. */
+  supersededBy: count.nullable(),
+  undone: z.boolean(),
+  createdAt: timestamp,
+});
+
+export const exportedAttempt = z.strictObject({
+  trigger: z.enum(["auto", "manual", "tool", "hard_limit"]),
+  strategy: compactionSource,
+  outcome: z.enum(["applied", "failed", "skipped"]),
+  reason: text(10_000),
+  error: text(10_000).nullable(),
+  model: text(200).nullable(),
+  background: z.boolean(),
+  /** The ref of the compaction it produced. */
+  compaction: count.nullable(),
+  messagesBefore: count,
+  messagesAfter: count.nullable(),
+  tokensBefore: count,
+  tokensAfter: count.nullable(),
+  durationMs: count,
+  createdAt: timestamp,
+});
+
+export const conversationExport = z.strictObject({
+  format: z.literal(EXPORT_FORMAT, { message: `Not a Strata conversation export (format must be "${EXPORT_FORMAT}").` }),
+  version: z.literal(EXPORT_VERSION, { message: `Only version ${EXPORT_VERSION} exports can be imported.` }),
+  exportedAt: timestamp,
+  conversation: z.strictObject({
+    title: z.string().trim().min(1).max(200),
+    model: z.string().trim().min(1).max(200),
+    systemPrompt: text(100_000),
+    createdAt: timestamp,
+  }),
+  settings: z.strictObject({
+    /** This conversation's own overrides (imported). */
+    overrides: overridesPatchSchema,
+    /** Every setting as it applied when exported (for the reader; not imported). */
+    effective: z.record(z.string(), z.unknown()),
+  }),
+  messages: z.array(exportedMessage).max(200_000),
+  compactions: z.array(exportedCompaction).max(50_000),
+  attempts: z.array(exportedAttempt).max(100_000),
+});
+
+export type ConversationExport = z.infer<typeof conversationExport>;
+export type ExportedMessage = z.infer<typeof exportedMessage>;
+export type ExportedCompaction = z.infer<typeof exportedCompaction>;

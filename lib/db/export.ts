@@ -1,0 +1,160 @@
+// Export of one owned conversation: the JSON document (./export-format.ts) and a
+// Markdown rendering of it, where each summary is a collapsible <details> block holding
+// what it replaced (lower summaries, then the original messages).
+import type { Db } from "./client.ts";
+import type { Compaction } from "./generated/client.ts";
+import { ownedConversation } from "./conversations.ts";
+import { readSettings } from "./settings.ts";
+import { toolCallsOf } from "./mappers.ts";
+import { notFound } from "../errors.ts";
+import { OVERRIDABLE_SETTINGS, storedLayer } from "../settings-layers";
+import { EXPORT_FORMAT, EXPORT_VERSION, type ConversationExport, type ExportedCompaction, type ExportedMessage } from "./export-format.ts";
+
+/** A stable order that does not depend on ids: level, range, then creation. */
+function compactionOrder(a: Compaction, b: Compaction): number {
+  return a.level - b.level || a.fromSeq - b.fromSeq || a.toSeq - b.toSeq || a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id);
+}
+
+export async function exportConversation(db: Db, userId: string, conversationId: string): Promise<ConversationExport> {
+  const conversation = await db.conversation.findFirst({ where: ownedConversation(userId, conversationId) });
+  if (!conversation) throw notFound("conversation", conversationId);
+  const [messages, compactionRows, attempts, resolved] = await Promise.all([
+    db.message.findMany({ where: { conversationId }, orderBy: { seq: "asc" } }),
+    db.compaction.findMany({ where: { conversationId } }),
+    db.compactionAttempt.findMany({ where: { conversationId }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] }),
+    readSettings(db, userId, conversationId),
+  ]);
+  const compactions = [...compactionRows].sort(compactionOrder);
+  const refOf = new Map(compactions.map((row, index) => [row.id, index]));
+  const ref = (id: string | null) => (id != null ? (refOf.get(id) ?? null) : null);
+  return {
+    format: EXPORT_FORMAT,
+    version: EXPORT_VERSION,
+    exportedAt: new Date().toISOString(),
+    conversation: {
+      title: conversation.title,
+      model: conversation.model,
+      systemPrompt: conversation.systemPrompt,
+      createdAt: conversation.createdAt.toISOString(),
+    },
+    settings: {
+      overrides: storedLayer(conversation.settingsOverrides, OVERRIDABLE_SETTINGS),
+      effective: resolved.settings as unknown as Record<string, unknown>,
+    },
+    messages: messages.map((row) => {
+      const toolCalls = toolCallsOf(row);
+      return {
+        seq: row.seq,
+        role: row.role,
+        content: row.content,
+        toolCalls: row.toolCalls == null ? null : toolCalls,
+        toolCallId: row.toolCallId,
+        toolName: row.toolName,
+        tokenCount: row.tokenCount,
+        promptTokens: row.promptTokens,
+        completionTokens: row.completionTokens,
+        requestTokens: row.requestTokens,
+        model: row.model,
+        status: row.status,
+        error: row.error,
+        pinned: row.pinned,
+        rewound: row.rewoundAt != null,
+        createdAt: row.createdAt.toISOString(),
+      };
+    }),
+    compactions: compactions.map((row, index) => ({
+      ref: index,
+      level: row.level,
+      kind: row.kind,
+      trigger: row.trigger,
+      strategy: row.strategy,
+      fromSeq: row.fromSeq,
+      toSeq: row.toSeq,
+      summary: row.summary,
+      sections: (row.sections as Record<string, unknown> | null) ?? null,
+      summaryModel: row.summaryModel,
+      instructions: row.instructions,
+      summaryTokens: row.summaryTokens,
+      keptSeqs: row.keptSeqs,
+      coveredMessageCount: row.coveredMessageCount,
+      coveredTokens: row.coveredTokens,
+      messagesBefore: row.messagesBefore,
+      messagesAfter: row.messagesAfter,
+      tokensBefore: row.tokensBefore,
+      tokensAfter: row.tokensAfter,
+      durationMs: row.durationMs,
+      background: row.background,
+      supersededBy: ref(row.supersededById),
+      undone: row.undoneAt != null,
+      createdAt: row.createdAt.toISOString(),
+    })),
+    attempts: attempts.map((row) => ({
+      trigger: row.trigger,
+      strategy: row.strategy,
+      outcome: row.outcome,
+      reason: row.reason,
+      error: row.error,
+      model: row.model,
+      background: row.background,
+      compaction: ref(row.compactionId),
+      messagesBefore: row.messagesBefore,
+      messagesAfter: row.messagesAfter,
+      tokensBefore: row.tokensBefore,
+      tokensAfter: row.tokensAfter,
+      durationMs: row.durationMs,
+      createdAt: row.createdAt.toISOString(),
+    })),
+  };
+}
+
+// ---- Markdown
+
+const ROLE_TITLES: Record<ExportedMessage["role"], string> = { user: "You", assistant: "Assistant", tool: "Tool", system: "System" };
+
+function messageMarkdown(message: ExportedMessage): string {
+  const calls = (message.toolCalls ?? []).map((call) => `\n\n> Tool call \`${call.name}\`: \`${call.arguments.replace(/`/g, "'")}\``).join("");
+  const pin = message.pinned ? " · pinned" : "";
+  return `#### ${ROLE_TITLES[message.role]} · #${message.seq}${pin}\n\n${message.content}${calls}`;
+}
+
+/** What a compaction replaced, in order: its merged children and the messages they leave out. */
+function compactionMarkdown(doc: ConversationExport, compaction: ExportedCompaction): string {
+  const children = doc.compactions.filter((c) => c.supersededBy === compaction.ref && !c.undone);
+  const inChild = (seq: number) => children.some((c) => c.fromSeq <= seq && seq <= c.toSeq);
+  const messages = doc.messages.filter((m) => !m.rewound && m.seq >= compaction.fromSeq && m.seq <= compaction.toSeq && !inChild(m.seq));
+  const parts = [
+    ...children.map((c) => ({ seq: c.fromSeq, text: compactionMarkdown(doc, c) })),
+    ...messages.map((m) => ({ seq: m.seq, text: messageMarkdown(m) })),
+  ].sort((a, b) => a.seq - b.seq);
+  const label = `L${compaction.level} ${compaction.kind} of messages ${compaction.fromSeq}–${compaction.toSeq}`;
+  return [
+    `<details>`,
+    `<summary>${label} (${compaction.coveredMessageCount} messages, ${compaction.coveredTokens} → ${compaction.summaryTokens} tokens)</summary>`,
+    "",
+    compaction.summary,
+    "",
+    `**Originals:**`,
+    "",
+    ...parts.map((part) => `${part.text}\n`),
+    `</details>`,
+  ].join("\n");
+}
+
+/** The conversation as the user sees it, every summary opening onto what it replaced. */
+export function exportMarkdown(doc: ConversationExport): string {
+  const top = doc.compactions.filter((c) => c.supersededBy == null && !c.undone);
+  const inTop = (seq: number) => top.some((c) => c.fromSeq <= seq && seq <= c.toSeq && !c.keptSeqs.includes(seq));
+  const parts = [
+    ...top.map((c) => ({ seq: c.fromSeq, text: compactionMarkdown(doc, c) })),
+    ...doc.messages.filter((m) => !m.rewound && !inTop(m.seq)).map((m) => ({ seq: m.seq, text: messageMarkdown(m) })),
+  ].sort((a, b) => a.seq - b.seq);
+  const header = [
+    `# ${doc.conversation.title}`,
+    "",
+    `Model \`${doc.conversation.model}\` · started ${doc.conversation.createdAt} · exported ${doc.exportedAt} from Strata`,
+    ...(doc.conversation.systemPrompt ? ["", "## System prompt", "", doc.conversation.systemPrompt] : []),
+    "",
+    "## Conversation",
+  ];
+  return `${[...header, "", ...parts.map((part) => `${part.text}\n`)].join("\n").trimEnd()}\n`;
+}

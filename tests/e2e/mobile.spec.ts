@@ -1,0 +1,85 @@
+import AxeBuilder from "@axe-core/playwright";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./support/fixtures";
+import { newConversation, resetModelServer, scriptTurns, SMALL_WINDOW, saveTestSettings } from "./support/helpers";
+
+test.use({ viewport: { width: 390, height: 844 } });
+
+test.beforeEach(async ({ request }) => {
+  await resetModelServer(request);
+  await saveTestSettings(request, SMALL_WINDOW);
+});
+
+async function expectNoHorizontalScroll(page: Page, view: string) {
+  const widths = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
+  expect(widths.scroll, `${view}: page wider than the screen`).toBeLessThanOrEqual(widths.client);
+  // Nothing inside scrolls sideways either (the timeline, the settings form).
+  const wide = await page.evaluate(() =>
+    [...document.querySelectorAll<HTMLElement>("main *")]
+      .filter((element) => element.scrollWidth > element.clientWidth + 1 && ["auto", "scroll"].includes(getComputedStyle(element).overflowX))
+      .map((element) => element.dataset.testid ?? element.tagName),
+  );
+  expect(wide, `${view}: sideways scrolling inside`).toEqual([]);
+}
+
+async function expectNoSeriousViolations(page: Page, view: string) {
+  const results = await new AxeBuilder({ page }).analyze();
+  const serious = results.violations
+    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
+    .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).slice(0, 3).join(", ")}`);
+  expect(serious, `${view}: serious accessibility violations`).toEqual([]);
+}
+
+test("at 390×844: drawer, header menu, no sideways scroll and no serious axe violations on chat, settings and search", async ({ page, request }) => {
+  await page.goto("/");
+  const drawer = page.getByTestId("drawer");
+  await expect(drawer).toHaveAttribute("data-open", "false");
+  await expect(page.getByTestId("new-conversation")).not.toBeInViewport();
+
+  // The drawer opens from the top bar and closes with Escape and with the backdrop.
+  await page.getByTestId("drawer-toggle").click();
+  await expect(drawer).toHaveAttribute("data-open", "true");
+  await expect(page.getByTestId("new-conversation")).toBeInViewport();
+  await page.keyboard.press("Escape");
+  await expect(drawer).toHaveAttribute("data-open", "false");
+  await expect(page.getByTestId("drawer-toggle")).toBeFocused();
+  await page.getByTestId("drawer-toggle").click();
+  await page.getByTestId("drawer-backdrop").click({ position: { x: 380, y: 400 } });
+  await expect(drawer).toHaveAttribute("data-open", "false");
+
+  // Chat, with compaction blocks, at phone width.
+  await page.getByTestId("drawer-toggle").click();
+  const id = await newConversation(page);
+  await expect(drawer).toHaveAttribute("data-open", "false");
+  await scriptTurns(request, id, Array.from({ length: 8 }, (_, i) => `Turn ${i + 1}: FACT k${i + 1}=v${i + 1} an-unbroken-identifier-${"x".repeat(60)} REPLY_WORDS=80`));
+  await page.reload();
+  await expect(page.getByTestId("compaction-block").first()).toBeVisible();
+  await expect(page.getByTestId("composer-input").or(page.locator("textarea")).first()).toBeInViewport();
+  await expectNoHorizontalScroll(page, "chat");
+
+  // The header's controls fold into a menu; Escape closes it.
+  await expect(page.getByTestId("activity-toggle")).toBeHidden();
+  await page.getByTestId("header-menu-toggle").click();
+  await expect(page.getByTestId("activity-toggle")).toBeVisible();
+  await expect(page.getByTestId("export-toggle")).toBeVisible();
+  await expectNoHorizontalScroll(page, "chat with the menu open");
+  await page.keyboard.press("Escape");
+  await expect(page.getByTestId("activity-toggle")).toBeHidden();
+  await expectNoSeriousViolations(page, "chat");
+
+  // Search, in the drawer.
+  await page.getByTestId("drawer-toggle").click();
+  await page.getByTestId("sidebar-search").fill("k2");
+  await expect(page.getByTestId("search-hit").first()).toBeVisible();
+  await expectNoHorizontalScroll(page, "search");
+  await expectNoSeriousViolations(page, "search");
+  await page.getByTestId("search-hit").first().click();
+  await expect(drawer).toHaveAttribute("data-open", "false");
+  await expect(page.locator("[data-search-target=true]")).toBeInViewport();
+
+  // Settings.
+  await page.goto("/settings");
+  await expect(page.getByRole("heading", { name: "Compression settings" })).toBeVisible();
+  await expectNoHorizontalScroll(page, "settings");
+  await expectNoSeriousViolations(page, "settings");
+});

@@ -1,0 +1,126 @@
+// Export (JSON and Markdown) and import, through the route handlers: a round trip
+// through a 2-level compaction tree, and refused files that leave nothing behind.
+import { beforeAll, describe, expect, it } from "vitest";
+import * as exportRoute from "../../app/api/conversations/[id]/export/route";
+import * as importRoute from "../../app/api/conversations/import/route";
+import * as ops from "../../lib/chat/operations";
+import type { ConversationExport } from "../../lib/db/export-format";
+import { newConversation, rowCounts, send, setupHarness, saveTestSettings } from "../support/harness";
+import { bearer } from "../support/accounts";
+
+const h = setupHarness({ resetEachTest: false });
+const MODEL = "gpt-4o-mini";
+let auth: { authorization: string };
+let sourceId: string;
+
+const params = (id: string) => ({ params: Promise.resolve({ id }) });
+
+async function exported(id: string, format = "json"): Promise<Response> {
+  return exportRoute.GET(new Request(`http://localhost/api/conversations/${id}/export?format=${format}`, { headers: auth }), params(id));
+}
+
+async function exportJson(id: string): Promise<ConversationExport> {
+  const response = await exported(id);
+  expect(response.status).toBe(200);
+  expect(response.headers.get("content-disposition")).toMatch(/attachment; filename=".+\.strata\.json"/);
+  return (await response.json()) as ConversationExport;
+}
+
+function importRequest(body: unknown): Promise<Response> {
+  return importRoute.POST(
+    new Request("http://localhost/api/conversations/import", {
+      method: "POST",
+      headers: { "content-type": "application/json", ...auth },
+      body: typeof body === "string" ? body : JSON.stringify(body),
+    }),
+  );
+}
+
+const withoutExportTime = ({ exportedAt: _ignored, ...rest }: ConversationExport) => rest;
+
+beforeAll(async () => {
+  auth = await bearer(h.user);
+  await saveTestSettings(h.db, {
+    contextWindowOverrides: { [MODEL]: 2000 },
+    hardLimitReserve: 200,
+    keepRecentCount: 4,
+    threshold: 0.6,
+    preemptiveThreshold: 0,
+    maxSummaryTokensPerLevel: 150,
+  });
+  const conversation = await newConversation(MODEL);
+  sourceId = conversation.id;
+  for (let turn = 1; turn <= 12; turn++) await send(sourceId, `Turn ${turn}: FACT k${turn}=v${turn} REPLY_WORDS=120`);
+  await ops.pinMessage(h.user, { conversationId: sourceId, seq: (await h.db.conversation.findUniqueOrThrow({ where: { id: sourceId } })).lastSeq - 1, pinned: true });
+  await ops.updateConversationSettings(h.user, { conversationId: sourceId, keepRecentCount: 5 });
+}, 120_000);
+
+describe("export and import", () => {
+  it("export → import → export gives the same file, 2-level tree, attempts and settings included", async () => {
+    const first = await exportJson(sourceId);
+    expect(first.compactions.some((c) => c.level === 2)).toBe(true);
+    expect(first.compactions.some((c) => c.supersededBy != null)).toBe(true);
+    expect(first.attempts.length).toBeGreaterThan(0);
+    expect(first.settings.overrides).toEqual({ keepRecentCount: 5 });
+    expect(first.settings.effective).toMatchObject({ keepRecentCount: 5, threshold: 0.6 });
+
+    const response = await importRequest(first);
+    expect(response.status).toBe(201);
+    const { conversation } = (await response.json()) as { conversation: { id: string; title: string } };
+    expect(conversation.id).not.toBe(sourceId);
+    const second = await exportJson(conversation.id);
+    expect(withoutExportTime(second)).toEqual(withoutExportTime(first));
+
+    // The copy is a working conversation: its tree opens, search finds its originals.
+    const timeline = await ops.timeline(h.user, { conversationId: conversation.id, limit: 50 });
+    const top = timeline.items.find((item) => item.type === "compaction" && item.compaction.level === 2);
+    expect(top).toBeDefined();
+    const children = await ops.compactionChildren(h.user, { compactionId: top!.type === "compaction" ? top!.compaction.id : "", limit: 50 });
+    expect(children.items.some((item) => item.type === "compaction" && item.compaction.level === 1)).toBe(true);
+    const hits = await ops.search(h.user, { q: "k1", conversationId: conversation.id });
+    expect(hits.length).toBeGreaterThan(0);
+  });
+
+  it("exports Markdown with each summary as a <details> block holding its originals", async () => {
+    const response = await exported(sourceId, "markdown");
+    expect(response.headers.get("content-type")).toMatch(/text\/markdown/);
+    const markdown = await response.text();
+    expect(markdown).toMatch(/^# Test\n/);
+    expect(markdown).toMatch(/<details>\n<summary>L2 summary of messages 1–\d+/);
+    expect(markdown).toMatch(/<details>\n<summary>L1 summary of messages 1–\d+/);
+    expect(markdown.indexOf("<summary>L2")).toBeLessThan(markdown.indexOf("<summary>L1"));
+    expect(markdown).toContain("#### You · #1\n\nTurn 1: FACT k1=v1");
+    expect(markdown.split("<details>").length).toBe(markdown.split("</details>").length);
+    expect((await exported(sourceId, "pdf")).status).toBe(400);
+  });
+
+  it("refuses malformed files, broken ranges and oversized bodies with a clear error, writing nothing", async () => {
+    const good = await exportJson(sourceId);
+    const before = await rowCounts(h.db);
+    const level1 = good.compactions.findIndex((c) => c.level === 1 && c.supersededBy != null);
+    const broken: [string, unknown, RegExp][] = [
+      ["not JSON", "{ nope", /not valid JSON/],
+      ["another format", { ...good, format: "chatgpt" }, /Not a Strata conversation export/],
+      ["missing messages", { ...good, messages: undefined }, /messages/],
+      ["reversed range", { ...good, compactions: good.compactions.map((c, i) => (i === 0 ? { ...c, fromSeq: c.toSeq + 1 } : c)) }, /reversed range|no message has seq/],
+      ["range past the messages", { ...good, compactions: good.compactions.map((c, i) => (i === 0 ? { ...c, toSeq: 10_000 } : c)) }, /no message has seq 10000/],
+      ["merged into nothing", { ...good, compactions: good.compactions.map((c, i) => (i === level1 ? { ...c, supersededBy: 999 } : c)) }, /not in the file/],
+      ["child outside its parent", { ...good, compactions: good.compactions.map((c, i) => (i === level1 ? { ...c, supersededBy: null } : c)) }, /overlap/],
+      ["duplicate seq", { ...good, messages: [...good.messages, good.messages[0]] }, /not above the previous/],
+      ["NUL in text", { ...good, messages: good.messages.map((m, i) => (i === 0 ? { ...m, content: "a\u0000b" } : m)) }, /NUL/],
+    ];
+    for (const [label, body, message] of broken) {
+      const response = await importRequest(body);
+      expect(response.status, label).toBe(400);
+      expect(((await response.json()) as { error: { message: string } }).error.message, label).toMatch(message);
+    }
+    process.env.STRATA_MAX_IMPORT_BYTES = "10000";
+    try {
+      const response = await importRequest(good);
+      expect(response.status).toBe(413);
+    } finally {
+      delete process.env.STRATA_MAX_IMPORT_BYTES;
+    }
+    expect(await rowCounts(h.db)).toEqual(before);
+  });
+});
