@@ -1,17 +1,9 @@
-// Runs once when a Next server starts (dev or `next start`), before any request.
-// It validates the configuration, so an invalid variable stops the start with a
-// message naming it, then starts the server's own machinery (lib/server/start.ts:
-// stop listener, background queue, SIGTERM drain).
+// Runs once when a Next server starts (dev or `next start`), before any request:
+// an invalid configuration stops the start with a message naming the variable, then
+// the stop listener, background queue and SIGTERM drain start (lib/server/register.ts).
 export async function register(): Promise<void> {
-  if (process.env.NEXT_RUNTIME !== "nodejs") return;
-  const { config, ConfigError } = await import("./lib/config");
-  try {
-    config();
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    console.error(`Strata cannot start. ${error.message}`);
-    process.exit(1);
+  if (process.env.NEXT_RUNTIME === "nodejs") {
+    const { registerNodeServer } = await import("./lib/server/register");
+    await registerNodeServer();
   }
-  const { startServer } = await import("./lib/server/start");
-  await startServer();
 }

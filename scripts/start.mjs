@@ -56,6 +56,8 @@ if (built) {
 } else {
   console.log("strata: no build of this source yet; building (npm run build)");
   run("npm", ["run", "build"]);
+  // The source as it was when the build began (a file saved during the build makes the next start rebuild).
+  writeFileSync(STAMP, `${fingerprint}\n`);
 }
 // The server runs as a child that gets our SIGTERM/SIGINT, so a process manager's
 // stop reaches Next (and its graceful shutdown, instrumentation.ts) unchanged.

@@ -36,23 +36,25 @@ export async function withConversationLease<T>(conversationId: string, work: () 
   const url = config().DATABASE_URL;
   if (!url) return work();
   const client = await pool(url).connect();
-  let broken = false;
+  const key = [LEASE_NAMESPACE, conversationId];
   try {
-    await client.query("SELECT pg_advisory_lock($1, hashtext($2))", [LEASE_NAMESPACE, conversationId]);
-    try {
-      return await work();
-    } finally {
-      await client.query("SELECT pg_advisory_unlock($1, hashtext($2))", [LEASE_NAMESPACE, conversationId]).catch((error: unknown) => {
-        // The connection is gone, and the lock with it; don't return it to the pool.
-        broken = true;
-        logger.warn({ err: String(error), conversationId }, "could not release a conversation lease");
-      });
-    }
+    await client.query("SELECT pg_advisory_lock($1, hashtext($2))", key);
   } catch (error) {
-    broken = true;
+    client.release(true);
     throw error;
+  }
+  try {
+    return await work();
   } finally {
-    client.release(broken);
+    // Unlock failing means the connection is gone, and the lock with it: drop the client.
+    const unlocked = await client.query("SELECT pg_advisory_unlock($1, hashtext($2))", key).then(
+      () => true,
+      (error: unknown) => {
+        logger.warn({ err: String(error), conversationId }, "could not release a conversation lease");
+        return false;
+      },
+    );
+    client.release(!unlocked);
   }
 }
 

@@ -1,5 +1,7 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { ConfigError, parseConfig } from "../../../lib/config";
+import { CONFIG_VARIABLES, ConfigError, parseConfig } from "../../../lib/config";
 
 function problems(env: Record<string, string>): string[] {
   try {
@@ -45,5 +47,15 @@ describe("configuration", () => {
       "STRATA_MAX_BODY_BYTES",
       "STRATA_MODEL_MAX_RETRIES",
     ]);
+  });
+
+  it("accepts .env.example as it is, and it lists only variables the schema knows", () => {
+    const env: Record<string, string> = {};
+    for (const line of readFileSync(path.resolve(__dirname, "../../../.env.example"), "utf8").split("\n")) {
+      const match = /^([A-Z0-9_]+)=(.*)$/.exec(line);
+      if (match) env[match[1]!] = match[2]!;
+    }
+    expect(problems(env)).toEqual([]);
+    expect(Object.keys(env).filter((name) => !(CONFIG_VARIABLES as string[]).includes(name))).toEqual([]);
   });
 });
