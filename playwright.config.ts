@@ -15,7 +15,8 @@ const databaseUrl = process.env.E2E_DATABASE_URL ?? "postgresql://postgres@127.0
 const OUTSIDE_MODEL_PORT = Number(process.env.E2E_OUTSIDE_MODEL_PORT ?? MODEL_PORT + 1);
 const OUTSIDE_APP_PORT = Number(process.env.E2E_OUTSIDE_APP_PORT ?? APP_PORT + 1);
 const outsideDatabaseUrl = `${databaseUrl}_outside`;
-const build = process.env.E2E_SKIP_BUILD === "1" ? "" : "npx next build && ";
+// npm run build records the source hash, so npm start (the two-instance fault test) reuses this build.
+const build = process.env.E2E_SKIP_BUILD === "1" ? "" : "npm run build && ";
 
 export default defineConfig({
   testDir: "tests/e2e",
