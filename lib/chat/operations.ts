@@ -55,6 +55,7 @@ import {
 import type { TurnEvent } from "./events";
 import { countMessageSend } from "./send-limit";
 import { runTurn } from "./turn";
+import { span } from "../log/timing";
 import { stopTurns } from "./running-turns";
 import type { AttemptView, CompactionView } from "../views";
 
@@ -321,8 +322,8 @@ export async function modelInfoIfAvailable() {
  */
 export async function startTurn(actor: Actor, input: unknown, signal?: AbortSignal): Promise<AsyncGenerator<TurnEvent>> {
   const request = parse(turnInput, input);
-  await conversations.assertOwnsConversation(await getDb(), actor.id, request.conversationId);
-  await countMessageSend(actor.id);
+  await span("own", async () => conversations.assertOwnsConversation(await getDb(), actor.id, request.conversationId));
+  await span("sendLimit", () => countMessageSend(actor.id));
   const base = { userId: actor.id, ...(signal ? { signal } : {}) };
   if ("retry" in request) return runTurn({ ...base, conversationId: request.conversationId });
   if ("editSeq" in request) {

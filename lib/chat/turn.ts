@@ -13,6 +13,7 @@ import { ModelError, streamChat } from "../llm/client";
 import { countMessageTokens, countRequestTokens } from "../llm/tokens";
 import { builtinTools } from "../llm/tools";
 import { logger } from "../log/logger";
+import { recordSpan, span, spanSync } from "../log/timing";
 import {
   activeTranscript,
   compressBeforeCall,
@@ -96,11 +97,11 @@ export async function* runTurn(input: TurnInput): AsyncGenerator<TurnEvent> {
   try {
     // One snapshot of the settings for the whole turn: a change saved meanwhile
     // applies from the next turn, never halfway through this one.
-    const { settings } = await readSettings(db, userId, conversationId);
+    const { settings } = await span("settings", () => readSettings(db, userId, conversationId));
     if (input.content != null) {
-      const [userMessage] = await appendMessages(db, userId, conversationId, [
-        { role: "user", content: input.content, tokenCount: countMessageTokens({ role: "user", content: input.content }) },
-      ]);
+      const content = input.content;
+      const tokenCount = spanSync("count", () => countMessageTokens({ role: "user", content }));
+      const [userMessage] = await span("append", () => appendMessages(db, userId, conversationId, [{ role: "user", content, tokenCount }]));
       if (userMessage) yield { type: "message", message: userMessage };
     } else {
       await assertRetryable(userId, conversationId);
@@ -110,10 +111,12 @@ export async function* runTurn(input: TurnInput): AsyncGenerator<TurnEvent> {
       // Say "compressing" as soon as a summary starts, not when it is done.
       let announce: (range: { messageCount: number }) => void = () => {};
       const announced = new Promise<{ messageCount: number }>((resolve) => (announce = resolve));
+      const compressStarted = performance.now();
       const compression = compressBeforeCall(userId, conversationId, settings, turn.signal, (range) => announce(range));
       const started = await Promise.race([compression.then(() => null), announced]);
       if (started) yield { type: "status", stage: "compressing", messageCount: started.messageCount };
       const applied = await compression;
+      recordSpan("compress", performance.now() - compressStarted);
       for (const compaction of applied.compactions) yield { type: "compaction", compaction };
       for (const attempt of applied.attempts) {
         if (attempt.outcome === "failed") yield { type: "compaction_failed", attempt: attemptRecordToView(attempt) };
@@ -122,18 +125,19 @@ export async function* runTurn(input: TurnInput): AsyncGenerator<TurnEvent> {
       if (turn.signal.aborted) return;
 
       const transcript = applied.transcript;
-      const { messages } = compressionManager().buildRequest(transcript, settings);
+      const { messages } = spanSync("build", () => compressionManager().buildRequest(transcript, settings));
       const model = transcript.model;
       // The whole request as the server will count it (tool definitions included), so
       // that its reported prompt_tokens over this figure is the tokenizer factor the
       // next measurement applies.
-      const requestTokens = countRequestTokens(messages, undefined, TOOL_DEFINITIONS);
+      const requestTokens = spanSync("count", () => countRequestTokens(messages, undefined, TOOL_DEFINITIONS));
       yield { type: "assistant_start", model };
 
       let text = "";
       let toolCalls: ToolCall[] = [];
       let usage: { promptTokens: number; completionTokens: number } | undefined;
       let failure: ModelError | undefined;
+      const modelStarted = performance.now();
       try {
         for await (const event of streamChat({
           model,
@@ -157,6 +161,7 @@ export async function* runTurn(input: TurnInput): AsyncGenerator<TurnEvent> {
         if (!(error instanceof ModelError)) throw error;
         failure = error;
       }
+      recordSpan("model", performance.now() - modelStarted);
 
       const stopped = turn.signal.aborted;
       if (stopped || failure) {
@@ -191,7 +196,7 @@ export async function* runTurn(input: TurnInput): AsyncGenerator<TurnEvent> {
         requestTokens,
         ...(usage ? { usage } : {}),
       };
-      const [assistant] = await appendMessages(db, userId, conversationId, [assistantDraft]);
+      const [assistant] = await span("append", () => appendMessages(db, userId, conversationId, [assistantDraft]));
       if (assistant) yield { type: "message", message: assistant };
       if (toolCalls.length === 0) break;
 
@@ -209,8 +214,8 @@ export async function* runTurn(input: TurnInput): AsyncGenerator<TurnEvent> {
       for (const message of await appendMessages(db, userId, conversationId, toolDrafts)) yield { type: "message", message };
     }
 
-    yield { type: "done", context: await contextMeter(userId, conversationId, settings) };
-    void scheduleBackgroundCompaction(userId, conversationId);
+    yield { type: "done", context: await span("meter", () => contextMeter(userId, conversationId, settings)) };
+    spanSync("schedule", () => void scheduleBackgroundCompaction(userId, conversationId));
   } finally {
     turn.release();
   }

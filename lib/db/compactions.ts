@@ -38,7 +38,7 @@ function attemptData(conversationId: string, attempt: AttemptRecord): Prisma.Com
   };
 }
 
-function compactionData(conversationId: string, record: CompactionRecord): Prisma.CompactionCreateManyInput {
+export function compactionData(conversationId: string, record: CompactionRecord): Prisma.CompactionCreateManyInput {
   return {
     id: record.id,
     conversationId,

@@ -3,6 +3,7 @@
 import type { Db } from "./client.ts";
 import type { Prisma } from "./generated/client.ts";
 import { ownedConversation } from "./conversations.ts";
+import { span } from "../log/timing.ts";
 import { invalidInput, notFound } from "../errors.ts";
 import { DEFAULT_SETTINGS, type CompressionSettings } from "../compression/settings";
 import {
@@ -42,7 +43,11 @@ export async function readUserSettings(db: Db, userId: string): Promise<Resolved
 }
 
 /** The settings one of the user's conversations runs with, and where each value comes from. */
-export async function readSettings(db: Db, userId: string, conversationId: string): Promise<ResolvedSettings> {
+export function readSettings(db: Db, userId: string, conversationId: string): Promise<ResolvedSettings> {
+  return span("settingsRead", () => readConversationSettings(db, userId, conversationId));
+}
+
+async function readConversationSettings(db: Db, userId: string, conversationId: string): Promise<ResolvedSettings> {
   const [defaults, user, conversation] = await Promise.all([
     storedDefaults(db),
     storedUserValues(db, userId),

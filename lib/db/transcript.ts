@@ -5,6 +5,7 @@ import { seqFilters, uncoveredRanges } from "./ranges.ts";
 import { notFound } from "../errors.ts";
 import type { Transcript } from "../compression/types";
 import type { Message } from "./generated/client.ts";
+import { span } from "../log/timing.ts";
 
 const ACTIVE_COMPACTION = { supersededById: null, undoneAt: null } as const;
 
@@ -13,7 +14,16 @@ const ACTIVE_COMPACTION = { supersededById: null, undoneAt: null } as const;
  * cover (and pinned ones). Reads never touch the covered history, so the cost stays
  * flat however long the conversation grows.
  */
-export async function loadTranscript(
+export function loadTranscript(
+  db: Db,
+  userId: string,
+  conversationId: string,
+  countSystemPrompt: (text: string) => number,
+): Promise<{ transcript: Transcript; messageRows: Message[]; historyVersion: number }> {
+  return span("load", () => readTranscript(db, userId, conversationId, countSystemPrompt));
+}
+
+async function readTranscript(
   db: Db,
   userId: string,
   conversationId: string,

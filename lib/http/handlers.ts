@@ -5,6 +5,7 @@ import { requireRequestUser, type CurrentUser } from "../auth/current-user";
 import { toActionError } from "../chat/result";
 import type { TurnEvent } from "../chat/events";
 import { eventStream } from "../chat/event-stream";
+import { span, withServerTiming } from "../log/timing";
 
 export const MAX_BODY_BYTES = Number(process.env.STRATA_MAX_BODY_BYTES ?? 1_048_576);
 
@@ -76,7 +77,7 @@ export async function handle(work: () => Promise<Response>): Promise<Response> {
  * cookie): 401 without one. Every route handler but the auth library's goes through here.
  */
 export function handleUser(request: Request, work: (user: CurrentUser) => Promise<Response>): Promise<Response> {
-  return handle(async () => work(await requireRequestUser(request)));
+  return withServerTiming(() => handle(async () => work(await span("auth", () => requireRequestUser(request)))));
 }
 
 /** Streams turn events as NDJSON, one event per line. */
