@@ -322,9 +322,11 @@ export async function modelInfoIfAvailable() {
  */
 export async function startTurn(actor: Actor, input: unknown, signal?: AbortSignal): Promise<AsyncGenerator<TurnEvent>> {
   const request = parse(turnInput, input);
-  await span("own", async () => conversations.assertOwnsConversation(await getDb(), actor.id, request.conversationId));
+  // The turn's settings snapshot, read here because it also checks that the conversation
+  // is the user's (not found otherwise) before anything streams.
+  const { settings } = await span("settings", async () => readSettings(await getDb(), actor.id, request.conversationId));
   await span("sendLimit", () => countMessageSend(actor.id));
-  const base = { userId: actor.id, ...(signal ? { signal } : {}) };
+  const base = { userId: actor.id, settings, ...(signal ? { signal } : {}) };
   if ("retry" in request) return runTurn({ ...base, conversationId: request.conversationId });
   if ("editSeq" in request) {
     const edit = await prepareEdit(actor, { conversationId: request.conversationId, seq: request.editSeq, content: request.content });

@@ -3,14 +3,14 @@
 // calls and loop until the model answers in text.
 import type { CompressionSettings } from "../compression/settings";
 import { COMPRESS_CONTEXT_TOOL } from "../compression/tools";
-import type { ChatMessage, ToolCall } from "../compression/types";
+import type { ChatMessage, ToolCall, Transcript } from "../compression/types";
 import { getDb } from "../db/client";
-import { appendMessages, type MessageDraft } from "../db/messages";
-import { attemptRecordToView } from "../db/mappers";
+import { appendMessages, appendMessageRows, type MessageDraft } from "../db/messages";
+import { attemptRecordToView, toMessageView, toTranscriptMessage } from "../db/mappers";
 import { readSettings } from "../db/settings";
 import { AppError } from "../errors";
 import { ModelError, streamChat } from "../llm/client";
-import { countMessageTokens, countRequestTokens } from "../llm/tokens";
+import { countMessageTokens } from "../llm/tokens";
 import { builtinTools } from "../llm/tools";
 import { logger } from "../log/logger";
 import { recordSpan, span, spanSync } from "../log/timing";
@@ -36,6 +36,8 @@ export type TurnInput = {
   /** The user's new message; absent to retry after a failed reply. */
   content?: string;
   signal?: AbortSignal;
+  /** The settings snapshot for the turn when the caller has read them already (startTurn does, checking ownership). */
+  settings?: CompressionSettings;
 };
 
 function assistantWire(content: string, toolCalls: ToolCall[]): ChatMessage {
@@ -97,7 +99,7 @@ export async function* runTurn(input: TurnInput): AsyncGenerator<TurnEvent> {
   try {
     // One snapshot of the settings for the whole turn: a change saved meanwhile
     // applies from the next turn, never halfway through this one.
-    const { settings } = await span("settings", () => readSettings(db, userId, conversationId));
+    const settings = input.settings ?? (await span("settings", () => readSettings(db, userId, conversationId))).settings;
     if (input.content != null) {
       const content = input.content;
       const tokenCount = spanSync("count", () => countMessageTokens({ role: "user", content }));
@@ -107,6 +109,8 @@ export async function* runTurn(input: TurnInput): AsyncGenerator<TurnEvent> {
       await assertRetryable(userId, conversationId);
     }
 
+    // The active context after the last reply, for the meter: what a fresh load would give.
+    let context: Transcript | undefined;
     for (let round = 0; round < MAX_TOOL_ROUNDS; round++) {
       // Say "compressing" as soon as a summary starts, not when it is done.
       let announce: (range: { messageCount: number }) => void = () => {};
@@ -125,12 +129,14 @@ export async function* runTurn(input: TurnInput): AsyncGenerator<TurnEvent> {
       if (turn.signal.aborted) return;
 
       const transcript = applied.transcript;
-      const { messages } = spanSync("build", () => compressionManager().buildRequest(transcript, settings));
+      const { messages, breakdown } = spanSync("build", () => compressionManager().buildRequest(transcript, settings));
       const model = transcript.model;
-      // The whole request as the server will count it (tool definitions included), so
-      // that its reported prompt_tokens over this figure is the tokenizer factor the
-      // next measurement applies.
-      const requestTokens = spanSync("count", () => countRequestTokens(messages, undefined, TOOL_DEFINITIONS));
+      // Our count of the whole request as the server will count it (tool definitions
+      // included), so that its reported prompt_tokens over this figure is the tokenizer
+      // factor the next measurement applies. The request was assembled from stored
+      // counts (each message's, the summaries', the tool definitions'), so their sum is
+      // countRequestTokens(messages, TOOL_DEFINITIONS) without tokenizing it all again.
+      const requestTokens = breakdown.systemTokens + breakdown.summaryTokens + breakdown.messageTokens + breakdown.toolTokens;
       yield { type: "assistant_start", model };
 
       let text = "";
@@ -196,8 +202,11 @@ export async function* runTurn(input: TurnInput): AsyncGenerator<TurnEvent> {
         requestTokens,
         ...(usage ? { usage } : {}),
       };
-      const [assistant] = await span("append", () => appendMessages(db, userId, conversationId, [assistantDraft]));
-      if (assistant) yield { type: "message", message: assistant };
+      const [assistantRow] = await span("append", () => appendMessageRows(db, userId, conversationId, [assistantDraft]));
+      if (assistantRow) {
+        context = { ...transcript, messages: [...transcript.messages, toTranscriptMessage(assistantRow)], totalMessageCount: assistantRow.seq };
+        yield { type: "message", message: toMessageView(assistantRow) };
+      }
       if (toolCalls.length === 0) break;
 
       const toolDrafts: MessageDraft[] = [];
@@ -214,7 +223,7 @@ export async function* runTurn(input: TurnInput): AsyncGenerator<TurnEvent> {
       for (const message of await appendMessages(db, userId, conversationId, toolDrafts)) yield { type: "message", message };
     }
 
-    yield { type: "done", context: await span("meter", () => contextMeter(userId, conversationId, settings)) };
+    yield { type: "done", context: await span("meter", () => contextMeter(userId, conversationId, settings, context)) };
     spanSync("schedule", () => void scheduleBackgroundCompaction(userId, conversationId));
   } finally {
     turn.release();

@@ -29,12 +29,13 @@ async function readTranscript(
   conversationId: string,
   countSystemPrompt: (text: string) => number,
 ): Promise<{ transcript: Transcript; messageRows: Message[]; historyVersion: number }> {
-  const conversation = await db.conversation.findFirst({ where: ownedConversation(userId, conversationId) });
+  // Both at once (one round trip less per load): the compactions are used only once the
+  // conversation is known to be the user's.
+  const [conversation, compactionRows] = await Promise.all([
+    db.conversation.findFirst({ where: ownedConversation(userId, conversationId) }),
+    db.compaction.findMany({ where: { conversationId, ...ACTIVE_COMPACTION }, orderBy: { fromSeq: "asc" } }),
+  ]);
   if (!conversation) throw notFound("conversation", conversationId);
-  const compactionRows = await db.compaction.findMany({
-    where: { conversationId, ...ACTIVE_COMPACTION },
-    orderBy: { fromSeq: "asc" },
-  });
   const gaps = uncoveredRanges({ fromSeq: 1, toSeq: Math.max(conversation.lastSeq, 1) }, compactionRows);
   const keptSeqs = compactionRows.flatMap((row) => row.keptSeqs ?? []);
   const messageRows = await db.message.findMany({
