@@ -79,9 +79,11 @@ async function main() {
   printTable("Token economy", table);
   printTable("Targets", verdictTable(verdicts));
   const minutes = (performance.now() - started) / 60_000;
+  // On a shared machine the wall time says more about the neighbours than about this benchmark.
+  const cpuMinutes = (process.cpuUsage().user + process.cpuUsage().system) / 60e6;
   writeResults("token-economy", "Token economy and retention against the alternatives", {
     command: "npx tsx bench/token-economy.ts",
-    load: `${loadBefore} at the start; ${uptime()} at the end; ran in ${fmt(minutes, 1)} min`,
+    load: `${loadBefore} at the start; ${uptime()} at the end; ran in ${fmt(minutes, 1)} min (${fmt(cpuMinutes, 1)} min of CPU)`,
     intro:
       `\`npx tsx bench/token-economy.ts\`: one scripted conversation of ${fmtInt(TURNS)} turns (≈300 tokens a turn, a plain-sentence fact every tenth turn, ` +
       "no FACT lines, `preserveFactLines` off) run four ways against the outside model's rules (tests/support/outside-model: its own token count, " +
