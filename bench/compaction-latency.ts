@@ -1,22 +1,29 @@
-// Benchmark 4 — user-visible turn latency when a compaction is due: background
-// (pre-emptive) compaction vs inline, with the summary model's latency fixed at 2 s.
+// Turn latency while a compaction is due, with turns sent back to back (no think-time):
+// does a pre-emptive (background) compaction stay off the user's path when the user
+// does not wait for it?
 //
-// Three conversations driven round-robin in the same loop (so machine load hits them
-// alike), with a 2.5 s user think-time between rounds:
-//   background — preemptiveThreshold 0.6 < threshold 0.8: after each reply the chat loop
-//                schedules the compaction (scheduleBackgroundCompaction); it runs during
-//                the think-time, so the next turn finds it done;
-//   inline     — preemptiveThreshold 0: the compaction runs in compressBeforeCall, on
-//                the user's path;
-//   none       — the same turns with a 128k window: no compaction due (the reference).
-// Every turn asks for a ~700-word reply in a 6,000-token window, so a compaction is due
-// on most turns of the first two conversations; only turns where one actually happened
-// are counted.
+//   npx tsx bench/compaction-latency.ts      (BENCH_ROUNDS=45, BENCH_MODEL_PORT=4452)
 //
-//   npx tsx bench/compaction-latency.ts [--turns 10]
+// The outside model server (tests/support/outside-model) writes summaries in 2 s and
+// answers chat at once. Three conversations take turns in one loop, so machine load
+// hits them alike, each sending its next turn as soon as its previous one is done:
+//   background — pre-emptive compaction on (preemptiveThreshold 0.6 < threshold 0.8)
+//                in a 6,000-token window: after a reply past 60% the chat loop starts a
+//                compaction off the user's path;
+//   inline     — another user with preemptiveThreshold 0: the compaction runs before
+//                the model call, on the user's path (the contrast);
+//   reference  — the first user's settings on a 128k-window model: nothing is ever due.
+// A background turn counts as *during* a due compaction when the background job
+// scheduled after the previous turn found one due (a background attempt was recorded
+// by the end of this turn), and *right after* for the turn that follows.
+// Turns run in process through lib/chat/operations (the code the route handler calls),
+// from startTurn to the `done` event.
 import "./lib/env";
-import { appendResults, fmt, fmtInt, median, p95, printTable, resetDatabase, runMain, verdictTable, type Verdict } from "./lib/common";
-import { startTestServer } from "../lib/llm/test-server";
+import { execSync } from "node:child_process";
+import { fmt, fmtInt, median, p95, printTable, resetDatabase, runMain, verdictTable, writeResults, type Verdict } from "./lib/common";
+import { startOutsideModel } from "../tests/support/outside-model/server";
+import { chatter } from "../tests/support/simulation";
+import * as outside from "../tests/support/outside-model/behaviour";
 import { getDb } from "../lib/db/client";
 import { writeUserSettings } from "../lib/db/settings";
 import { benchUser } from "./lib/user";
@@ -24,16 +31,14 @@ import { DEFAULT_SETTINGS, type CompressionSettings } from "../lib/compression/s
 import { backgroundSettled } from "../lib/chat/compressor";
 import * as ops from "../lib/chat/operations";
 
-const turnsArg = Number(process.argv[process.argv.indexOf("--turns") + 1]);
-const TURNS = process.argv.includes("--turns") && turnsArg > 0 ? turnsArg : 10;
-const WARMUP_TURNS = 4;
-const THINK_MS = 2500;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 45);
+const WARMUP = 3;
+const MODEL_PORT = Number(process.env.BENCH_MODEL_PORT ?? 4452);
 const SUMMARY_LATENCY_MS = 2000;
-const CHAT_LATENCY_MS = 10;
-const SMALL = "gpt-4o-mini"; // overridden to a 4k window
+const SMALL = "gpt-4o-mini"; // overridden to a 6,000-token window
 const LARGE = "gpt-4o"; // 128k: nothing due
 const SMALL_WINDOW = 6000;
-const REPLY_WORDS = 700;
+const REPLY_TOKENS = 250;
 
 const base: CompressionSettings = {
   ...DEFAULT_SETTINGS,
@@ -41,126 +46,111 @@ const base: CompressionSettings = {
   hardLimitReserve: 300,
   keepRecentCount: 4,
   summaryMaxTokens: 200,
-  // Compact down to 0.8 × 0.95 = 76% of the window, so each ~1,000-token turn crosses
-  // the threshold again (inline) or the pre-emptive level (background).
-  compressionTarget: 0.95,
 };
 
-type Mode = "background" | "inline" | "none";
-type Sample = { firstTokenMs: number; totalMs: number; compactionDue: boolean; inlineCompactions: number };
+type Mode = "background" | "inline" | "reference";
+type Sample = { ms: number; round: number; inlineCompactions: number; backgroundAttempts: number };
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const uptime = () => execSync("uptime").toString().trim().replace(/^.*load average/, "load average");
 
-async function main() {
+async function main(): Promise<boolean> {
+  const loadBefore = uptime();
   await resetDatabase(process.env.DATABASE_URL!);
-  const server = await startTestServer({ chatLatencyMs: CHAT_LATENCY_MS, summaryLatencyMs: SUMMARY_LATENCY_MS, tokensPerChunk: 50 });
-  process.env.OPENAI_BASE_URL = server.url;
+  const model = await startOutsideModel({ port: MODEL_PORT, summaryLatencyMs: SUMMARY_LATENCY_MS, usage: "always" });
+  process.env.OPENAI_BASE_URL = model.url;
   const db = await getDb();
-  const user = await benchUser();
-  // Settings are the user's; the modes differ in preemptiveThreshold, so switch it per turn
-  // (settings are read fresh on every turn and by the background job as it starts).
-  const settingsFor = (mode: Mode): CompressionSettings => ({ ...base, preemptiveThreshold: mode === "background" ? 0.6 : 0 });
+  const preemptive = await benchUser();
+  const inlineUser = await benchUser();
+  await writeUserSettings(db, preemptive.id, { ...base, preemptiveThreshold: 0.6 });
+  await writeUserSettings(db, inlineUser.id, { ...base, preemptiveThreshold: 0 });
+  const users = { background: preemptive, inline: inlineUser, reference: preemptive };
   const conversations: Record<Mode, string> = {
-    background: (await ops.createConversation(user, { title: "background", model: SMALL, systemPrompt: "Be brief." })).id,
-    inline: (await ops.createConversation(user, { title: "inline", model: SMALL, systemPrompt: "Be brief." })).id,
-    none: (await ops.createConversation(user, { title: "none", model: LARGE, systemPrompt: "Be brief." })).id,
+    background: (await ops.createConversation(preemptive, { title: "background", model: SMALL, systemPrompt: "Be brief." })).id,
+    inline: (await ops.createConversation(inlineUser, { title: "inline", model: SMALL, systemPrompt: "Be brief." })).id,
+    reference: (await ops.createConversation(preemptive, { title: "reference", model: LARGE, systemPrompt: "Be brief." })).id,
   };
-  const samples: Record<Mode, Sample[]> = { background: [], inline: [], none: [] };
+  const samples: Record<Mode, Sample[]> = { background: [], inline: [], reference: [] };
+  const rng = outside.mulberry32(5);
+  const backgroundAttempts = (conversationId: string) => db.compactionAttempt.count({ where: { conversationId, background: true } });
 
-  const countCompactions = (conversationId: string, background: boolean) =>
-    db.compaction.count({ where: { conversationId, background } });
-
-  async function turn(mode: Mode, index: number): Promise<Sample> {
-    await writeUserSettings(db, user.id, settingsFor(mode));
+  async function turn(mode: Mode, round: number): Promise<Sample> {
     const conversationId = conversations[mode];
     const started = performance.now();
-    let firstTokenMs = Number.NaN;
     let inlineCompactions = 0;
-    for await (const event of await ops.startTurn(user, { conversationId, content: `Turn ${index}: tell me more. REPLY_WORDS=${REPLY_WORDS}` })) {
-      if (event.type === "delta" && Number.isNaN(firstTokenMs)) firstTokenMs = performance.now() - started;
+    for await (const event of await ops.startTurn(users[mode], { conversationId, content: `Round ${round}: ${chatter(rng, 60)} <<reply ${REPLY_TOKENS}>>` })) {
       if (event.type === "compaction") inlineCompactions++;
       if (event.type === "error") throw new Error(`turn failed: ${event.message}`);
     }
-    const totalMs = performance.now() - started;
-    return { firstTokenMs, totalMs, compactionDue: false, inlineCompactions };
+    const ms = performance.now() - started;
+    return { ms, round, inlineCompactions, backgroundAttempts: await backgroundAttempts(conversationId) };
   }
 
-  // Settings are global and a background job reads them as it starts, so the two modes
-  // with preemptiveThreshold 0 go first and the background conversation last, right
-  // before the think-time during which its job runs.
-  const order: Mode[] = ["inline", "none", "background"];
-  let backgroundCountAtLastTurn = 0;
-  const dueCount = (mode: Mode) => samples[mode].filter((s) => s.compactionDue || mode === "none").length;
-  const enough = () => order.every((mode) => dueCount(mode) >= TURNS);
-  // Compaction lands a little below its target, so it is not due on EVERY turn: run
-  // rounds until each mode has TURNS samples with a compaction due (at most 3×).
-  let rounds = 0;
-  for (let round = 0; round < WARMUP_TURNS + 3 * TURNS && !(round >= WARMUP_TURNS && enough()); round++) {
-    rounds = round + 1 - WARMUP_TURNS;
-    const measured = round >= WARMUP_TURNS;
+  const order: Mode[] = ["background", "inline", "reference"];
+  for (let round = -WARMUP; round < ROUNDS; round++) {
     for (const mode of order) {
-      let countBefore = 0;
-      if (mode === "background") countBefore = await countCompactions(conversations.background, true);
       const sample = await turn(mode, round);
-      if (mode === "background") {
-        // Due = the job scheduled after the previous reply created a compaction before this turn.
-        sample.compactionDue = countBefore > backgroundCountAtLastTurn && sample.inlineCompactions === 0;
-        backgroundCountAtLastTurn = countBefore;
-        if (sample.inlineCompactions > 0) console.warn(`round ${round}: background mode compacted inline`);
-      } else if (mode === "inline") {
-        sample.compactionDue = sample.inlineCompactions > 0;
-      }
-      if (measured) samples[mode].push(sample);
+      if (round >= 0) samples[mode].push(sample);
     }
-    // Think-time: the user reads the reply; the background job runs meanwhile.
-    await sleep(THINK_MS);
-    await backgroundSettled(conversations.background);
-    if (measured) console.log(`round ${round - WARMUP_TURNS + 1}: ${order.map((m) => `${m} ${fmt(samples[m].at(-1)?.totalMs ?? 0, 0)} ms`).join(", ")}`);
   }
-  const backgroundApplied = await db.compactionAttempt.count({ where: { conversationId: conversations.background, background: true, outcome: "applied" } });
-  const inlineInBackground = await db.compaction.count({ where: { conversationId: conversations.background, background: false } });
-  const noneCompactions = await db.compaction.count({ where: { conversationId: conversations.none } });
+  await backgroundSettled(conversations.background);
 
-  const rows: (string | number)[][] = [];
-  const stat = (mode: Mode, pick: (s: Sample) => number) => {
-    const list = (mode === "none" ? samples.none : samples[mode].filter((s) => s.compactionDue)).slice(0, mode === "none" ? undefined : TURNS).map(pick);
-    return { p50: median(list), p95: p95(list), n: list.length };
-  };
-  for (const mode of ["none", "background", "inline"] as const) {
-    const total = stat(mode, (s) => s.totalMs);
-    const first = stat(mode, (s) => s.firstTokenMs);
-    rows.push([
-      mode === "none" ? "no compaction due (reference)" : mode === "background" ? "compaction due, background (pre-emptive)" : "compaction due, inline",
-      String(total.n),
-      fmt(first.p50, 0),
-      fmt(first.p95, 0),
-      fmt(total.p50, 0),
-      fmt(total.p95, 0),
-      mode === "none" ? "1.00" : fmt(total.p95 / stat("none", (s) => s.totalMs).p95, 2),
-    ]);
+  // A background turn is "during" a due compaction when the job scheduled after the
+  // previous turn recorded an attempt by the end of this one; "right after" is the next.
+  const background = samples.background;
+  const during: Sample[] = [];
+  const after: Sample[] = [];
+  const quiet: Sample[] = [];
+  for (let index = 1; index < background.length; index++) {
+    const sample = background[index]!;
+    const due = sample.backgroundAttempts > background[index - 1]!.backgroundAttempts;
+    const previousDue = index >= 2 && background[index - 1]!.backgroundAttempts > background[index - 2]!.backgroundAttempts;
+    if (due) during.push(sample);
+    else if (previousDue) after.push(sample);
+    else quiet.push(sample);
   }
-  const table = { headers: ["turns", "n", "first token p50 ms", "first token p95 ms", "turn p50 ms", "turn p95 ms", "turn p95 ÷ reference p95"], rows };
-  printTable("User-visible turn latency", table);
-  const reference = stat("none", (s) => s.totalMs).p95;
-  const background = stat("background", (s) => s.totalMs);
-  const inline = stat("inline", (s) => s.totalMs);
+  const inlineDue = samples.inline.filter((s) => s.inlineCompactions > 0);
+  const inlineQuiet = samples.inline.filter((s) => s.inlineCompactions === 0);
+  const backgroundInline = background.filter((s) => s.inlineCompactions > 0).length;
+  const reference = samples.reference.map((s) => s.ms);
+  const refP95 = p95(reference);
+  const row = (label: string, list: number[]) => [label, list.length, fmt(median(list), 0), fmt(p95(list), 0), list.length ? fmt(p95(list) / refP95, 2) : "–"];
+  const table = {
+    headers: ["turns", "n", "p50 ms", "p95 ms", "p95 ÷ reference p95"],
+    rows: [
+      row("reference: nothing due (128k window)", reference),
+      row("pre-emptive on: nothing due", quiet.map((s) => s.ms)),
+      row("pre-emptive on: during a due background compaction", during.map((s) => s.ms)),
+      row("pre-emptive on: right after one", after.map((s) => s.ms)),
+      row("inline (contrast): compaction due", inlineDue.map((s) => s.ms)),
+      row("inline (contrast): nothing due", inlineQuiet.map((s) => s.ms)),
+    ],
+  };
+  const dueAll = [...during, ...after].map((s) => s.ms);
   const verdicts: Verdict[] = [
-    { target: "background: turn p95 within 10% of a turn with no compaction due", measured: `${fmt(background.p95, 0)} vs ${fmt(reference, 0)} ms (${fmt(background.p95 / reference, 2)}×)`, met: background.p95 <= reference * 1.1 },
-    { target: `${TURNS} turns with a compaction due in each mode`, measured: `${background.n} background, ${inline.n} inline (in ${rounds} rounds)`, met: background.n === TURNS && inline.n === TURNS },
-    { target: "no inline compaction in background mode", measured: String(inlineInBackground), met: inlineInBackground === 0 },
-    { target: "no compaction in the reference conversation", measured: String(noneCompactions), met: noneCompactions === 0 },
+    {
+      target: "pre-emptive on: p95 of turns during / right after a due compaction within 10% of the reference p95",
+      measured: `${fmt(p95(dueAll), 0)} vs ${fmt(refP95, 0)} ms (${fmt(p95(dueAll) / refP95, 2)}×)`,
+      met: dueAll.length > 0 && p95(dueAll) <= refP95 * 1.1,
+      note: "the next turn waits for the running background job (compressBeforeCall awaits it) instead of building its request from the context as it stands",
+    },
+    { target: "compactions were due in both modes", measured: `${during.length} background, ${inlineDue.length} inline`, met: during.length > 0 && inlineDue.length > 0 },
+    { target: "no inline compaction with pre-emptive on", measured: String(backgroundInline), met: backgroundInline === 0 },
   ];
+  printTable("Turn latency, turns back to back", table);
   printTable("Targets", verdictTable(verdicts));
-  appendResults("4. Turn latency with a compaction due: background vs inline", {
+  const loadAfter = uptime();
+  writeResults("compaction-latency", "Turn latency while a compaction runs (turns back to back)", {
+    command: "npx tsx bench/compaction-latency.ts",
+    load: `${loadBefore} at the start; ${loadAfter} at the end`,
     intro:
-      `Summary model latency ${fmtInt(SUMMARY_LATENCY_MS)} ms, chat model ${CHAT_LATENCY_MS} ms per streamed chunk of 50 words (~${REPLY_WORDS}-word replies), ` +
-      `${fmtInt(SMALL_WINDOW)}-token window, think-time ${fmtInt(THINK_MS)} ms between rounds, rounds after ${WARMUP_TURNS} warm-up rounds until each mode had ${TURNS} turns with a compaction due (${rounds} rounds; the reference counts all its turns); ` +
-      "the three conversations take turns in the same loop (inline, reference, background — the background one last so its job starts with its own settings). *background*: preemptiveThreshold 0.6 (< threshold 0.8), the compaction is " +
-      "scheduled after the previous reply; *inline*: preemptiveThreshold 0, the compaction runs before the model call. Turn time = from `ops.startTurn` " +
-      `to the \`done\` event. Background jobs applied: ${backgroundApplied}.`,
+      `Outside model server: summaries take ${fmtInt(SUMMARY_LATENCY_MS)} ms, chat answers at once (~${REPLY_TOKENS}-token replies). ${fmtInt(SMALL_WINDOW)}-token window, ` +
+      `${ROUNDS} rounds after ${WARMUP} warm-up rounds; each round one turn per conversation, no waiting between turns. ` +
+      "*pre-emptive on*: preemptiveThreshold 0.6 (threshold 0.8); a turn is *during* a due compaction when the background job started after the previous reply recorded an attempt by its end. " +
+      "*inline*: another user with preemptiveThreshold 0. *reference*: the pre-emptive user's settings on a 128k model (nothing due). Turn time = `ops.startTurn` to the `done` event, in process.",
     tables: [{ table }, { caption: "Targets", table: verdictTable(verdicts) }],
   });
-  await server.close();
+  await model.close();
+  return true;
 }
 
 runMain(main);

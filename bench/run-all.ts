@@ -1,14 +1,16 @@
 // `npm run bench`: every benchmark in sequence, each in its own process (own database,
-// own test server), results appended to docs/benchmarks.md. Pass names to run a subset:
+// own test server), latest results at the top of docs/benchmarks.md. Pass names to run a subset:
 //   npx tsx bench/run-all.ts [tokens long-conversation ...]
 import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { ROOT } from "./lib/common";
 
-const ALL = ["engine-matrix", "tokens", "long-conversation", "compaction-latency", "page-cost", "load"];
+const ALL = ["turn-overhead", "compaction-latency", "token-economy", "page-cost", "engine-matrix", "tokens", "long-conversation", "load"];
 const chosen = process.argv.slice(2).length ? process.argv.slice(2) : ALL;
 const failed: string[] = [];
 const started = performance.now();
+const dirty = spawnSync("git", ["status", "--porcelain", "--", ".", ":!docs/benchmarks.md"], { cwd: ROOT, encoding: "utf8" }).stdout.trim();
+if (dirty) console.warn("warning: the working tree has uncommitted changes; the results will say so (commit first for figures that describe a commit)");
 for (const name of chosen) {
   if (!ALL.includes(name)) {
     console.error(`unknown benchmark "${name}" (known: ${ALL.join(", ")})`);
@@ -18,7 +20,7 @@ for (const name of chosen) {
   const result = spawnSync(process.execPath, ["--import", "tsx", path.join(ROOT, "bench", `${name}.ts`)], { cwd: ROOT, stdio: "inherit" });
   if (result.status !== 0) failed.push(`${name} (exit ${result.status ?? result.signal})`);
 }
-console.log(`\nbenchmarks done in ${((performance.now() - started) / 60_000).toFixed(1)} min; results appended to docs/benchmarks.md`);
+console.log(`\nbenchmarks done in ${((performance.now() - started) / 60_000).toFixed(1)} min; latest results at the top of docs/benchmarks.md`);
 if (failed.length) {
   console.error(`failed to run: ${failed.join(", ")}`);
   process.exit(1);

@@ -6,12 +6,17 @@ import { contextBudget } from "../lib/compression/budget";
 import { DEFAULT_SETTINGS } from "../lib/compression/settings";
 import { rollingSummary, sendEverything, slidingWindow, type EconomyResult } from "./lib/baselines";
 import { scriptOf, simulate, type Scenario } from "../tests/support/simulation";
-import { appendResults, fmt, fmtInt, printTable, runMain, type Table, type Verdict, verdictTable } from "./lib/common";
+import { execSync } from "node:child_process";
+import { fmt, fmtInt, printTable, runMain, type Table, type Verdict, verdictTable, writeResults } from "./lib/common";
 
 const TURNS = Number(process.env.BENCH_TURNS ?? 1000);
 const WINDOWS = [8192, 32_768, 131_072];
 
+const uptime = () => execSync("uptime").toString().trim().replace(/^.*load average/, "load average");
+
 async function main() {
+  const loadBefore = uptime();
+  const started = performance.now();
   const rows: (string | number)[][] = [];
   const verdicts: Verdict[] = [];
   for (const window of WINDOWS) {
@@ -46,6 +51,7 @@ async function main() {
         fmt(result.promptTokens / sliding.promptTokens, 2),
         fmtInt(result.summaryCostTokens),
         fmt((result.summaryCalls / TURNS) * 100, 1),
+        fmtInt(result.summaryCalls),
         `${result.factsVisible}/${result.factsPlanted}`,
       ]);
     }
@@ -67,16 +73,23 @@ async function main() {
     });
   }
   const table: Table = {
-    headers: ["window", "approach", "requests sent", "requests refused by the server", "prompt tokens (server count)", "÷ sliding window", "summary tokens spent", "summary calls / 100 turns", "facts visible at the end"],
+    headers: ["window", "approach", "requests sent", "requests refused by the server", "prompt tokens (server count)", "÷ sliding window", "summary tokens spent", "summary calls / 100 turns", "summary calls", "facts visible at the end"],
     rows,
   };
   printTable("Token economy", table);
   printTable("Targets", verdictTable(verdicts));
-  appendResults("Token economy and retention against the alternatives", {
+  const minutes = (performance.now() - started) / 60_000;
+  // On a shared machine the wall time says more about the neighbours than about this benchmark.
+  const cpuMinutes = (process.cpuUsage().user + process.cpuUsage().system) / 60e6;
+  writeResults("token-economy", "Token economy and retention against the alternatives", {
+    command: "npx tsx bench/token-economy.ts",
+    load: `${loadBefore} at the start; ${uptime()} at the end; ran in ${fmt(minutes, 1)} min (${fmt(cpuMinutes, 1)} min of CPU)`,
     intro:
       `\`npx tsx bench/token-economy.ts\`: one scripted conversation of ${fmtInt(TURNS)} turns (≈300 tokens a turn, a plain-sentence fact every tenth turn, ` +
       "no FACT lines, `preserveFactLines` off) run four ways against the outside model's rules (tests/support/outside-model: its own token count, " +
-      "an extractive summarizer that keeps sentences with names and numbers). Strata runs its real engine in memory with default settings; " +
+      "an extractive summarizer that keeps sentences with names and numbers). Strata runs its real engine (lib/compression with the app's tiktoken counter, default settings) in memory through " +
+      "tests/support/simulation.ts — lib/chat/turn.ts's loop (process, buildRequest, reply, background process) without database or HTTP, the outside " +
+      "model's summarizer called in process by the same rules its HTTP server applies; " +
       "the sliding window keeps the newest messages under the same hard limit; the rolling summary re-summarizes everything but the current turn " +
       "at 80% of the window (one summary, ≤ 1,000 tokens or a quarter of the window); send-everything sends the whole history and is refused past the window. " +
       "Summary tokens spent = prompt + completion of the summary calls.",

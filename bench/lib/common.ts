@@ -1,7 +1,7 @@
 // Shared benchmark plumbing: database reset, statistics, machine facts, tables and
 // the append-only results file (docs/benchmarks.md).
 import { execSync } from "node:child_process";
-import { appendFileSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -67,7 +67,8 @@ export function machine(): { cpu: string; cores: number; ramGb: number; node: st
   let commit = "unknown";
   try {
     commit = execSync("git rev-parse --short HEAD", { cwd: ROOT, stdio: ["ignore", "pipe", "ignore"] }).toString().trim();
-    const dirty = execSync("git status --porcelain", { cwd: ROOT, stdio: ["ignore", "pipe", "ignore"] }).toString().trim();
+    // The results file itself changes with every benchmark of a run: not a code change.
+    const dirty = execSync("git status --porcelain -- . ':!docs/benchmarks.md'", { cwd: ROOT, stdio: ["ignore", "pipe", "ignore"] }).toString().trim();
     if (dirty) commit += " (working tree modified)";
   } catch {
     // not a git checkout
@@ -92,17 +93,43 @@ export function verdictTable(verdicts: Verdict[]): Table {
   };
 }
 
+export type ResultsBody = {
+  /** How to run it again; defaults to `npx tsx bench/<script>.ts`. */
+  command?: string;
+  /** Machine load as measured by the benchmark (e.g. `uptime` before and after). */
+  load?: string;
+  intro?: string;
+  tables: { caption?: string; table: Table }[];
+  notes?: string[];
+};
+
+const HEADER = [
+  "# Strata benchmarks",
+  "",
+  "Produced by `npm run bench` (`tsx bench/run-all.ts`); each benchmark also runs alone (the command is in its section).",
+  "The latest run of each benchmark is at the top; earlier runs move to the history at the bottom, newest first.",
+  "Timings come from a shared 2-core machine, so every benchmark measures Strata and its baseline interleaved in",
+  "the same run and reports ratios; absolute times alone mean little. A commit marked *(working tree modified)*",
+  "was not a clean checkout: its figures describe uncommitted code.",
+  "",
+].join("\n");
+const HISTORY = "\n# History (older runs, newest first)\n";
+const scriptName = () => (process.argv[1] ?? "bench").replace(/^.*\//, "").replace(/\.ts$/, "");
+
 /**
- * Appends one benchmark's section to docs/benchmarks.md: machine, date, commit and the
- * figures. Never rewrites earlier runs.
+ * Records one benchmark run in docs/benchmarks.md: its section (command, commit,
+ * machine, load, figures) replaces the benchmark's latest one at the top, and the
+ * replaced one moves to the head of the history.
  */
-export function appendResults(title: string, body: { intro?: string; tables: { caption?: string; table: Table }[]; notes?: string[] }): void {
+export function writeResults(id: string, title: string, body: ResultsBody): void {
   const m = machine();
   const parts = [
-    `\n## ${title}`,
+    `<!-- latest:${id} -->`,
+    `## ${title}`,
     "",
+    `- command: \`${body.command ?? `npx tsx bench/${scriptName()}.ts`}\``,
     `- date: ${m.date} · commit: \`${m.commit}\``,
-    `- machine: ${m.cpu}, ${m.cores} cores, ${m.ramGb} GB RAM, Node ${m.node}; load average at the end: ${m.load} (shared machine)`,
+    `- machine: ${m.cpu}, ${m.cores} cores, ${m.ramGb} GB RAM, Node ${m.node}; ${body.load ?? `load average at the end: ${m.load}`} (shared machine)`,
     "",
   ];
   if (body.intro) parts.push(body.intro, "");
@@ -112,21 +139,31 @@ export function appendResults(title: string, body: { intro?: string; tables: { c
   }
   for (const note of body.notes ?? []) parts.push(`- ${note}`);
   if (body.notes?.length) parts.push("");
+  parts.push(`<!-- end:${id} -->`);
+  const section = parts.join("\n");
   mkdirSync(path.dirname(RESULTS_FILE), { recursive: true });
-  if (!existsSync(RESULTS_FILE)) {
-    writeFileSync(
-      RESULTS_FILE,
-      [
-        "# Strata benchmarks",
-        "",
-        "Produced by `npm run bench` (`tsx bench/run-all.ts`); each benchmark also runs alone with `npx tsx bench/<name>.ts`",
-        "and APPENDS its section below (newest last). Timings come from a shared 2-core machine, so every benchmark",
-        "reports medians and ratios measured side by side in the same run; absolute times alone mean little.",
-        "",
-      ].join("\n"),
-    );
+  let text = existsSync(RESULTS_FILE) ? readFileSync(RESULTS_FILE, "utf8") : `${HEADER}${HISTORY}`;
+  if (!text.includes(HISTORY)) text = `${HEADER}${HISTORY}`;
+  const [top, history] = [text.slice(0, text.indexOf(HISTORY)), text.slice(text.indexOf(HISTORY) + HISTORY.length)];
+  const open = `<!-- latest:${id} -->`;
+  const close = `<!-- end:${id} -->`;
+  let newTop: string;
+  let newHistory = history;
+  if (top.includes(open) && top.includes(close)) {
+    const from = top.indexOf(open);
+    const to = top.indexOf(close) + close.length;
+    const previous = top.slice(from + open.length, to - close.length).trim().replace(/^## /, "## (earlier) ");
+    newTop = `${top.slice(0, from)}${section}${top.slice(to)}`;
+    newHistory = `\n${previous}\n${history}`;
+  } else {
+    newTop = `${top.trimEnd()}\n\n${section}\n`;
   }
-  appendFileSync(RESULTS_FILE, `${parts.join("\n")}\n`);
+  writeFileSync(RESULTS_FILE, `${newTop.trimEnd()}\n${HISTORY}${newHistory.startsWith("\n") ? "" : "\n"}${newHistory}`);
+}
+
+/** Older benchmarks' entry point: their section goes in under the script's name. */
+export function appendResults(title: string, body: ResultsBody): void {
+  writeResults(scriptName(), title, body);
 }
 
 /** Runs `main`, closes the database and exits with its status (benchmarks are scripts). */

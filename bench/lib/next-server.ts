@@ -10,7 +10,9 @@ import os from "node:os";
 import path from "node:path";
 import { ROOT } from "./common";
 
-export const BUILD_DIR = process.env.BENCH_NEXT_DIR ?? path.join(os.tmpdir(), "strata-bench-next");
+// One build folder per checkout: engineers benchmarking in other worktrees never share (or clobber) it.
+export const BUILD_DIR =
+  process.env.BENCH_NEXT_DIR ?? path.join(os.tmpdir(), `strata-bench-next-${createHash("sha256").update(ROOT).digest("hex").slice(0, 8)}`);
 const SOURCES = ["app", "components", "lib", "public", "prisma"];
 const FILES = ["next.config.ts", "package.json", "tsconfig.json", "postcss.config.mjs"];
 const NEXT_BIN = path.join(ROOT, "node_modules", "next", "dist", "bin", "next");
@@ -24,7 +26,7 @@ function walk(dir: string, out: string[]): void {
   }
 }
 
-function fingerprint(): string {
+export function fingerprint(): string {
   const files: string[] = [];
   for (const dir of SOURCES) walk(path.join(ROOT, dir), files);
   for (const file of FILES) if (existsSync(path.join(ROOT, file))) files.push(path.join(ROOT, file));
@@ -82,9 +84,9 @@ export function freePort(): Promise<number> {
 
 export type RunningNext = { url: string; child: ChildProcess; stop: () => Promise<void>; output: () => string };
 
-/** `next start` on 127.0.0.1:<free port> with the given environment; resolves when it answers. */
-export async function startNext(env: Record<string, string>): Promise<RunningNext> {
-  const port = await freePort();
+/** `next start` on 127.0.0.1:<port> (a free one unless given) with the given environment; resolves when it answers. */
+export async function startNext(env: Record<string, string>, fixedPort?: number): Promise<RunningNext> {
+  const port = fixedPort ?? (await freePort());
   const child = spawn(process.execPath, [NEXT_BIN, "start", "-p", String(port), "-H", "127.0.0.1"], {
     cwd: BUILD_DIR,
     env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", ...env },

@@ -64,6 +64,7 @@ import { openTurnGate } from "./turn-gate";
 import { countMessageTokens } from "../llm/tokens";
 import { stopTurnsEverywhere } from "./running-turns";
 import type { AttemptView, CompactionView, SearchHit } from "../views";
+import { span } from "../log/timing";
 
 /** Who is asking: resolved once per request by lib/auth/current-user.ts. */
 export type Actor = { id: string; role: UserRole };
@@ -376,9 +377,11 @@ export async function modelInfoIfAvailable() {
 export async function startTurn(actor: Actor, input: unknown, signal?: AbortSignal): Promise<AsyncGenerator<TurnEvent>> {
   const request = parse(turnInput, input);
   const { conversationId } = request;
-  await conversations.assertOwnsConversation(await getDb(), actor.id, conversationId);
-  await countMessageSend(actor.id);
-  const base = { userId: actor.id, conversationId, ...(signal ? { signal } : {}) };
+  // The turn's settings snapshot, read here because it also checks that the conversation
+  // is the user's (not found otherwise) before anything streams.
+  const { settings } = await span("settings", async () => readSettings(await getDb(), actor.id, conversationId));
+  await span("sendLimit", () => countMessageSend(actor.id));
+  const base = { userId: actor.id, conversationId, settings, ...(signal ? { signal } : {}) };
   // One turn at a time per conversation: a second send while one runs is refused
   // ("busy", 409); a new message is stored in the transaction that takes the gate.
   if ("retry" in request) return runTurn({ ...base, gate: await openTurnGate(actor.id, conversationId) });

@@ -3,16 +3,17 @@
 // calls and loop until the model answers in text.
 import type { CompressionSettings } from "../compression/settings";
 import { COMPRESS_CONTEXT_TOOL } from "../compression/tools";
-import type { ChatMessage, ToolCall } from "../compression/types";
+import type { ChatMessage, ToolCall, Transcript } from "../compression/types";
 import { getDb } from "../db/client";
-import { appendMessages, type MessageDraft } from "../db/messages";
-import { attemptRecordToView } from "../db/mappers";
+import { appendMessages, appendMessageRows, type MessageDraft } from "../db/messages";
+import { attemptRecordToView, toMessageView, toTranscriptMessage } from "../db/mappers";
 import { readSettings } from "../db/settings";
 import { AppError } from "../errors";
 import { ModelError, streamChat } from "../llm/client";
-import { countMessageTokens, countRequestTokens } from "../llm/tokens";
+import { countMessageTokens } from "../llm/tokens";
 import { builtinTools } from "../llm/tools";
 import { logger } from "../log/logger";
+import { recordSpan, span, spanSync } from "../log/timing";
 import {
   activeTranscript,
   compressBeforeCall,
@@ -40,6 +41,8 @@ export type TurnInput = {
   signal?: AbortSignal;
   /** The conversation's turn gate, opened by the caller (which may have stored the user's message with it); closed when the turn ends. */
   gate?: TurnGate;
+  /** The settings snapshot for the turn when the caller has read them already (startTurn does, checking ownership). */
+  settings?: CompressionSettings;
 };
 
 function assistantWire(content: string, toolCalls: ToolCall[]): ChatMessage {
@@ -101,26 +104,30 @@ export async function* runTurn(input: TurnInput): AsyncGenerator<TurnEvent> {
   try {
     // One snapshot of the settings for the whole turn: a change saved meanwhile
     // applies from the next turn, never halfway through this one.
-    const { settings } = await readSettings(db, userId, conversationId);
+    const settings = input.settings ?? (await span("settings", () => readSettings(db, userId, conversationId))).settings;
     if (input.gate?.userMessage) {
       yield { type: "message", message: input.gate.userMessage };
     } else if (input.content != null) {
-      const [userMessage] = await appendMessages(db, userId, conversationId, [
-        { role: "user", content: input.content, tokenCount: countMessageTokens({ role: "user", content: input.content }) },
-      ]);
+      const content = input.content;
+      const tokenCount = spanSync("count", () => countMessageTokens({ role: "user", content }));
+      const [userMessage] = await span("append", () => appendMessages(db, userId, conversationId, [{ role: "user", content, tokenCount }]));
       if (userMessage) yield { type: "message", message: userMessage };
     } else {
       await assertRetryable(userId, conversationId);
     }
 
+    // The active context after the last reply, for the meter: what a fresh load would give.
+    let context: Transcript | undefined;
     for (let round = 0; round < MAX_TOOL_ROUNDS; round++) {
       // Say "compressing" as soon as a summary starts, not when it is done.
       let announce: (range: { messageCount: number }) => void = () => {};
       const announced = new Promise<{ messageCount: number }>((resolve) => (announce = resolve));
+      const compressStarted = performance.now();
       const compression = compressBeforeCall(userId, conversationId, settings, turn.signal, (range) => announce(range));
       const started = await Promise.race([compression.then(() => null), announced]);
       if (started) yield { type: "status", stage: "compressing", messageCount: started.messageCount };
       const applied = await compression;
+      recordSpan("compress", performance.now() - compressStarted);
       for (const compaction of applied.compactions) yield { type: "compaction", compaction };
       for (const attempt of applied.attempts) {
         if (attempt.outcome === "failed") yield { type: "compaction_failed", attempt: attemptRecordToView(attempt) };
@@ -129,18 +136,21 @@ export async function* runTurn(input: TurnInput): AsyncGenerator<TurnEvent> {
       if (turn.signal.aborted) return;
 
       const transcript = applied.transcript;
-      const { messages } = compressionManager().buildRequest(transcript, settings);
+      const { messages, breakdown } = spanSync("build", () => compressionManager().buildRequest(transcript, settings));
       const model = transcript.model;
-      // The whole request as the server will count it (tool definitions included), so
-      // that its reported prompt_tokens over this figure is the tokenizer factor the
-      // next measurement applies.
-      const requestTokens = countRequestTokens(messages, undefined, TOOL_DEFINITIONS);
+      // Our count of the whole request as the server will count it (tool definitions
+      // included), so that its reported prompt_tokens over this figure is the tokenizer
+      // factor the next measurement applies. The request was assembled from stored
+      // counts (each message's, the summaries', the tool definitions'), so their sum is
+      // countRequestTokens(messages, TOOL_DEFINITIONS) without tokenizing it all again.
+      const requestTokens = breakdown.systemTokens + breakdown.summaryTokens + breakdown.messageTokens + breakdown.toolTokens;
       yield { type: "assistant_start", model };
 
       let text = "";
       let toolCalls: ToolCall[] = [];
       let usage: { promptTokens: number; completionTokens: number } | undefined;
       let failure: ModelError | undefined;
+      const modelStarted = performance.now();
       try {
         for await (const event of streamChat({
           model,
@@ -164,6 +174,7 @@ export async function* runTurn(input: TurnInput): AsyncGenerator<TurnEvent> {
         if (!(error instanceof ModelError)) throw error;
         failure = error;
       }
+      recordSpan("model", performance.now() - modelStarted);
 
       const stopped = turn.signal.aborted;
       if (stopped || failure) {
@@ -200,8 +211,11 @@ export async function* runTurn(input: TurnInput): AsyncGenerator<TurnEvent> {
         ...(usage ? { usage } : {}),
       };
       recordTurn("complete", usage?.promptTokens);
-      const [assistant] = await appendMessages(db, userId, conversationId, [assistantDraft]);
-      if (assistant) yield { type: "message", message: assistant };
+      const [assistantRow] = await span("append", () => appendMessageRows(db, userId, conversationId, [assistantDraft]));
+      if (assistantRow) {
+        context = { ...transcript, messages: [...transcript.messages, toTranscriptMessage(assistantRow)], totalMessageCount: assistantRow.seq };
+        yield { type: "message", message: toMessageView(assistantRow) };
+      }
       if (toolCalls.length === 0) break;
 
       const toolDrafts: MessageDraft[] = [];
@@ -218,8 +232,8 @@ export async function* runTurn(input: TurnInput): AsyncGenerator<TurnEvent> {
       for (const message of await appendMessages(db, userId, conversationId, toolDrafts)) yield { type: "message", message };
     }
 
-    yield { type: "done", context: await contextMeter(userId, conversationId, settings) };
-    void scheduleBackgroundCompaction(userId, conversationId);
+    yield { type: "done", context: await span("meter", () => contextMeter(userId, conversationId, settings, context)) };
+    spanSync("schedule", () => void scheduleBackgroundCompaction(userId, conversationId));
   } finally {
     turn.release();
     await input.gate?.close();

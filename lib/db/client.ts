@@ -8,6 +8,7 @@ import { PrismaClient } from "./generated/client.ts";
 import { applyMigrations } from "./migrate.ts";
 import { logger } from "../log/logger.ts";
 import { config } from "../config.ts";
+import { recordSpan, timingEnabled } from "../log/timing.ts";
 
 export type Db = PrismaClient;
 export type DbKind = "postgres" | "embedded";
@@ -22,6 +23,13 @@ export function embeddedDataDir(): string {
   return config().STRATA_DATA_DIR ?? path.join(process.cwd(), "data", "pglite");
 }
 
+/** STRATA_SERVER_TIMING=1: every query Prisma sends counts as a round trip of the request that made it. */
+function timedClient(adapter: PrismaPg): Db {
+  const client = new PrismaClient({ adapter, log: [{ emit: "event", level: "query" }] });
+  client.$on("query", (event) => recordSpan("db", Number(event.duration)));
+  return client as unknown as Db;
+}
+
 async function openPostgres(connectionString: string): Promise<DbHandle> {
   if (config().STRATA_AUTO_MIGRATE === "1") {
     const migrationClient = new pg.Client({ connectionString });
@@ -32,7 +40,8 @@ async function openPostgres(connectionString: string): Promise<DbHandle> {
       await migrationClient.end();
     }
   }
-  const db = new PrismaClient({ adapter: new PrismaPg({ connectionString, max: 10 }) });
+  const adapter = new PrismaPg({ connectionString, max: 10 });
+  const db = timingEnabled ? timedClient(adapter) : new PrismaClient({ adapter });
   return { db, kind: "postgres", close: () => db.$disconnect() };
 }
 

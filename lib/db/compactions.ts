@@ -24,7 +24,7 @@ function attemptData(conversationId: string, attempt: AttemptRecord): Prisma.Com
   return { conversationId, ...attemptColumns(attempt) };
 }
 
-function compactionData(conversationId: string, record: CompactionRecord): Prisma.CompactionCreateManyInput {
+export function compactionData(conversationId: string, record: CompactionRecord): Prisma.CompactionCreateManyInput {
   return {
     id: record.id,
     conversationId,

@@ -1,5 +1,5 @@
 import type { Db } from "./client.ts";
-import { Prisma } from "./generated/client.ts";
+import { Prisma, type Message } from "./generated/client.ts";
 import { toMessageView, toolCallsOf } from "./mappers.ts";
 import { AppError, notFound } from "../errors.ts";
 import type { ToolCall } from "../compression/types";
@@ -68,13 +68,49 @@ async function checkToolResults(tx: Prisma.TransactionClient, conversationId: st
 }
 
 /**
+ * The common case of appendMessageRows (a user message, a reply: nothing to check
+ * against pending tool calls) in ONE statement, so one round trip instead of a
+ * transaction's four: the UPDATE ... RETURNING takes the conversation row's lock and
+ * hands out the numbers the INSERT uses; a single statement is atomic by itself.
+ */
+async function appendInOneStatement(db: Db, userId: string, conversationId: string, drafts: MessageDraft[]): Promise<Message[]> {
+  const data = drafts.map((draft) => draftData(conversationId, 0, draft));
+  const column = <T>(pick: (row: Prisma.MessageCreateManyInput) => T | undefined) => data.map((row) => pick(row) ?? null);
+  const rows = await db.$queryRaw<Message[]>`
+    WITH bumped AS (
+      UPDATE "Conversation" SET "lastSeq" = "lastSeq" + ${drafts.length}, "updatedAt" = now()
+      WHERE id = ${conversationId} AND "userId" = ${userId} RETURNING "lastSeq"
+    )
+    INSERT INTO "Message" (id, "conversationId", seq, role, content, "toolCalls", "tokenCount", model, status, error,
+                           "promptTokens", "completionTokens", "requestTokens", "updatedAt")
+    SELECT gen_random_uuid()::text, ${conversationId}, bumped."lastSeq" - ${drafts.length} + d.n, d.role::"MessageRole", d.content,
+           d.calls::jsonb, d.tokens, d.model, COALESCE(d.status, 'complete')::"MessageStatus", d.error, d.prompt, d.completion, d.request, now()
+    FROM bumped,
+         unnest(${column((row) => row.role)}::text[], ${column((row) => row.content)}::text[],
+                ${column((row) => (row.toolCalls === undefined ? null : JSON.stringify(row.toolCalls)))}::text[],
+                ${column((row) => row.tokenCount)}::int[], ${column((row) => row.model)}::text[], ${column((row) => row.status)}::text[],
+                ${column((row) => row.error)}::text[], ${column((row) => row.promptTokens)}::int[],
+                ${column((row) => row.completionTokens)}::int[], ${column((row) => row.requestTokens)}::int[])
+           WITH ORDINALITY AS d(role, content, calls, tokens, model, status, error, prompt, completion, request, n)
+    RETURNING *`;
+  if (rows.length === 0) throw notFound("conversation", conversationId);
+  return rows.sort((a, b) => a.seq - b.seq);
+}
+
+/**
  * Appends messages with strictly increasing sequence numbers. The counter lives on the
  * conversation row; bumping it with UPDATE ... RETURNING takes that row's lock, so
  * concurrent writers to one conversation are serialized and never collide.
  */
 export async function appendMessages(db: Db, userId: string, conversationId: string, drafts: MessageDraft[]): Promise<MessageView[]> {
+  return (await appendMessageRows(db, userId, conversationId, drafts)).map(toMessageView);
+}
+
+/** appendMessages, returning the stored rows (the turn also adds them to the transcript it holds). */
+export async function appendMessageRows(db: Db, userId: string, conversationId: string, drafts: MessageDraft[]): Promise<Message[]> {
   if (drafts.length === 0) return [];
-  return db.$transaction((tx) => appendMessagesInTx(tx, userId, conversationId, drafts));
+  if (drafts.every((draft) => draft.role !== "tool")) return appendInOneStatement(db, userId, conversationId, drafts);
+  return db.$transaction((tx) => appendRowsInTx(tx, userId, conversationId, drafts));
 }
 
 /** appendMessages inside a transaction the caller holds (the turn gate stores the user's message with its lease). */
@@ -84,6 +120,10 @@ export async function appendMessagesInTx(
   conversationId: string,
   drafts: MessageDraft[],
 ): Promise<MessageView[]> {
+  return (await appendRowsInTx(tx, userId, conversationId, drafts)).map(toMessageView);
+}
+
+async function appendRowsInTx(tx: Prisma.TransactionClient, userId: string, conversationId: string, drafts: MessageDraft[]): Promise<Message[]> {
   if (drafts.length === 0) return [];
   const bumped = await tx.$queryRaw<{ lastSeq: number }[]>`
     UPDATE "Conversation" SET "lastSeq" = "lastSeq" + ${drafts.length}, "updatedAt" = now()
@@ -95,7 +135,7 @@ export async function appendMessagesInTx(
   const rows = await tx.message.createManyAndReturn({
     data: drafts.map((draft, index) => draftData(conversationId, firstSeq + index, draft)),
   });
-  return rows.sort((a, b) => a.seq - b.seq).map(toMessageView);
+  return rows.sort((a, b) => a.seq - b.seq);
 }
 
 export async function setPinned(db: Db, userId: string, conversationId: string, seq: number, pinned: boolean): Promise<MessageView> {

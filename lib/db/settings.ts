@@ -2,7 +2,7 @@
 // Read fresh on every use (docs/design.md): a saved change applies on the next turn.
 import type { Db } from "./client.ts";
 import type { Prisma } from "./generated/client.ts";
-import { ownedConversation } from "./conversations.ts";
+import { span } from "../log/timing.ts";
 import { invalidInput, notFound } from "../errors.ts";
 import { DEFAULT_SETTINGS, type CompressionSettings } from "../compression/settings";
 import {
@@ -42,14 +42,20 @@ export async function readUserSettings(db: Db, userId: string): Promise<Resolved
 }
 
 /** The settings one of the user's conversations runs with, and where each value comes from. */
-export async function readSettings(db: Db, userId: string, conversationId: string): Promise<ResolvedSettings> {
-  const [defaults, user, conversation] = await Promise.all([
-    storedDefaults(db),
-    storedUserValues(db, userId),
-    db.conversation.findFirst({ where: ownedConversation(userId, conversationId), select: { settingsOverrides: true } }),
-  ]);
-  if (!conversation) throw notFound("conversation", conversationId);
-  return resolveLayers({ defaults, user, conversation: conversation.settingsOverrides });
+export function readSettings(db: Db, userId: string, conversationId: string): Promise<ResolvedSettings> {
+  return span("settingsRead", () => readConversationSettings(db, userId, conversationId));
+}
+
+async function readConversationSettings(db: Db, userId: string, conversationId: string): Promise<ResolvedSettings> {
+  // Every turn starts here: the three layers in one round trip, the owner checked by the same row.
+  const rows = await db.$queryRaw<{ defaults: unknown; user: unknown; conversation: unknown }[]>`
+    SELECT c."settingsOverrides" AS conversation,
+           (SELECT i."compressionDefaults" FROM "Instance" i WHERE i.id = ${INSTANCE_ID}) AS defaults,
+           (SELECT u."values" FROM "UserSettings" u WHERE u."userId" = ${userId}) AS "user"
+    FROM "Conversation" c WHERE c.id = ${conversationId} AND c."userId" = ${userId}`;
+  const row = rows[0];
+  if (!row) throw notFound("conversation", conversationId);
+  return resolveLayers({ defaults: row.defaults, user: row.user, conversation: row.conversation });
 }
 
 /** Stores already-validated admin defaults (as their differences from the built-in ones). */

@@ -5,6 +5,7 @@ import { seqFilters, uncoveredRanges } from "./ranges.ts";
 import { notFound } from "../errors.ts";
 import type { Transcript } from "../compression/types";
 import type { Message } from "./generated/client.ts";
+import { span } from "../log/timing.ts";
 
 const ACTIVE_COMPACTION = { supersededById: null, undoneAt: null } as const;
 
@@ -13,18 +14,28 @@ const ACTIVE_COMPACTION = { supersededById: null, undoneAt: null } as const;
  * cover (and pinned ones). Reads never touch the covered history, so the cost stays
  * flat however long the conversation grows.
  */
-export async function loadTranscript(
+export function loadTranscript(
   db: Db,
   userId: string,
   conversationId: string,
   countSystemPrompt: (text: string) => number,
 ): Promise<{ transcript: Transcript; messageRows: Message[]; historyVersion: number }> {
-  const conversation = await db.conversation.findFirst({ where: ownedConversation(userId, conversationId) });
+  return span("load", () => readTranscript(db, userId, conversationId, countSystemPrompt));
+}
+
+async function readTranscript(
+  db: Db,
+  userId: string,
+  conversationId: string,
+  countSystemPrompt: (text: string) => number,
+): Promise<{ transcript: Transcript; messageRows: Message[]; historyVersion: number }> {
+  // Both at once (one round trip less per load): the compactions are used only once the
+  // conversation is known to be the user's.
+  const [conversation, compactionRows] = await Promise.all([
+    db.conversation.findFirst({ where: ownedConversation(userId, conversationId) }),
+    db.compaction.findMany({ where: { conversationId, ...ACTIVE_COMPACTION }, orderBy: { fromSeq: "asc" } }),
+  ]);
   if (!conversation) throw notFound("conversation", conversationId);
-  const compactionRows = await db.compaction.findMany({
-    where: { conversationId, ...ACTIVE_COMPACTION },
-    orderBy: { fromSeq: "asc" },
-  });
   const gaps = uncoveredRanges({ fromSeq: 1, toSeq: Math.max(conversation.lastSeq, 1) }, compactionRows);
   const keptSeqs = compactionRows.flatMap((row) => row.keptSeqs ?? []);
   const messageRows = await db.message.findMany({

@@ -6,6 +6,7 @@ import { requireRequestUser, type CurrentUser } from "../auth/current-user";
 import { toActionError } from "../chat/result";
 import type { TurnEvent } from "../chat/events";
 import { eventStream } from "../chat/event-stream";
+import { span, withServerTiming } from "../log/timing";
 
 /** Largest JSON body accepted (STRATA_MAX_BODY_BYTES). */
 export const MAX_BODY_BYTES = config().STRATA_MAX_BODY_BYTES;
@@ -78,7 +79,7 @@ export async function handle(work: () => Promise<Response>): Promise<Response> {
  * cookie): 401 without one. Every route handler but the auth library's goes through here.
  */
 export function handleUser(request: Request, work: (user: CurrentUser) => Promise<Response>): Promise<Response> {
-  return handle(async () => work(await requireRequestUser(request)));
+  return withServerTiming(() => handle(async () => work(await span("auth", () => requireRequestUser(request)))));
 }
 
 /** Streams turn events as NDJSON, one event per line. */
