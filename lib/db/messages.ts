@@ -73,6 +73,14 @@ async function checkToolResults(tx: Prisma.TransactionClient, conversationId: st
  * transaction's four: the UPDATE ... RETURNING takes the conversation row's lock and
  * hands out the numbers the INSERT uses; a single statement is atomic by itself.
  */
+// Every column Prisma maps, not `*`: the generated search vector is not one it can read.
+const MESSAGE_COLUMNS = Prisma.raw(
+  ["id", "conversationId", "seq", "role", "content", "toolCalls", "toolCallId", "toolName", "tokenCount", "promptTokens",
+    "completionTokens", "requestTokens", "model", "status", "error", "pinned", "rewoundAt", "createdAt", "updatedAt"]
+    .map((column) => `"${column}"`)
+    .join(", "),
+);
+
 async function appendInOneStatement(db: Db, userId: string, conversationId: string, drafts: MessageDraft[]): Promise<Message[]> {
   const data = drafts.map((draft) => draftData(conversationId, 0, draft));
   const column = <T>(pick: (row: Prisma.MessageCreateManyInput) => T | undefined) => data.map((row) => pick(row) ?? null);
@@ -92,7 +100,7 @@ async function appendInOneStatement(db: Db, userId: string, conversationId: stri
                 ${column((row) => row.error)}::text[], ${column((row) => row.promptTokens)}::int[],
                 ${column((row) => row.completionTokens)}::int[], ${column((row) => row.requestTokens)}::int[])
            WITH ORDINALITY AS d(role, content, calls, tokens, model, status, error, prompt, completion, request, n)
-    RETURNING *`;
+    RETURNING ${MESSAGE_COLUMNS}`;
   if (rows.length === 0) throw notFound("conversation", conversationId);
   return rows.sort((a, b) => a.seq - b.seq);
 }
