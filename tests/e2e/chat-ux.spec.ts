@@ -65,6 +65,7 @@ test("text that looks like HTML is shown as written, and stays inert", async ({ 
 });
 
 test("two tabs: one turn at a time, and each tab sees the other's messages without a reload", async ({ page, browser, request }) => {
+  test.setTimeout(120_000);
   await page.goto("/");
   const id = await newConversation(page);
   const other = await browser.newContext({ storageState: ADMIN_STATE });
@@ -74,13 +75,13 @@ test("two tabs: one turn at a time, and each tab sees the other's messages witho
     await expect(second.getByTestId("conversation")).toHaveAttribute("data-ready", "true");
 
     // A slow reply in the first tab.
-    await request.post(`${MODEL_SERVER}/__admin/latency`, { data: { chatLatencyMs: 60, tokensPerChunk: 1 } });
-    await page.getByTestId("composer").fill("First tab asks REPLY_WORDS=80");
+    await request.post(`${MODEL_SERVER}/__admin/latency`, { data: { chatLatencyMs: 150, tokensPerChunk: 1 } });
+    await page.getByTestId("composer").fill("First tab asks REPLY_WORDS=150");
     await page.getByTestId("composer").press("Enter");
     await expect(page.getByTestId("streaming-reply")).toBeVisible();
 
     // The second tab is told, and cannot start a turn that would interleave.
-    await expect(second.getByTestId("composer-hint")).toContainText("A reply is still being written");
+    await expect(second.getByTestId("composer-hint")).toContainText("A reply is still being written", { timeout: 20_000 });
     await second.getByTestId("composer").fill("Second tab asks");
     await expect(second.getByTestId("send-button")).toBeDisabled();
     // Whatever the client: the server refuses a second turn with a clear 409.
@@ -89,7 +90,7 @@ test("two tabs: one turn at a time, and each tab sees the other's messages witho
     expect(((await refused.json()) as { error: { message: string } }).error.message).toContain("A reply is still being written in this conversation");
 
     // When the reply is done, the second tab shows it without a reload, and may send.
-    await expect(page.getByTestId("send-button")).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByTestId("send-button")).toBeVisible({ timeout: 60_000 });
     await request.post(`${MODEL_SERVER}/__admin/latency`, { data: { chatLatencyMs: 0, tokensPerChunk: 3 } });
     await expect(messages(second)).toHaveCount(2, { timeout: 15_000 });
     await expect(second.getByTestId("composer-hint")).toHaveCount(0);

@@ -69,11 +69,14 @@ test("(c) settings: invalid values are refused, a new threshold applies from the
 });
 
 test("(c) reset restores the defaults", async ({ page, request }) => {
+  const overrides = (await readSettings(request)).contextWindowOverrides;
   await page.goto("/settings");
+  // It asks first (issue 14), and keeps the context-window overrides (they describe models, not preferences).
+  page.once("dialog", (dialog) => void dialog.accept());
   await page.getByTestId("settings-reset").click();
   await expect(page.getByTestId("settings-status")).toContainText("Saved");
   const saved = await readSettings(request);
   expect(saved.threshold).toBe(0.8);
-  expect(saved.contextWindowOverrides).toEqual({});
+  expect(saved.contextWindowOverrides).toEqual(overrides);
   await expect(page.locator('[name="threshold"]')).toHaveValue("0.8");
 });

@@ -214,7 +214,11 @@ describe("bad input", () => {
   });
 
   it("… and rendered inert by the Markdown component", () => {
-    const html = renderToStaticMarkup(createElement(Markdown, { text: hostile }));
+    const rendered = renderToStaticMarkup(createElement(Markdown, { text: hostile }));
+    // Raw HTML is shown as written (escaped text, issue 14): only the markup itself, with
+    // the text between tags left out, must be free of active content.
+    const html = rendered.replace(/>[^<]*</g, "><");
+    expect(rendered).toContain("&lt;script");
     expect(html).not.toMatch(/<script/i);
     expect(html).not.toMatch(/<iframe/i);
     expect(html).not.toMatch(/<svg/i);
@@ -222,6 +226,6 @@ describe("bad input", () => {
     expect(html).not.toMatch(/(href|src)\s*=\s*"\s*javascript:/i);
     expect(html).not.toMatch(/style\s*=/i);
     // The text itself is still shown (escaped), not dropped.
-    expect(html).toContain("click me");
+    expect(rendered).toContain("click me");
   });
 });
