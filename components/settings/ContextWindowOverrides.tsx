@@ -25,7 +25,7 @@ export function ContextWindowOverrides({
       <input type="hidden" name={name} value={serialized} />
       {rows.length === 0 ? <p className="text-[12px] text-neutral-500">No overrides: the built-in table applies.</p> : null}
       {rows.map((row, index) => (
-        <div key={row.key} data-testid="override-row" className="flex items-center gap-2">
+        <div key={row.key} data-testid="override-row" className="flex flex-wrap items-center gap-2">
           <input
             aria-label={`Model ${index + 1}`}
             data-testid="override-model"
@@ -34,7 +34,7 @@ export function ContextWindowOverrides({
             placeholder="model name"
             aria-invalid={invalid}
             onChange={(event) => update(row.key, { model: event.target.value })}
-            className="h-7 w-56 rounded-md border border-neutral-300 bg-white px-2 font-mono text-[12.5px] aria-[invalid=true]:border-red-500 dark:border-neutral-700 dark:bg-neutral-950"
+            className="h-7 w-56 max-w-full rounded-md border border-neutral-300 bg-white px-2 font-mono text-[12.5px] aria-[invalid=true]:border-red-500 dark:border-neutral-700 dark:bg-neutral-950"
           />
           <span className="text-neutral-400">→</span>
           <input

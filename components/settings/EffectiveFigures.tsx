@@ -18,7 +18,8 @@ export function EffectiveFigures({ settings, models, overheadTokens }: { setting
         What these settings come to per model
       </h2>
       <p className="mt-1 text-[12px] text-neutral-500">Figures the engine uses for each window; values it had to change are listed with the reason.</p>
-      <div className="mt-2 overflow-x-auto">
+      {/* Focusable: the table may scroll sideways on a phone, and the keyboard must reach it. */}
+      <div className="mt-2 overflow-x-auto" tabIndex={0} role="region" aria-label="Effective figures by context window">
         <table className="w-full text-left text-[12px]">
           <thead className="text-neutral-500">
             <tr>

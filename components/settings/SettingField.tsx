@@ -117,10 +117,10 @@ export function SettingField({
     <div data-testid="setting" data-setting={name} className={`px-4 py-2.5 ${wide ? "space-y-2" : "grid grid-cols-[minmax(0,1fr)_auto] items-start gap-x-4 gap-y-1"}`}>
       <div className="min-w-0 flex-1">
         <label htmlFor={kind.type === "overrides" ? undefined : id} className="text-[12.5px] font-medium">
-          {meta.label} <code className="ml-1 font-mono text-[10.5px] font-normal text-neutral-400">{name}</code>
+          {meta.label} <code className="ml-1 font-mono text-[10.5px] font-normal text-neutral-600 dark:text-neutral-400">{name}</code>
         </label>
         <p id={helpId} className="text-[12px] leading-snug text-neutral-500">
-          {meta.help} <span className="text-neutral-400">Default: {describeDefault(defaultValue)}.</span>
+          {meta.help} <span className="text-neutral-600 dark:text-neutral-400">Default: {describeDefault(defaultValue)}.</span>
         </p>
       </div>
       <div className={wide ? "" : "shrink-0 pt-0.5"}>{input}</div>

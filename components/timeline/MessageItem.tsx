@@ -82,15 +82,15 @@ export const MessageItem = memo(function MessageItem({ message, nested = false }
     >
       <header className="mb-0.5 flex items-center gap-2 text-[11.5px]">
         <span className="font-semibold text-neutral-800 dark:text-neutral-200">{ROLE_LABELS[message.role]}</span>
-        <span className="font-mono text-neutral-400">#{message.seq}</span>
-        {message.role === "assistant" && message.model ? <span className="font-mono text-neutral-400">{message.model}</span> : null}
+        <span className="font-mono text-neutral-600 dark:text-neutral-400">#{message.seq}</span>
+        {message.role === "assistant" && message.model ? <span className="font-mono text-neutral-600 dark:text-neutral-400">{message.model}</span> : null}
         <StatusBadge message={message} />
         {message.pinned ? (
           <span className="flex items-center gap-0.5 text-[10.5px] font-semibold text-amber-700 dark:text-amber-400">
             <PinIcon className="size-3" /> {nested ? "pinned: in the model's view beside the summary" : "pinned"}
           </span>
         ) : null}
-        <span className="ml-auto flex items-center gap-1.5 text-neutral-400">
+        <span className="ml-auto flex items-center gap-1.5 text-neutral-600 dark:text-neutral-400">
           <span className="hidden font-mono group-hover:inline" title="Tokens">
             {formatCount(message.tokenCount)} tok
           </span>

@@ -95,11 +95,7 @@ export async function searchHistory(db: Db, userId: string, query: string, optio
       SELECT 'message' AS kind, m.id, m."conversationId", m.seq, m.role::text AS role,
              NULL::int AS level, NULL::int AS "fromSeq", NULL::int AS "toSeq",
              m.content AS body, m."createdAt", ts_rank(m."searchVector", q.query) AS rank,
-             EXISTS (
-               SELECT 1 FROM "Compaction" k
-               WHERE k."conversationId" = m."conversationId" AND k."undoneAt" IS NULL
-                 AND m.seq BETWEEN k."fromSeq" AND k."toSeq" AND NOT (m.seq = ANY (k."keptSeqs"))
-             ) AS covered
+             NULL::boolean AS superseded
       FROM "Message" m JOIN "Conversation" c ON c.id = m."conversationId", q
       WHERE c."userId" = ${userId} ${inConversation}
         AND m."rewoundAt" IS NULL AND m."searchVector" @@ q.query
@@ -114,7 +110,13 @@ export async function searchHistory(db: Db, userId: string, query: string, optio
       LIMIT ${options.limit}
     )
     SELECT hits.kind, hits.id, hits."conversationId", c.title AS "conversationTitle", hits.seq, hits.role,
-           hits.level, hits."fromSeq", hits."toSeq", hits.rank::float8 AS rank, hits."createdAt", hits.covered,
+           hits.level, hits."fromSeq", hits."toSeq", hits.rank::float8 AS rank, hits."createdAt",
+           -- Whether compression replaced it, for the kept rows only (not for every match).
+           CASE WHEN hits.kind = 'summary' THEN hits.superseded ELSE EXISTS (
+             SELECT 1 FROM "Compaction" k
+             WHERE k."conversationId" = hits."conversationId" AND k."undoneAt" IS NULL
+               AND hits.seq BETWEEN k."fromSeq" AND k."toSeq" AND NOT (hits.seq = ANY (k."keptSeqs"))
+           ) END AS covered,
            ts_headline('english', hits.body, q.query, ${HEADLINE_OPTIONS}) AS snippet
     FROM hits JOIN "Conversation" c ON c.id = hits."conversationId", q
     ORDER BY hits.rank DESC, hits."createdAt" DESC`;

@@ -12,9 +12,9 @@ export default async function SettingsPage() {
   const [{ settings, defaults }, info] = await Promise.all([settingsForm(user), modelInfoIfAvailable()]);
   return (
     <div className="min-h-0 flex-1 overflow-y-auto">
-      <header className="sticky top-0 z-10 flex h-12 items-center gap-3 border-b border-neutral-200 bg-white/90 px-6 backdrop-blur dark:border-neutral-800 dark:bg-neutral-950/90">
+      <header className="sticky top-0 z-10 flex h-12 items-center gap-3 border-b border-neutral-200 bg-white/90 px-4 backdrop-blur md:px-6 dark:border-neutral-800 dark:bg-neutral-950/90">
         <h1 className="text-[13.5px] font-semibold">Compression settings</h1>
-        <span className="text-[12px] text-neutral-500">Yours: every conversation starts from them. Changes apply from the next turn.</span>
+        <span className="hidden text-[12px] text-neutral-500 md:inline">Yours: every conversation starts from them. Changes apply from the next turn.</span>
         <span className="ml-auto flex items-center gap-2 font-mono text-[11.5px] text-neutral-500">
           {info?.defaultModel}
           {info?.demo ? <DemoBadge /> : null}
