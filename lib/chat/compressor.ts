@@ -135,7 +135,12 @@ export async function withConversationLock<T>(conversationId: string, work: () =
   return services().lock.run(conversationId, work);
 }
 
-/** The automatic check before a model call. A background run already under way is awaited, not repeated. */
+/**
+ * The automatic check before a model call. When nothing is due the turn goes on at once,
+ * without the lock: a pre-emptive compaction running here or on another instance (which
+ * holds the lock and the lease through its summary call) does not hold up a turn that
+ * fits. When something is due, a background run under way is awaited, not repeated.
+ */
 export async function compressBeforeCall(
   userId: string,
   conversationId: string,
@@ -143,6 +148,10 @@ export async function compressBeforeCall(
   signal?: AbortSignal,
   onSummarizing?: ProcessOptions["onSummarizing"],
 ): Promise<AppliedChange> {
+  const { transcript: current } = await loadActive(userId, conversationId);
+  if (!compressionManager().dueBeforeCall(current, settings)) {
+    return { change: { created: [], attempts: [], transcript: current }, transcript: current, compactions: [], attempts: [], saved: true };
+  }
   const running = services().background.get(conversationId);
   if (running) await running.done;
   return withTranscript(userId, conversationId, settings, (transcript) =>

@@ -121,6 +121,16 @@ export class AutoCompressionManager {
     return change.result();
   }
 
+  /**
+   * Whether the check before a model call has anything to do: a trigger fires, or the
+   * request is over the hard limit. A turn that finds nothing due goes on without waiting
+   * for a pre-emptive compaction that is under way (it only makes the next turns cheaper).
+   */
+  dueBeforeCall(transcript: Transcript, settings: CompressionSettings): boolean {
+    const context: RunContext = { settings, budget: this.budget(transcript, settings), trigger: "auto", strategy: settings.strategy, background: false };
+    return this.decide(transcript, context) !== null || requestTokens(transcript, settings, this.deps) > context.budget.hardLimit;
+  }
+
   async compactNow(
     transcript: Transcript,
     settings: CompressionSettings,

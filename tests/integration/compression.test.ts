@@ -282,6 +282,31 @@ describe("manual, tool, background and rewind", () => {
     expect(await h.db.compaction.count({ where: { conversationId: conversation.id, background: false } })).toBe(0);
   }, 60_000);
 
+  it("a turn with nothing due goes on while a pre-emptive compaction is still writing its summary", async () => {
+    await smallWindow({ threshold: 0.8, preemptiveThreshold: 0.5 });
+    const conversation = await newConversation(MODEL);
+    h.server.setLatency({ summaryLatencyMs: 8_000 });
+    try {
+      // Turns until one leaves a background compaction running (its summary takes 8 s).
+      let running = false;
+      for (let turn = 1; turn <= 20 && !running; turn++) {
+        await send(conversation.id, `Turn ${turn} REPLY_WORDS=60`);
+        running = h.server.requests.some((r) => r.kind === "summary");
+      }
+      expect(running).toBe(true);
+      let settled = false;
+      const background = backgroundSettled(conversation.id).then(() => (settled = true));
+      // The next turn is under the threshold: it is answered before that summary is.
+      const events = await send(conversation.id, "Quick question REPLY_WORDS=5");
+      expect(events.some((e) => e.type === "message" && e.message.role === "assistant")).toBe(true);
+      expect(settled).toBe(false);
+      await background;
+      expect(await h.db.compaction.count({ where: { conversationId: conversation.id, background: true } })).toBeGreaterThan(0);
+    } finally {
+      h.server.setLatency({ summaryLatencyMs: 0 });
+    }
+  }, 60_000);
+
   it("rewind removes the last turn and undoes a compaction that covered it", async () => {
     await smallWindow({ threshold: 0.99, keepRecentCount: 0 });
     const conversation = await newConversation(MODEL);
