@@ -89,6 +89,25 @@ export type AttemptView = {
   createdAt: string;
 };
 
+/**
+ * Background compaction of a conversation not finished yet: a pg-boss job (queued,
+ * running, or waiting to retry after a failure) or a run in this process (PGlite, tests).
+ */
+export type BackgroundWorkView = {
+  state: "queued" | "running" | "retrying";
+  where: "queue" | "in-process";
+  /** When it was queued, or when it started running. */
+  since: string;
+  /** 1 for the first try; retries count up. */
+  attempt: number;
+  maxAttempts: number | null;
+  /** When a job waiting to retry becomes due. */
+  nextRetryAt: string | null;
+};
+
+/** The Activity panel: work under way first, then the attempts (newest first). */
+export type ActivityView = { background: BackgroundWorkView[]; attempts: AttemptView[] };
+
 /** The context now, and the figures that apply to this conversation's model (after any clamping). */
 export type ContextMeterView = ContextBreakdown & {
   threshold: number;

@@ -1,7 +1,9 @@
 "use client";
+import { useEffect } from "react";
 import { useChat } from "@/lib/client/chat-store";
 import { formatCount, formatDuration, formatTime, strategyLabel, triggerLabel } from "@/lib/client/format";
 import type { AttemptView } from "@/lib/views";
+import { BackgroundWork } from "./BackgroundWork";
 
 const OUTCOME_STYLES: Record<AttemptView["outcome"], string> = {
   applied: "bg-emerald-100 text-emerald-800 dark:bg-emerald-950 dark:text-emerald-300",
@@ -37,7 +39,15 @@ function AttemptRow({ attempt }: { attempt: AttemptView }) {
 export function ActivityPanel() {
   const attempts = useChat((state) => state.attempts);
   const attemptsError = useChat((state) => state.attemptsError);
+  const backgroundWork = useChat((state) => state.backgroundWork);
   const refresh = useChat((state) => state.refreshAttempts);
+  // While background work is pending, look again so it turns into its attempt when done.
+  const pending = backgroundWork.length > 0;
+  useEffect(() => {
+    if (!pending) return;
+    const timer = setInterval(() => void refresh(), 3000);
+    return () => clearInterval(timer);
+  }, [pending, refresh]);
   return (
     <aside
       data-testid="activity-panel"
@@ -50,6 +60,7 @@ export function ActivityPanel() {
           Refresh
         </button>
       </div>
+      <BackgroundWork work={backgroundWork} />
       {attemptsError ? (
         <div data-testid="activity-error" role="alert" className="space-y-2 p-3 text-[12px] text-red-800 dark:text-red-300">
           <p>The compaction activity could not be loaded: {attemptsError}</p>

@@ -9,7 +9,7 @@ import type { CompressionSettings } from "../compression/settings";
 import type { AttemptRecord, CompressionChange, ProcessOptions, Transcript } from "../compression/types";
 import { getDb } from "../db/client";
 import { withConversationLease } from "../db/cluster";
-import { enqueueCompaction, queueRunning } from "../queue";
+import { enqueueCompaction, pendingCompactionJobs, queueRunning } from "../queue";
 import { getCompactionView, recordAttempts, saveCompressionChange } from "../db/compactions";
 import { readSettings } from "../db/settings";
 import { loadTranscript } from "../db/transcript";
@@ -20,9 +20,9 @@ import { logger } from "../log/logger";
 import { recordCompression, timeSummary } from "../server/metrics";
 import { KeyedLock } from "./keyed-lock";
 import { REQUEST_OVERHEAD_TOKENS } from "./tool-set";
-import type { CompactionView, ContextMeterView } from "../views";
+import type { BackgroundWorkView, CompactionView, ContextMeterView } from "../views";
 
-type BackgroundJob = { done: Promise<void>; controller: AbortController };
+type BackgroundJob = { done: Promise<void>; controller: AbortController; startedAt: Date };
 
 const globalForCompressor = globalThis as unknown as {
   strataCompressor?: { manager: AutoCompressionManager; lock: KeyedLock; background: Map<string, BackgroundJob> };
@@ -175,7 +175,7 @@ export function runBackgroundCompaction(userId: string, conversationId: string):
       compressionManager().process(transcript, settings, { background: true, signal: controller.signal }),
     );
   })().finally(() => background.delete(conversationId));
-  background.set(conversationId, { done: done.catch(() => undefined), controller });
+  background.set(conversationId, { done: done.catch(() => undefined), controller, startedAt: new Date() });
   return done;
 }
 
@@ -188,6 +188,17 @@ export function scheduleBackgroundCompaction(userId: string, conversationId: str
   const failed = (what: string) => (error: unknown) => logger.error({ err: error, conversationId }, what);
   if (queueRunning()) return enqueueCompaction({ userId, conversationId }).catch(failed("could not queue a background compaction"));
   return runBackgroundCompaction(userId, conversationId).catch(failed("background compaction failed"));
+}
+
+/** Background compaction of the conversation not finished yet: queued jobs, and a run in this process. */
+export async function pendingBackgroundWork(conversationId: string): Promise<BackgroundWorkView[]> {
+  const local = services().background.get(conversationId);
+  const running: BackgroundWorkView[] = local
+    ? [{ state: "running", where: "in-process", since: local.startedAt.toISOString(), attempt: 1, maxAttempts: 1, nextRetryAt: null }]
+    : [];
+  // A job this process runs from the queue is also in the local map; the queue's row says more.
+  const queued = await pendingCompactionJobs(conversationId);
+  return queued.some((job) => job.state === "running") ? queued : [...running, ...queued];
 }
 
 /** Waits for any background compaction of this conversation (tests, benchmarks, shutdown). */

@@ -39,6 +39,7 @@ import {
   activeTranscript,
   compressionManager,
   contextMeter,
+  pendingBackgroundWork,
   withConversationLock,
   withTranscript,
   type AppliedChange,
@@ -63,7 +64,7 @@ import { runTurn } from "./turn";
 import { openTurnGate } from "./turn-gate";
 import { countMessageTokens } from "../llm/tokens";
 import { stopTurnsEverywhere } from "./running-turns";
-import type { AttemptView, CompactionView, SearchHit } from "../views";
+import type { ActivityView, AttemptView, CompactionView, SearchHit } from "../views";
 import { span } from "../log/timing";
 
 /** Who is asking: resolved once per request by lib/auth/current-user.ts. */
@@ -115,8 +116,12 @@ export async function compactionChildren(actor: Actor, input: unknown) {
   return loadCompactionChildren(await getDb(), actor.id, compactionId, { limit, ...(afterSeq != null ? { afterSeq } : {}) });
 }
 
-export async function attempts(actor: Actor, conversationId: unknown): Promise<AttemptView[]> {
-  return listAttempts(await getDb(), actor.id, parse(idSchema, conversationId));
+/** The Activity panel: compaction attempts and the background compaction not finished yet. */
+export async function attempts(actor: Actor, conversationId: unknown): Promise<ActivityView> {
+  const id = parse(idSchema, conversationId);
+  // listAttempts checks ownership first, so another user's id never reaches the queue.
+  const attempts = await listAttempts(await getDb(), actor.id, id);
+  return { background: await pendingBackgroundWork(id), attempts };
 }
 
 export const exportFormatSchema = z.enum(["json", "markdown"], { message: 'Choose format "json" or "markdown".' });

@@ -16,7 +16,7 @@ import {
   updateConversationAction,
 } from "@/app/actions";
 import type { TurnEvent } from "@/lib/chat/events";
-import type { AttemptView, ContextMeterView, TimelineItem } from "@/lib/views";
+import type { AttemptView, BackgroundWorkView, ContextMeterView, TimelineItem } from "@/lib/views";
 import { patchLoadedMessage } from "./compaction-tree-store";
 import { useConversationList } from "./conversation-list-store";
 import { plural } from "./format";
@@ -46,6 +46,8 @@ type ChatState = {
   notices: Notice[];
   meter: ContextMeterView | null;
   attempts: AttemptView[] | null;
+  /** Background compaction queued or running, shown above the attempts. */
+  backgroundWork: BackgroundWorkView[];
   /** Why the activity could not be loaded (shown instead of "Loading…", with a retry). */
   attemptsError: string | null;
   activityOpen: boolean;
@@ -236,6 +238,7 @@ export const useChat = create<ChatState>()((set, get) => {
     notices: [],
     meter: null,
     attempts: null,
+    backgroundWork: [],
     attemptsError: null,
     activityOpen: false,
     abort: null,
@@ -259,6 +262,7 @@ export const useChat = create<ChatState>()((set, get) => {
         lastError: null,
         notices: [],
         attempts: null,
+        backgroundWork: [],
         version,
         remoteTurn: false,
         deleted: false,
@@ -342,7 +346,7 @@ export const useChat = create<ChatState>()((set, get) => {
       if (!conversationId) return;
       const result = await attemptsAction(conversationId);
       forConversation(conversationId, () => {
-        if (result.ok) set({ attempts: result.data, attemptsError: null });
+        if (result.ok) set({ attempts: result.data.attempts, backgroundWork: result.data.background, attemptsError: null });
         else set({ attemptsError: result.error.message });
       });
     },

@@ -13,6 +13,7 @@
 import { PgBoss } from "pg-boss";
 import { z } from "zod";
 import { logger } from "../log/logger";
+import type { BackgroundWorkView } from "../views";
 import { metrics } from "../server/metrics";
 
 export const COMPACTION_QUEUE = "strata-background-compaction";
@@ -96,6 +97,30 @@ export async function enqueueCompaction(job: CompactionJob): Promise<void> {
   const boss = state.boss;
   if (!boss) throw new Error("the queue is not running in this process");
   await boss.send(COMPACTION_QUEUE, job, { singletonKey: job.conversationId });
+}
+
+/**
+ * The conversation's compaction jobs not finished yet, read through pg-boss (findJobs by
+ * singleton key). Empty when this process has no queue. The caller checks ownership.
+ */
+export async function pendingCompactionJobs(conversationId: string): Promise<BackgroundWorkView[]> {
+  const boss = state.boss;
+  if (!boss || state.status !== "running") return [];
+  const jobs = await boss.findJobs<CompactionJob>(COMPACTION_QUEUE, { key: conversationId, limit: 10 });
+  return jobs.flatMap((job): BackgroundWorkView[] => {
+    const common = { where: "queue" as const, attempt: job.retryCount + 1, maxAttempts: job.retryLimit + 1 };
+    switch (job.state) {
+      case "created":
+        return [{ ...common, state: "queued", since: job.createdOn.toISOString(), nextRetryAt: null }];
+      case "retry":
+        return [{ ...common, state: "retrying", since: job.createdOn.toISOString(), nextRetryAt: job.startAfter.toISOString() }];
+      case "active":
+        // retryCount goes up when a retry is claimed, so a running job's attempt is retryCount + 1 too.
+        return [{ ...common, state: "running", since: job.startedOn.toISOString(), nextRetryAt: null }];
+      default:
+        return [];
+    }
+  });
 }
 
 /** Lets running jobs finish (up to `timeoutMs`), then stops the queue. */
