@@ -1,15 +1,17 @@
 import { expect, test } from "./support/fixtures";
-import { MODEL_SERVER, newConversation, resetModelServer, scriptTurns, sendMessage, untilSettled } from "./support/helpers";
+import { MODEL_SERVER, newConversation, resetModelServer, saveTestSettings, scriptTurns, sendMessage, untilSettled } from "./support/helpers";
 
 test.beforeEach(async ({ request }) => {
   await resetModelServer(request);
+  // Few recent messages kept, so "Compress now" has something to summarize.
+  await saveTestSettings(request, { keepRecentCount: 2, threshold: 0.95, maxSummaryTokensPerLevel: 3000 });
 });
 
 test("New conversation from this summary: lands in a linked conversation that starts from the summary", async ({ page, request }) => {
   await page.goto("/");
   const sourceId = await newConversation(page);
   expect((await request.patch(`/api/conversations/${sourceId}`, { data: { title: "Harbour plans" } })).ok()).toBeTruthy();
-  await scriptTurns(request, sourceId, ["The boat is called Albatross.", "It sails on Fridays.", "The crew is four people."]);
+  await scriptTurns(request, sourceId, ["The boat is called Albatross.", "It sails on Fridays.", "The crew is four people.", "The harbour is Porto."]);
   await page.reload();
   await page.getByTestId("compress-now").click();
   await untilSettled(page, () => page.getByTestId("compact-run").click());
