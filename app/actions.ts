@@ -95,3 +95,6 @@ export async function modelInfoAction() {
 export async function searchAction(input: unknown) {
   return asUser((user) => ops.search(user, input));
 }
+export async function conversationFromSummaryAction(input: unknown) {
+  return asUser((user) => ops.conversationFromSummary(user, input));
+}

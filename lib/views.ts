@@ -69,7 +69,12 @@ export type ConversationSummary = {
 export type ConversationView = ConversationSummary & {
   systemPrompt: string;
   createdAt: string;
+  /** Started from a summary of another conversation ("New conversation from this summary"). */
+  source: ConversationSource | null;
 };
+
+/** The conversation (and compaction) a conversation was continued from; title null once it is gone. */
+export type ConversationSource = { conversationId: string; compactionId: string | null; title: string | null };
 
 export type AttemptView = {
   id: string;

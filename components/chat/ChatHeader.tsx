@@ -3,7 +3,7 @@ import Link from "next/link";
 import { useCallback, useRef, useState } from "react";
 import { useChat } from "@/lib/client/chat-store";
 import { useConversationList } from "@/lib/client/conversation-list-store";
-import type { ConversationView } from "@/lib/views";
+import type { ConversationSource, ConversationView } from "@/lib/views";
 import { ActivityIcon, GearIcon, MoreIcon } from "../ui/icons";
 import { ExportMenu } from "../shell/ExportMenu";
 import { useDismiss } from "../shell/use-dismiss";
@@ -11,6 +11,17 @@ import { CompressNowDialog } from "./CompressNowDialog";
 import { ConversationSettingsDialog } from "./ConversationSettingsDialog";
 import { ContextMeter } from "./ContextMeter";
 import { DemoBadge } from "./DemoBadge";
+
+/** Where a conversation started from a summary came from; plain text once the source is gone. */
+function SourceLink({ source }: { source: ConversationSource }) {
+  const className = "hidden truncate text-[11.5px] text-neutral-500 sm:inline";
+  if (source.title == null) return <span className={className} data-testid="conversation-source">Continued from a deleted conversation</span>;
+  return (
+    <Link href={`/c/${source.conversationId}`} data-testid="conversation-source" className={`${className} text-sky-700 hover:underline dark:text-sky-400`}>
+      Continued from {source.title}
+    </Link>
+  );
+}
 
 export function ChatHeader({ conversation, demo }: { conversation: ConversationView; demo: boolean }) {
   const title = useConversationList((state) => state.conversations.find((c) => c.id === conversation.id)?.title) ?? conversation.title;
@@ -32,6 +43,7 @@ export function ChatHeader({ conversation, demo }: { conversation: ConversationV
           {conversation.model}
         </span>
         {demo ? <DemoBadge /> : null}
+        {conversation.source ? <SourceLink source={conversation.source} /> : null}
       </div>
       <div ref={menuRef} className="flex items-center">
         <button

@@ -6,6 +6,7 @@ import type { CompactionView } from "@/lib/views";
 import { ChevronIcon } from "../ui/icons";
 import { CompactionChildren } from "./CompactionChildren";
 import { CompactionSummary } from "./CompactionSummary";
+import { ContinueFromSummary } from "./ContinueFromSummary";
 import { levelStyle } from "./levels";
 
 function openLabel(compaction: CompactionView): string {
@@ -71,6 +72,9 @@ export const CompactionBlock = memo(function CompactionBlock({ compaction }: { c
         ) : (
           <CompactionSummary compaction={compaction} />
         )}
+        <div className="mt-1.5 flex flex-wrap items-center gap-2 text-[11.5px]">
+          <ContinueFromSummary compactionId={compaction.id} />
+        </div>
       </div>
     </section>
   );

@@ -30,6 +30,9 @@ export const updateConversationInput = z.object({
   systemPrompt: z.string().max(50_000).optional(),
 });
 
+/** "New conversation from this summary": any compaction of the user's, any level. */
+export const fromSummaryInput = z.object({ compactionId: idSchema });
+
 export const seqInput = z.object({ conversationId: idSchema, seq: z.number().int().positive() });
 
 export const pinInput = seqInput.extend({ pinned: z.boolean() });

@@ -20,6 +20,7 @@ import { conversationChangeState } from "../db/turn-lease";
 import { searchHistory } from "../db/search";
 import { exportConversation as exportDocument, exportMarkdown } from "../db/export";
 import { importConversation as importDocument, parseExport } from "../db/import";
+import { createFromSummary, loadSummarySource, type SummarySource } from "../db/from-summary";
 import {
   readDefaults,
   readSettings,
@@ -49,6 +50,7 @@ import {
   childrenInput,
   compactInput,
   createConversationInput,
+  fromSummaryInput,
   editMessageInput,
   idSchema,
   pinInput,
@@ -142,6 +144,29 @@ export async function exportConversation(
 /** A JSON export, checked whole, stored as a new conversation of the actor (one transaction). */
 export async function importConversation(actor: Actor, input: unknown) {
   return importDocument(await getDb(), actor.id, parseExport(input));
+}
+
+/**
+ * The first message of a conversation continued from a summary: the model reads it as
+ * the context carried over (a user message, so it is shown, compressed and exported like
+ * any other), and its header says where it came from.
+ */
+export function carriedOverText(source: Pick<SummarySource, "title" | "kind" | "level" | "fromSeq" | "toSeq" | "summary">): string {
+  const what = source.kind === "truncation" ? "Note on" : `Summary (level ${source.level}) of`;
+  return `Continued from the conversation “${source.title}”. ${what} its messages ${source.fromSeq}–${source.toSeq}:\n\n${source.summary}`;
+}
+
+/** "New conversation from this summary": same model, system prompt and overrides; the summary as its first context. */
+export async function conversationFromSummary(actor: Actor, input: unknown) {
+  const { compactionId } = parse(fromSummaryInput, input);
+  const db = await getDb();
+  const source = await loadSummarySource(db, actor.id, compactionId);
+  const content = carriedOverText(source);
+  return createFromSummary(db, actor.id, source, {
+    title: `From: ${source.title}`.slice(0, 200),
+    content,
+    tokenCount: countMessageTokens({ role: "user", content }),
+  });
 }
 
 /** The user's messages and summaries matching a query, across conversations or in one. */

@@ -38,7 +38,11 @@ export async function getConversation(db: Db, userId: string, id: string): Promi
   const row = await db.conversation.findFirst({ where: ownedConversation(userId, id) });
   if (!row) throw notFound("conversation", id);
   const messageCount = await db.message.count({ where: { conversationId: id, rewoundAt: null } });
-  return toConversationView(row, messageCount);
+  const view = toConversationView(row, messageCount);
+  if (!view.source) return view;
+  // The source's title, if it still exists and is still the user's.
+  const source = await db.conversation.findFirst({ where: ownedConversation(userId, view.source.conversationId), select: { title: true } });
+  return { ...view, source: { ...view.source, title: source?.title ?? null } };
 }
 
 export async function updateConversation(

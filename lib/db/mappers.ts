@@ -141,6 +141,9 @@ export function toConversationView(row: Conversation, messageCount: number): Con
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
     messageCount,
+    source: row.sourceConversationId
+      ? { conversationId: row.sourceConversationId, compactionId: row.sourceCompactionId, title: null }
+      : null,
   };
 }
 

@@ -82,6 +82,7 @@ const ROUTES: Record<string, Partial<Record<Method, RouteCase>>> = {
     PATCH: { scope: "owned", id: conversation, body: { keepRecentCount: 6 } },
   },
   "/api/compactions/[id]/children": { GET: { scope: "owned", id: (f) => f.compactionId, query: "?limit=5" } },
+  "/api/compactions/[id]/conversation": { POST: { scope: "owned", id: (f) => f.compactionId } },
   "/api/settings": { GET: { scope: "user" }, PUT: { scope: "user", body: DEFAULT_SETTINGS }, PATCH: { scope: "user", body: { keepRecentCount: 6 } } },
   "/api/models": { GET: { scope: "user" } },
   // Scoped by the query string; the action case below covers another user's conversation id.
@@ -119,6 +120,7 @@ const ACTIONS: Record<keyof typeof actions, ActionCase> = {
   createTokenAction: { scope: "user", args: () => ["matrix"] },
   revokeTokenAction: { scope: "owned", args: (f) => [f.tokenId], fresh: true },
   modelInfoAction: { scope: "user" },
+  conversationFromSummaryAction: { scope: "owned", args: (f) => [{ compactionId: f.compactionId }] },
   searchAction: { scope: "owned", args: (f) => [{ q: "question", conversationId: f.conversationId }] },
 };
 

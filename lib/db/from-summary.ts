@@ -1,0 +1,80 @@
+// "New conversation from this summary" (as Cline's /newtask): a new conversation of the
+// same user whose first message carries a compaction's text over, linked back to the
+// conversation and compaction it came from. Both rows are written in one transaction.
+import type { Db } from "./client.ts";
+import type { Prisma } from "./generated/client.ts";
+import { toConversationView } from "./mappers.ts";
+import { notFound } from "../errors.ts";
+import type { ConversationView } from "../views";
+
+/** What the new conversation is made from: an owned compaction and its conversation. */
+export type SummarySource = {
+  compactionId: string;
+  conversationId: string;
+  title: string;
+  model: string;
+  systemPrompt: string;
+  settingsOverrides: Prisma.JsonValue;
+  kind: "summary" | "truncation";
+  level: number;
+  fromSeq: number;
+  toSeq: number;
+  summary: string;
+};
+
+/** Another user's compaction is answered like one that does not exist. */
+export async function loadSummarySource(db: Db, userId: string, compactionId: string): Promise<SummarySource> {
+  const row = await db.compaction.findFirst({
+    where: { id: compactionId, conversation: { userId } },
+    select: {
+      id: true,
+      kind: true,
+      level: true,
+      fromSeq: true,
+      toSeq: true,
+      summary: true,
+      conversation: { select: { id: true, title: true, model: true, systemPrompt: true, settingsOverrides: true } },
+    },
+  });
+  if (!row) throw notFound("compaction", compactionId);
+  const { conversation, id, ...compaction } = row;
+  return {
+    ...compaction,
+    compactionId: id,
+    conversationId: conversation.id,
+    title: conversation.title,
+    model: conversation.model,
+    systemPrompt: conversation.systemPrompt,
+    settingsOverrides: conversation.settingsOverrides,
+  };
+}
+
+/** The new conversation and its first (user) message, holding `first.content`. */
+export async function createFromSummary(
+  db: Db,
+  userId: string,
+  source: SummarySource,
+  first: { title: string; content: string; tokenCount: number },
+): Promise<ConversationView> {
+  const row = await db.$transaction(async (tx) => {
+    const conversation = await tx.conversation.create({
+      data: {
+        userId,
+        title: first.title,
+        model: source.model,
+        systemPrompt: source.systemPrompt,
+        // The source's own overrides (validated when they were stored): the work goes on
+        // under the same compression settings.
+        settingsOverrides: (source.settingsOverrides ?? {}) as Prisma.InputJsonValue,
+        sourceConversationId: source.conversationId,
+        sourceCompactionId: source.compactionId,
+        lastSeq: 1,
+      },
+    });
+    await tx.message.create({
+      data: { conversationId: conversation.id, seq: 1, role: "user", content: first.content, tokenCount: first.tokenCount },
+    });
+    return conversation;
+  });
+  return { ...toConversationView(row, 1), source: { conversationId: source.conversationId, compactionId: source.compactionId, title: source.title } };
+}

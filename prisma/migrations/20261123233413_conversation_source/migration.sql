@@ -1,0 +1,4 @@
+-- AlterTable
+ALTER TABLE "Conversation" ADD COLUMN     "sourceCompactionId" TEXT,
+ADD COLUMN     "sourceConversationId" TEXT;
+
