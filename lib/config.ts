@@ -59,6 +59,8 @@ export const configSchema = z.object({
   // Limits
   STRATA_MAX_MESSAGE_CHARS: integer(1, 10_000_000, 100_000),
   STRATA_MAX_BODY_BYTES: integer(1_024, 100 * 1024 * 1024, 1_048_576),
+  /** Largest conversation export POST /api/conversations/import accepts (exports carry whole histories). */
+  STRATA_MAX_IMPORT_BYTES: integer(1_024, 1024 * 1024 * 1024, 50 * 1024 * 1024),
   /** How long a turn's lease on its conversation lasts without renewal (one turn at a time). */
   STRATA_TURN_LEASE_MS: integer(1_000, 600_000, 30_000),
   // Accounts

@@ -1,11 +1,12 @@
 import * as ops from "@/lib/chat/operations";
+import { config } from "@/lib/config";
 import { handleUser, jsonResponse, readJsonObject } from "@/lib/http/handlers";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
-// Exports carry whole histories; larger than the API's usual body limit, but bounded.
-const maxImportBytes = () => Number(process.env.STRATA_MAX_IMPORT_BYTES ?? 50 * 1024 * 1024);
+// Exports carry whole histories: larger than the API's usual body limit, but bounded.
+const maxImportBytes = () => config().STRATA_MAX_IMPORT_BYTES;
 
 /** POST /api/conversations/import <a JSON export> — 201 with the new conversation. */
 export function POST(request: Request) {
