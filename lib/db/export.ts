@@ -5,7 +5,7 @@ import type { Db } from "./client.ts";
 import type { Compaction } from "./generated/client.ts";
 import { ownedConversation } from "./conversations.ts";
 import { readSettings } from "./settings.ts";
-import { toolCallsOf } from "./mappers.ts";
+import { compactionColumns, toolCallsOf } from "./mappers.ts";
 import { notFound } from "../errors.ts";
 import { OVERRIDABLE_SETTINGS, storedLayer } from "../settings-layers";
 import { EXPORT_FORMAT, EXPORT_VERSION, type ConversationExport, type ExportedCompaction, type ExportedMessage } from "./export-format.ts";
@@ -64,26 +64,8 @@ export async function exportConversation(db: Db, userId: string, conversationId:
     }),
     compactions: compactions.map((row, index) => ({
       ref: index,
-      level: row.level,
-      kind: row.kind,
-      trigger: row.trigger,
-      strategy: row.strategy,
-      fromSeq: row.fromSeq,
-      toSeq: row.toSeq,
-      summary: row.summary,
-      sections: (row.sections as Record<string, unknown> | null) ?? null,
-      summaryModel: row.summaryModel,
-      instructions: row.instructions,
-      summaryTokens: row.summaryTokens,
+      ...compactionColumns(row),
       keptSeqs: row.keptSeqs,
-      coveredMessageCount: row.coveredMessageCount,
-      coveredTokens: row.coveredTokens,
-      messagesBefore: row.messagesBefore,
-      messagesAfter: row.messagesAfter,
-      tokensBefore: row.tokensBefore,
-      tokensAfter: row.tokensAfter,
-      durationMs: row.durationMs,
-      background: row.background,
       supersededBy: ref(row.supersededById),
       undone: row.undoneAt != null,
       createdAt: row.createdAt.toISOString(),

@@ -105,9 +105,9 @@ export function toMessageView(row: Message): MessageView {
   }
 }
 
-export function toCompactionView(row: Compaction, childCount: number): CompactionView {
+/** What a compaction row says, as every outward shape (view, export) carries it. */
+export function compactionColumns(row: Compaction) {
   return {
-    id: row.id,
     level: row.level,
     kind: row.kind,
     trigger: row.trigger,
@@ -127,9 +127,11 @@ export function toCompactionView(row: Compaction, childCount: number): Compactio
     messagesAfter: row.messagesAfter,
     durationMs: row.durationMs,
     background: row.background,
-    createdAt: row.createdAt.toISOString(),
-    childCount,
   };
+}
+
+export function toCompactionView(row: Compaction, childCount: number): CompactionView {
+  return { id: row.id, ...compactionColumns(row), createdAt: row.createdAt.toISOString(), childCount };
 }
 
 export function toConversationView(row: Conversation, messageCount: number): ConversationView {
