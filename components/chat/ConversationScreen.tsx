@@ -53,6 +53,7 @@ export function ConversationScreen({
   const activityOpen = useChat((state) => state.activityOpen);
   const busy = useChat((state) => state.busy);
   const settled = useChat((state) => state.settled);
+  const synced = useChat((state) => state.synced);
   const deleted = useChat((state) => state.deleted && state.conversationId === conversation.id);
 
   useEffect(() => {
@@ -123,6 +124,7 @@ export function ConversationScreen({
       data-ready={ready}
       data-busy={busy}
       data-settled={settled}
+      data-synced={synced}
     >
       <ChatHeader conversation={conversation} demo={demo} />
       <FindBar key={conversation.id} conversationId={conversation.id} />

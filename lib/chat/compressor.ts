@@ -139,7 +139,10 @@ export async function withConversationLock<T>(conversationId: string, work: () =
  * The automatic check before a model call. When nothing is due the turn goes on at once,
  * without the lock: a pre-emptive compaction running here or on another instance (which
  * holds the lock and the lease through its summary call) does not hold up a turn that
- * fits. When something is due, a background run under way is awaited, not repeated.
+ * fits. When a trigger fired but the request still fits the hard limit and this process
+ * is already writing the pre-emptive summary, the turn goes on too: that summary is the
+ * compaction the trigger asks for, and the next turn finds it saved. Only a request over
+ * the hard limit waits for it, and is then compacted (or, failing that, truncated).
  */
 export async function compressBeforeCall(
   userId: string,
@@ -149,10 +152,11 @@ export async function compressBeforeCall(
   onSummarizing?: ProcessOptions["onSummarizing"],
 ): Promise<AppliedChange> {
   const { transcript: current } = await loadActive(userId, conversationId);
-  if (!compressionManager().dueBeforeCall(current, settings)) {
+  const need = compressionManager().needBeforeCall(current, settings);
+  const running = services().background.get(conversationId);
+  if (need === "nothing" || (need === "due" && running)) {
     return { change: { created: [], attempts: [], transcript: current }, transcript: current, compactions: [], attempts: [], saved: true };
   }
-  const running = services().background.get(conversationId);
   if (running) await running.done;
   return withTranscript(userId, conversationId, settings, (transcript) =>
     compressionManager().process(transcript, settings, { ...(signal ? { signal } : {}), ...(onSummarizing ? { onSummarizing } : {}) }),

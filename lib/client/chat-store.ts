@@ -52,8 +52,10 @@ type ChatState = {
   attemptsError: string | null;
   activityOpen: boolean;
   abort: AbortController | null;
-  /** Counts finished operations (turns, compactions, rewinds): lets tests and observers wait for one. */
+  /** Counts operations this tab started and finished (turns, compactions, rewinds): lets tests and observers wait for one. */
   settled: number;
+  /** Counts reloads caused by changes seen from elsewhere; kept apart so that waiting for a local operation never ends on one. */
+  synced: number;
   /** The server's change state last seen (lib/db/turn-lease.ts): a tab reloads its timeline when it moves. */
   version: string | null;
   /** A turn runs in this conversation elsewhere (another tab, another device): sending waits for it. */
@@ -243,6 +245,7 @@ export const useChat = create<ChatState>()((set, get) => {
     activityOpen: false,
     abort: null,
     settled: 0,
+    synced: 0,
     version: null,
     remoteTurn: false,
     deleted: false,
@@ -290,7 +293,7 @@ export const useChat = create<ChatState>()((set, get) => {
         void (async () => {
           await Promise.all([get().refreshTimeline(), get().refreshMeter(), get().activityOpen ? get().refreshAttempts() : null]);
           void useConversationList.getState().refresh();
-          settle();
+          set((state) => ({ synced: state.synced + 1 }));
         })();
       });
     },

@@ -33,6 +33,9 @@ import type {
   Transcript,
 } from "./types";
 
+/** What must happen before a model call; see AutoCompressionManager.needBeforeCall. */
+export type BeforeCallNeed = "nothing" | "due" | "over_hard_limit";
+
 export type AutoCompressionManagerDeps = {
   summarizer: Summarizer;
   tokens: TokenCounter;
@@ -122,13 +125,17 @@ export class AutoCompressionManager {
   }
 
   /**
-   * Whether the check before a model call has anything to do: a trigger fires, or the
-   * request is over the hard limit. A turn that finds nothing due goes on without waiting
-   * for a pre-emptive compaction that is under way (it only makes the next turns cheaper).
+   * What the check before a model call has to do: nothing; compact because a trigger
+   * fired while the request still fits the hard limit ("due"); or compact (or, failing
+   * that, truncate) because the request is over the hard limit ("over_hard_limit"). The
+   * caller may send a "due" request as it is while a pre-emptive compaction is being
+   * written: the summary under way is the compaction the trigger asks for, and waiting
+   * for it would only add its latency to this turn.
    */
-  dueBeforeCall(transcript: Transcript, settings: CompressionSettings): boolean {
+  needBeforeCall(transcript: Transcript, settings: CompressionSettings): BeforeCallNeed {
     const context: RunContext = { settings, budget: this.budget(transcript, settings), trigger: "auto", strategy: settings.strategy, background: false };
-    return this.decide(transcript, context) !== null || requestTokens(transcript, settings, this.deps) > context.budget.hardLimit;
+    if (requestTokens(transcript, settings, this.deps) > context.budget.hardLimit) return "over_hard_limit";
+    return this.decide(transcript, context) !== null ? "due" : "nothing";
   }
 
   async compactNow(

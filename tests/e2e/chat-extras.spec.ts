@@ -3,7 +3,7 @@
 // skip link and a shortcut to the message box.
 import { ADMIN_STATE } from "./support/accounts";
 import { expect, test } from "./support/fixtures";
-import { MODEL_SERVER, newConversation, resetModelServer, saveTestSettings, sendMessage, untilSettled } from "./support/helpers";
+import { chatRequestFor, MODEL_SERVER, newConversation, resetModelServer, saveTestSettings, sendMessage, untilSettled } from "./support/helpers";
 
 test.use({ storageState: ADMIN_STATE, permissions: ["clipboard-read", "clipboard-write"] });
 
@@ -119,10 +119,7 @@ test("pinning a message inside a compaction brings it back into the model's view
   await expect(inside.getByTestId("pin-toggle")).toHaveAttribute("aria-pressed", "true");
   await expect(inside).toContainText("in the model's view beside the summary");
 
-  await request.delete(`${MODEL_SERVER}/__admin/requests`);
   await sendMessage(page, "What is the code word?");
-  type Recorded = { kind: string; body: { messages: { role: string; content: string | null }[] } };
-  const { requests } = (await (await request.get(`${MODEL_SERVER}/__admin/requests`)).json()) as { requests: Recorded[] };
-  const sent = requests.filter((r) => r.kind === "chat").at(-1)!.body.messages;
+  const sent = await chatRequestFor(request, "What is the code word?");
   expect(sent.some((m) => m.role === "user" && m.content === secret)).toBe(true);
 });

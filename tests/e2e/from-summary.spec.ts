@@ -1,5 +1,5 @@
 import { expect, test } from "./support/fixtures";
-import { MODEL_SERVER, newConversation, resetModelServer, saveTestSettings, scriptTurns, sendMessage, untilSettled } from "./support/helpers";
+import { chatRequestFor, newConversation, resetModelServer, saveTestSettings, scriptTurns, sendMessage, untilSettled } from "./support/helpers";
 
 test.beforeEach(async ({ request }) => {
   await resetModelServer(request);
@@ -30,11 +30,8 @@ test("New conversation from this summary: lands in a linked conversation that st
   const first = page.locator("[data-testid=message][data-role=user]").first();
   await expect(first).toContainText("Continued from the conversation “Harbour plans”");
 
-  await request.delete(`${MODEL_SERVER}/__admin/requests`);
   await sendMessage(page, "How many people are in the crew?");
-  type Recorded = { kind: string; body: { messages: { role: string; content: string | null }[] } };
-  const { requests } = (await (await request.get(`${MODEL_SERVER}/__admin/requests`)).json()) as { requests: Recorded[] };
-  const sent = requests.filter((r) => r.kind === "chat").at(-1)!.body.messages;
+  const sent = await chatRequestFor(request, "How many people are in the crew?");
   // Whatever system prompt leads, the model reads the summary, then the new question.
   const conversational = sent.filter((m) => m.role !== "system");
   expect(conversational.map((m) => m.role)).toEqual(["user", "user"]);

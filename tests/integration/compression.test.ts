@@ -307,6 +307,51 @@ describe("manual, tool, background and rewind", () => {
     }
   }, 60_000);
 
+  it("a due turn that fits the hard limit does not wait for the pre-emptive summary under way; one over it does", async () => {
+    await smallWindow({ threshold: 0.8, preemptiveThreshold: 0.5 });
+    const conversation = await newConversation(MODEL);
+    const threshold = 0.8 * WINDOW;
+    const hardLimit = WINDOW - 300;
+    h.server.setLatency({ summaryLatencyMs: 8_000 });
+    try {
+      let running = false;
+      for (let turn = 1; turn <= 20 && !running; turn++) {
+        await send(conversation.id, `Turn ${turn} REPLY_WORDS=60`);
+        running = h.server.requests.some((r) => r.kind === "summary");
+      }
+      expect(running).toBe(true);
+      let settled = false;
+      const background = backgroundSettled(conversation.id).then(() => (settled = true));
+
+      // Turns that push the request past the auto threshold while that summary is being written.
+      let dueButFitting: number | undefined;
+      // Each adds ~120 tokens, less than the 300 between the threshold and the hard limit.
+      for (let turn = 1; turn <= 14 && dueButFitting === undefined && !settled; turn++) {
+        const events = await send(conversation.id, `Meanwhile ${turn} REPLY_WORDS=90`);
+        const sent = countRequestTokens(sentMessages(chatRequests(h.server).at(-1)!.body));
+        if (sent > threshold && !settled) {
+          expect(sent).toBeLessThanOrEqual(hardLimit);
+          // Answered from the context as it was: no compaction of its own, nothing cut.
+          expect(events.some((e) => e.type === "compaction" || e.type === "compaction_failed")).toBe(false);
+          dueButFitting = sent;
+        }
+      }
+      expect(dueButFitting, "no turn crossed the threshold while the summary was being written").toBeDefined();
+      expect(settled).toBe(false);
+
+      // A request over the hard limit cannot go out as it is: it waits for the summary under way.
+      const events = await send(conversation.id, `Long one: ${"word ".repeat(400)} REPLY_WORDS=5`);
+      expect(settled).toBe(true);
+      expect(events.some((e) => e.type === "message" && e.message.role === "assistant")).toBe(true);
+      expect(countRequestTokens(sentMessages(chatRequests(h.server).at(-1)!.body))).toBeLessThanOrEqual(hardLimit);
+      await background;
+      const truncations = await h.db.compaction.count({ where: { conversationId: conversation.id, kind: "truncation" } });
+      expect(truncations).toBe(0);
+    } finally {
+      h.server.setLatency({ summaryLatencyMs: 0 });
+    }
+  }, 90_000);
+
   it("rewind removes the last turn and undoes a compaction that covered it", async () => {
     await smallWindow({ threshold: 0.99, keepRecentCount: 0 });
     const conversation = await newConversation(MODEL);

@@ -22,6 +22,22 @@ export async function resetModelServer(request: APIRequestContext): Promise<void
   expect((await request.post(`${MODEL_SERVER}/__admin/reset`)).ok()).toBeTruthy();
 }
 
+type RecordedMessage = { role: string; content: string | null };
+type RecordedRequest = { kind: string; body: { messages: RecordedMessage[] } };
+
+/** The messages of the chat request the model server received for `question` (waits until it has arrived). */
+export async function chatRequestFor(request: APIRequestContext, question: string): Promise<RecordedMessage[]> {
+  let found: RecordedMessage[] | undefined;
+  await expect
+    .poll(async () => {
+      const { requests } = (await (await request.get(`${MODEL_SERVER}/__admin/requests`)).json()) as { requests: RecordedRequest[] };
+      found = requests.filter((r) => r.kind === "chat" && r.body.messages.at(-1)?.content === question).at(-1)?.body.messages;
+      return found !== undefined;
+    }, { message: `the model server never received a chat request ending with "${question}"` })
+    .toBe(true);
+  return found!;
+}
+
 export async function addFault(request: APIRequestContext, fault: Record<string, unknown>): Promise<void> {
   expect((await request.post(`${MODEL_SERVER}/__admin/faults`, { data: fault })).ok()).toBeTruthy();
 }
