@@ -4,8 +4,10 @@
 import { randomUUID } from "node:crypto";
 import { config } from "../config";
 import { getDb } from "../db/client";
-import type { MessageDraft } from "../db/messages";
-import { releaseTurnLease, renewTurnLease, takeTurnLease } from "../db/turn-lease";
+import type { Message } from "../db/generated/client";
+import { appendWithRowChange, type MessageDraft } from "../db/messages";
+import { releasedWith, releaseTurnLease, renewTurnLease, takeTurnLease } from "../db/turn-lease";
+import { notFound } from "../errors";
 import { logger } from "../log/logger";
 import type { MessageView } from "../views";
 
@@ -15,6 +17,8 @@ const MAX_TURN_MS = 30 * 60_000;
 export type TurnGate = {
   /** The user's message, stored with the lease (null for a retry or an edit, which store it later). */
   userMessage: MessageView | null;
+  /** Stores the turn's last reply and closes the gate in the same statement. */
+  appendFinalReply: (reply: MessageDraft) => Promise<Message>;
   close: () => Promise<void>;
 };
 
@@ -35,6 +39,13 @@ export async function openTurnGate(userId: string, conversationId: string, userM
   let closed = false;
   return {
     userMessage: taken.userMessage,
+    async appendFinalReply(reply) {
+      const [row] = await appendWithRowChange(db, userId, conversationId, reply, releasedWith(leaseId));
+      if (!row) throw notFound("conversation", conversationId);
+      closed = true;
+      clearInterval(renew);
+      return row;
+    },
     async close() {
       if (closed) return;
       closed = true;

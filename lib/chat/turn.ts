@@ -211,12 +211,16 @@ export async function* runTurn(input: TurnInput): AsyncGenerator<TurnEvent> {
         ...(usage ? { usage } : {}),
       };
       recordTurn("complete", usage?.promptTokens);
-      const [assistantRow] = await span("append", () => appendMessageRows(db, userId, conversationId, [assistantDraft]));
+      // The last reply of the turn closes the gate in the statement that stores it.
+      const last = toolCalls.length === 0;
+      const [assistantRow] = await span("append", async () =>
+        last && input.gate ? [await input.gate.appendFinalReply(assistantDraft)] : appendMessageRows(db, userId, conversationId, [assistantDraft]),
+      );
       if (assistantRow) {
         context = { ...transcript, messages: [...transcript.messages, toTranscriptMessage(assistantRow)], totalMessageCount: assistantRow.seq };
         yield { type: "message", message: toMessageView(assistantRow) };
       }
-      if (toolCalls.length === 0) break;
+      if (last) break;
 
       const toolDrafts: MessageDraft[] = [];
       for (const call of toolCalls) {
@@ -230,10 +234,17 @@ export async function* runTurn(input: TurnInput): AsyncGenerator<TurnEvent> {
         });
       }
       for (const message of await appendMessages(db, userId, conversationId, toolDrafts)) yield { type: "message", message };
+      // The tool results are not in it: after the last round, the meter loads the context afresh.
+      context = undefined;
     }
 
-    yield { type: "done", context: await span("meter", () => contextMeter(userId, conversationId, settings, context)) };
-    spanSync("schedule", () => void scheduleBackgroundCompaction(userId, conversationId));
+    const after = context ?? (await activeTranscript(userId, conversationId));
+    yield { type: "done", context: await span("meter", () => contextMeter(userId, conversationId, settings, after)) };
+    // Only when the context is past the pre-emptive level: a job (and its transcript
+    // load) for every turn would cost more than the turn itself.
+    if (compressionManager().dueAfterReply(after, settings)) {
+      spanSync("schedule", () => void scheduleBackgroundCompaction(userId, conversationId));
+    }
   } finally {
     turn.release();
     await input.gate?.close();

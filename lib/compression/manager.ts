@@ -138,6 +138,13 @@ export class AutoCompressionManager {
     return this.decide(transcript, context) !== null ? "due" : "nothing";
   }
 
+  /** Whether the check after a reply (`process` with `background`) would compact pre-emptively. */
+  dueAfterReply(transcript: Transcript, settings: CompressionSettings): boolean {
+    if (!settings.enabled) return false;
+    const context: RunContext = { settings, budget: this.budget(transcript, settings), trigger: "auto", strategy: settings.strategy, background: true };
+    return this.decide(transcript, context) !== null;
+  }
+
   async compactNow(
     transcript: Transcript,
     settings: CompressionSettings,

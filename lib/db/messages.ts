@@ -81,13 +81,28 @@ const MESSAGE_COLUMNS = Prisma.raw(
     .join(", "),
 );
 
-async function appendInOneStatement(db: Db, userId: string, conversationId: string, drafts: MessageDraft[]): Promise<Message[]> {
+/**
+ * More to change on the conversation row in the statement that stores the messages (the
+ * turn lease: taken with the user's message, released with the final reply), and a
+ * condition the row must meet, or nothing is stored.
+ */
+export type ConversationRowChange = { set: Prisma.Sql; where: Prisma.Sql };
+
+const NO_ROW_CHANGE: ConversationRowChange = { set: Prisma.empty, where: Prisma.empty };
+
+async function appendInOneStatement(
+  db: Db,
+  userId: string,
+  conversationId: string,
+  drafts: MessageDraft[],
+  row: ConversationRowChange,
+): Promise<Message[]> {
   const data = drafts.map((draft) => draftData(conversationId, 0, draft));
   const column = <T>(pick: (row: Prisma.MessageCreateManyInput) => T | undefined) => data.map((row) => pick(row) ?? null);
-  const rows = await db.$queryRaw<Message[]>`
+  return db.$queryRaw<Message[]>`
     WITH bumped AS (
-      UPDATE "Conversation" SET "lastSeq" = "lastSeq" + ${drafts.length}, "updatedAt" = now()
-      WHERE id = ${conversationId} AND "userId" = ${userId} RETURNING "lastSeq"
+      UPDATE "Conversation" SET "lastSeq" = "lastSeq" + ${drafts.length}, "updatedAt" = now() ${row.set}
+      WHERE id = ${conversationId} AND "userId" = ${userId} ${row.where} RETURNING "lastSeq"
     )
     INSERT INTO "Message" (id, "conversationId", seq, role, content, "toolCalls", "tokenCount", model, status, error,
                            "promptTokens", "completionTokens", "requestTokens", "updatedAt")
@@ -100,9 +115,16 @@ async function appendInOneStatement(db: Db, userId: string, conversationId: stri
                 ${column((row) => row.error)}::text[], ${column((row) => row.promptTokens)}::int[],
                 ${column((row) => row.completionTokens)}::int[], ${column((row) => row.requestTokens)}::int[])
            WITH ORDINALITY AS d(role, content, calls, tokens, model, status, error, prompt, completion, request, n)
-    RETURNING ${MESSAGE_COLUMNS}`;
-  if (rows.length === 0) throw notFound("conversation", conversationId);
-  return rows.sort((a, b) => a.seq - b.seq);
+    RETURNING ${MESSAGE_COLUMNS}`.then((rows) => rows.sort((a, b) => a.seq - b.seq));
+}
+
+/**
+ * Stores a user message or a reply together with `row`'s change of the conversation row,
+ * in one statement; empty when the row did not meet `row.where` (or is not the user's).
+ */
+export function appendWithRowChange(db: Db, userId: string, conversationId: string, draft: MessageDraft, row: ConversationRowChange): Promise<Message[]> {
+  if (draft.role === "tool") throw new Error("a tool result is checked against its call in a transaction");
+  return appendInOneStatement(db, userId, conversationId, [draft], row);
 }
 
 /**
@@ -117,18 +139,12 @@ export async function appendMessages(db: Db, userId: string, conversationId: str
 /** appendMessages, returning the stored rows (the turn also adds them to the transcript it holds). */
 export async function appendMessageRows(db: Db, userId: string, conversationId: string, drafts: MessageDraft[]): Promise<Message[]> {
   if (drafts.length === 0) return [];
-  if (drafts.every((draft) => draft.role !== "tool")) return appendInOneStatement(db, userId, conversationId, drafts);
+  if (drafts.every((draft) => draft.role !== "tool")) {
+    const rows = await appendInOneStatement(db, userId, conversationId, drafts, NO_ROW_CHANGE);
+    if (rows.length === 0) throw notFound("conversation", conversationId);
+    return rows;
+  }
   return db.$transaction((tx) => appendRowsInTx(tx, userId, conversationId, drafts));
-}
-
-/** appendMessages inside a transaction the caller holds (the turn gate stores the user's message with its lease). */
-export async function appendMessagesInTx(
-  tx: Prisma.TransactionClient,
-  userId: string,
-  conversationId: string,
-  drafts: MessageDraft[],
-): Promise<MessageView[]> {
-  return (await appendRowsInTx(tx, userId, conversationId, drafts)).map(toMessageView);
 }
 
 async function appendRowsInTx(tx: Prisma.TransactionClient, userId: string, conversationId: string, drafts: MessageDraft[]): Promise<Message[]> {

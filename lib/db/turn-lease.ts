@@ -1,11 +1,12 @@
 // The turn gate: at most one turn runs in a conversation at a time, whichever server
 // process runs it. The lease lives on the conversation row (turnLeaseId, turnLeaseUntil,
-// the database's clock), is taken in the same transaction that stores the turn's user
-// message, renewed while the turn runs and cleared when it ends. A process that dies
-// mid-turn leaves a lease that expires by itself.
+// the database's clock), is taken in the statement that stores the turn's user message,
+// renewed while the turn runs and cleared with the final reply (or when the turn ends
+// otherwise). A process that dies mid-turn leaves a lease that expires by itself.
 import type { Db } from "./client.ts";
 import { Prisma } from "./generated/client.ts";
-import { appendMessagesInTx, type MessageDraft } from "./messages.ts";
+import { appendWithRowChange, type ConversationRowChange, type MessageDraft } from "./messages.ts";
+import { toMessageView } from "./mappers.ts";
 import { AppError, notFound } from "../errors.ts";
 import type { MessageView } from "../views";
 
@@ -16,25 +17,23 @@ export function turnBusy(): AppError {
   return new AppError("busy", TURN_BUSY_MESSAGE);
 }
 
-async function claim(tx: Prisma.TransactionClient, userId: string, conversationId: string, leaseId: string, leaseMs: number): Promise<void> {
-  // Row lock on the conversation (UPDATE), then the check on the locked row: two
-  // claims at once are serialized and the second sees the first one's lease.
-  const taken = await tx.$queryRaw<{ id: string }[]>`
-    UPDATE "Conversation"
-    SET "turnLeaseId" = ${leaseId}, "turnLeaseUntil" = now() + make_interval(secs => ${leaseMs / 1000}::double precision)
-    WHERE id = ${conversationId} AND "userId" = ${userId}
-      AND ("turnLeaseUntil" IS NULL OR "turnLeaseUntil" < now())
-    RETURNING id`;
-  if (taken.length > 0) return;
-  const exists = await tx.conversation.findFirst({ where: { id: conversationId, userId }, select: { id: true } });
-  if (!exists) throw notFound("conversation", conversationId);
-  throw turnBusy();
+const leaseFree = Prisma.sql`AND ("turnLeaseUntil" IS NULL OR "turnLeaseUntil" < now())`;
+
+function leaseUntil(leaseMs: number): Prisma.Sql {
+  return Prisma.sql`now() + make_interval(secs => ${leaseMs / 1000}::double precision)`;
+}
+
+/** Why a claim took no row: the conversation is not the user's (404), or another turn holds it (409). */
+async function refusal(db: Db, userId: string, conversationId: string): Promise<AppError> {
+  const exists = await db.conversation.findFirst({ where: { id: conversationId, userId }, select: { id: true } });
+  return exists ? turnBusy() : notFound("conversation", conversationId);
 }
 
 /**
- * Takes the conversation's turn lease and, in the same transaction, stores the user's
+ * Takes the conversation's turn lease and, in the same statement, stores the user's
  * message (when the turn has one). Throws "busy" while another turn holds a lease that
- * has not expired.
+ * has not expired. One statement is atomic and takes the conversation row's lock, so two
+ * claims at once are serialized and the second sees the first one's lease.
  */
 export async function takeTurnLease(
   db: Db,
@@ -42,18 +41,36 @@ export async function takeTurnLease(
   conversationId: string,
   options: { leaseId: string; leaseMs: number; userMessage?: MessageDraft },
 ): Promise<{ userMessage: MessageView | null }> {
-  return db.$transaction(async (tx) => {
-    await claim(tx, userId, conversationId, options.leaseId, options.leaseMs);
-    if (!options.userMessage) return { userMessage: null };
-    const [stored] = await appendMessagesInTx(tx, userId, conversationId, [options.userMessage]);
-    return { userMessage: stored ?? null };
-  });
+  const { leaseId, leaseMs, userMessage } = options;
+  if (userMessage) {
+    const take = { set: Prisma.sql`, "turnLeaseId" = ${leaseId}, "turnLeaseUntil" = ${leaseUntil(leaseMs)}`, where: leaseFree };
+    const [stored] = await appendWithRowChange(db, userId, conversationId, userMessage, take);
+    if (!stored) throw await refusal(db, userId, conversationId);
+    return { userMessage: toMessageView(stored) };
+  }
+  const taken = await db.$executeRaw`
+    UPDATE "Conversation" SET "turnLeaseId" = ${leaseId}, "turnLeaseUntil" = ${leaseUntil(leaseMs)}
+    WHERE id = ${conversationId} AND "userId" = ${userId} ${leaseFree}`;
+  if (taken === 0) throw await refusal(db, userId, conversationId);
+  return { userMessage: null };
+}
+
+/**
+ * The change that releases this turn's lease in the statement storing its final reply
+ * (one round trip less per turn); a lease that expired and was taken since is left alone.
+ */
+export function releasedWith(leaseId: string): ConversationRowChange {
+  return {
+    set: Prisma.sql`, "turnLeaseId" = CASE WHEN "turnLeaseId" = ${leaseId} THEN NULL ELSE "turnLeaseId" END,
+      "turnLeaseUntil" = CASE WHEN "turnLeaseId" = ${leaseId} THEN NULL ELSE "turnLeaseUntil" END`,
+    where: Prisma.empty,
+  };
 }
 
 /** Extends a lease this turn still holds; false when it was lost (expired and taken by another turn). */
 export async function renewTurnLease(db: Db, conversationId: string, leaseId: string, leaseMs: number): Promise<boolean> {
   const renewed = await db.$executeRaw`
-    UPDATE "Conversation" SET "turnLeaseUntil" = now() + make_interval(secs => ${leaseMs / 1000}::double precision)
+    UPDATE "Conversation" SET "turnLeaseUntil" = ${leaseUntil(leaseMs)}
     WHERE id = ${conversationId} AND "turnLeaseId" = ${leaseId}`;
   return renewed > 0;
 }

@@ -53,10 +53,10 @@ describe("rewind and edit against compactions in flight", () => {
   it("rewind while a manual compaction is being written: the rewound messages never reach the model again", async () => {
     await smallWindow({ enabled: false });
     const conversation = await conversationWithHistory();
-    h.server.setLatency({ summaryLatencyMs: 600 });
+    h.server.setLatency({ summaryLatencyMs: 3_000 });
     const compacting = ops.compactNow(h.user, { conversationId: conversation.id });
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(h.server.requests.some((r) => r.kind === "summary")).toBe(true); // the summary is being written
+    // The summary is being written (asked for, not answered for 3 s).
+    await vi.waitFor(() => expect(h.server.requests.some((r) => r.kind === "summary")).toBe(true), { timeout: 2_500, interval: 20 });
     await ops.rewind(h.user, { conversationId: conversation.id, turns: 9 });
     await compacting;
     h.server.setLatency({ summaryLatencyMs: 0 });
@@ -70,11 +70,13 @@ describe("rewind and edit against compactions in flight", () => {
     await smallWindow({ preemptiveThreshold: 0.05, threshold: 0.9 });
     const conversation = await conversationWithHistory(6);
     await backgroundSettled(conversation.id);
-    h.server.setLatency({ summaryLatencyMs: 800 });
+    h.server.setLatency({ summaryLatencyMs: 3_000 });
     const firstUser = await h.db.message.findFirst({ where: { conversationId: conversation.id, role: "user" }, orderBy: { seq: "asc" } });
+    const summaries = () => h.server.requests.filter((r) => r.kind === "summary").length;
+    const before = summaries();
     const running = scheduleBackgroundCompaction(h.user.id, conversation.id);
-    await new Promise((resolve) => setTimeout(resolve, 150));
-    expect(h.server.requests.some((r) => r.kind === "summary")).toBe(true); // the background summary is under way
+    // The background summary is under way.
+    await vi.waitFor(() => expect(summaries()).toBeGreaterThan(before), { timeout: 2_500, interval: 20 });
     await ops.startTurn(h.user, { conversationId: conversation.id, editSeq: firstUser!.seq, content: "Start over: the code word is pear." }).then(async (events) => {
       for await (const _ of events) void _;
     });
