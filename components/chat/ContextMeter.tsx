@@ -1,8 +1,9 @@
 "use client";
-import { useId, useState } from "react";
+import { useId } from "react";
 import { useChat } from "@/lib/client/chat-store";
 import { formatCount, formatPercent } from "@/lib/client/format";
 import type { ContextMeterView } from "@/lib/views";
+import { useHoverPopover } from "../ui/hover-popover";
 
 const SEGMENTS = [
   { key: "systemTokens", label: "System prompt", color: "bg-neutral-500 dark:bg-neutral-400" },
@@ -16,6 +17,16 @@ const CORRECTION_COLOR = "bg-sky-300/70 dark:bg-sky-700/70";
 /** Thresholds are shares of the window, the rest token counts. */
 export function formatSetting(setting: string, value: number): string {
   return setting === "threshold" || setting === "preemptiveThreshold" ? formatPercent(value) : formatCount(value);
+}
+
+/**
+ * The meter measures the conversation as stored; a request larger than the hard limit is
+ * cut before it is sent (an oversized message shortened, the oldest entries dropped). So
+ * past the hard limit the figure is not what the model saw, and "512%" would read as an
+ * error: the meter says "cut" instead.
+ */
+export function requestCut(meter: Pick<ContextMeterView, "totalTokens" | "hardLimit">): boolean {
+  return meter.totalTokens > meter.hardLimit;
 }
 
 function share(tokens: number, window: number): number {
@@ -65,6 +76,12 @@ function MeterDetails({ meter, id }: { meter: ContextMeterView; id: string }) {
       <p className="mb-2 font-semibold">
         {formatCount(meter.totalTokens)} of {formatCount(meter.contextWindow)} tokens ({formatPercent(meter.ratio)})
       </p>
+      {requestCut(meter) ? (
+        <p data-testid="context-meter-cut" className="mb-2 text-red-700 dark:text-red-400">
+          Over the hard limit: the request was cut to {formatCount(meter.hardLimit)} tokens before it went to the model. Nothing
+          stored was lost.
+        </p>
+      ) : null}
       <dl className="space-y-1">
         {rows.map(([label, value, color]) => (
           <div key={label} className="flex items-center gap-2">
@@ -114,29 +131,34 @@ function MeterDetails({ meter, id }: { meter: ContextMeterView; id: string }) {
 
 export function ContextMeter() {
   const meter = useChat((state) => state.meter);
-  const [open, setOpen] = useState(false);
+  const { open, send } = useHoverPopover();
   const detailsId = useId();
   if (!meter) return null;
   const percent = Math.round(meter.ratio * 100);
-  const tone = meter.ratio >= meter.threshold ? "text-red-600 dark:text-red-400" : "text-neutral-600 dark:text-neutral-400";
+  const cut = requestCut(meter);
+  const tone = cut || meter.ratio >= meter.threshold ? "text-red-600 dark:text-red-400" : "text-neutral-600 dark:text-neutral-400";
+  const summary = `${formatCount(meter.totalTokens)} of ${formatCount(meter.contextWindow)} tokens`;
   return (
-    <div className="relative" onMouseEnter={() => setOpen(true)} onMouseLeave={() => setOpen(false)}>
+    <div className="relative" onMouseEnter={() => send("enter")} onMouseLeave={() => send("leave")}>
       <button
         type="button"
         data-testid="context-meter"
         data-percent={percent}
-        aria-label={`Context ${percent}% full: ${formatCount(meter.totalTokens)} of ${formatCount(meter.contextWindow)} tokens`}
+        data-cut={cut}
+        aria-label={cut ? `Context over the limit (${percent}%): ${summary}; the request was cut to fit` : `Context ${percent}% full: ${summary}`}
         aria-expanded={open}
         aria-describedby={open ? detailsId : undefined}
-        onClick={() => setOpen((value) => !value)}
-        onBlur={() => setOpen(false)}
+        onClick={() => send("click")}
+        onBlur={() => send("dismiss")}
         onKeyDown={(event) => {
-          if (event.key === "Escape") setOpen(false);
+          if (event.key === "Escape") send("dismiss");
         }}
         className="flex h-7 items-center gap-2 rounded-md px-2 hover:bg-neutral-100 dark:hover:bg-neutral-800"
       >
         <MeterBar meter={meter} />
-        <span className={`w-9 text-right font-mono text-[11.5px] tabular-nums ${tone}`}>{percent}%</span>
+        <span data-testid="context-meter-label" className={`w-9 text-right font-mono text-[11.5px] tabular-nums ${tone}`}>
+          {cut ? "cut" : `${percent}%`}
+        </span>
       </button>
       {open ? <MeterDetails meter={meter} id={detailsId} /> : null}
     </div>

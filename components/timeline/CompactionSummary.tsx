@@ -1,18 +1,13 @@
+"use client";
+import { useId, useState } from "react";
 import type { CompactionView } from "@/lib/views";
 import type { SummarySections } from "@/lib/compression/types";
 import { plural } from "@/lib/client/format";
 import { Markdown } from "../ui/Markdown";
-
-const SECTION_TITLES: [keyof SummarySections, string][] = [
-  ["goals", "Goals"],
-  ["decisions", "Decisions"],
-  ["completed", "Completed"],
-  ["openItems", "Open items"],
-  ["facts", "Facts"],
-];
+import { SECTION_LABELS, summaryPreview } from "./summary-preview";
 
 function StructuredSummary({ sections }: { sections: SummarySections }) {
-  const filled = SECTION_TITLES.filter(([key]) => sections[key].length > 0);
+  const filled = SECTION_LABELS.filter(([key]) => sections[key].length > 0);
   if (filled.length === 0) return <p className="text-neutral-500 italic">(empty structured summary)</p>;
   return (
     <div className="grid gap-x-6 gap-y-2 sm:grid-cols-2">
@@ -30,7 +25,42 @@ function StructuredSummary({ sections }: { sections: SummarySections }) {
   );
 }
 
-/** What the model sees in place of the covered messages. */
+function FullSummary({ compaction }: { compaction: CompactionView }) {
+  return compaction.sections ? <StructuredSummary sections={compaction.sections} /> : <Markdown text={compaction.summary} breaks />;
+}
+
+/** A summary's first line, and the whole of it on request. */
+function Summary({ compaction }: { compaction: CompactionView }) {
+  const [open, setOpen] = useState(false);
+  const fullId = useId();
+  const preview = summaryPreview(compaction.summary, compaction.sections);
+  if (!preview.partial) return <FullSummary compaction={compaction} />;
+  return (
+    <>
+      {open ? (
+        <div id={fullId}>
+          <FullSummary compaction={compaction} />
+        </div>
+      ) : (
+        <p data-testid="compaction-summary-preview" className="text-neutral-700 dark:text-neutral-300">
+          {preview.text}
+        </p>
+      )}
+      <button
+        type="button"
+        data-testid="compaction-summary-more"
+        aria-expanded={open}
+        aria-controls={open ? fullId : undefined}
+        onClick={() => setOpen((value) => !value)}
+        className="mt-0.5 text-[11.5px] text-sky-700 underline-offset-2 hover:underline dark:text-sky-400"
+      >
+        {open ? "Show less" : "Show the whole summary"}
+      </button>
+    </>
+  );
+}
+
+/** What the model sees in place of the covered messages: a preview until asked for the whole. */
 export function CompactionSummary({ compaction }: { compaction: CompactionView }) {
   return (
     <div data-testid="compaction-summary" className="text-[13px]">
@@ -38,10 +68,8 @@ export function CompactionSummary({ compaction }: { compaction: CompactionView }
         <p className="text-neutral-700 dark:text-neutral-300">
           {plural(compaction.coveredMessageCount, "message")} dropped from the model&apos;s view to fit the window — still here.
         </p>
-      ) : compaction.sections ? (
-        <StructuredSummary sections={compaction.sections} />
       ) : (
-        <Markdown text={compaction.summary} breaks />
+        <Summary compaction={compaction} />
       )}
       {compaction.instructions ? (
         <p className="mt-1.5 text-[11.5px] text-neutral-500">

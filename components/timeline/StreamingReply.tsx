@@ -18,7 +18,7 @@ export function StreamingReply() {
         <span className="animate-strata-pulse size-1.5 rounded-full bg-sky-500" />
       </header>
       {streaming?.text ? (
-        <Markdown text={streaming.text} />
+        <Markdown text={streaming.text} streaming />
       ) : (
         <p className="text-[13px] text-neutral-500">{streaming ? "Thinking…" : "Waiting for the model…"}</p>
       )}

@@ -1,11 +1,16 @@
 // Message and summary text as GitHub-flavoured Markdown, sanitized. Raw HTML is shown
 // as written ("List<String>", "a <div>"): people write it as text, and dropping it
-// silently loses their words.
-import { memo, useRef } from "react";
-import { CopyButton } from "./CopyButton";
-import ReactMarkdown from "react-markdown";
-import rehypeSanitize from "rehype-sanitize";
+// silently loses their words. Code blocks are highlighted and math typeset once their
+// libraries have loaded (CodeBlock.tsx, math.ts); until then both show as plain code.
+import "katex/dist/katex.min.css";
+import { memo } from "react";
+import ReactMarkdown, { type Options } from "react-markdown";
+import rehypeSanitize, { defaultSchema, type Options as SanitizeSchema } from "rehype-sanitize";
 import remarkGfm from "remark-gfm";
+import remarkMath from "remark-math";
+import { CodeBlock, HighlightContext } from "./CodeBlock";
+import { useLazyModule } from "./lazy-module";
+import { KATEX_OPTIONS, katexPlugin, mayHaveMath, remarkPricesAsText } from "./math";
 
 type MdNode = { type: string; value?: string; children?: MdNode[] };
 
@@ -18,37 +23,28 @@ function htmlAsText() {
   return (tree: MdNode) => walk(tree);
 }
 
-const remarkPlugins = [remarkGfm, htmlAsText];
-const rehypePlugins = [rehypeSanitize];
+/** The default schema, plus the classes remark-math marks math with (KaTeX looks for them after sanitizing). */
+const SCHEMA: SanitizeSchema = {
+  ...defaultSchema,
+  attributes: {
+    ...defaultSchema.attributes,
+    code: [["className", /^language-./, "math-inline", "math-display"]],
+  },
+};
 
-/** Single newlines become hard line breaks (outside code fences), as people type them. */
+const remarkPlugins: Options["remarkPlugins"] = [remarkGfm, remarkMath, remarkPricesAsText, htmlAsText];
+const sanitize: Options["rehypePlugins"] = [[rehypeSanitize, SCHEMA]];
+
+/** Single newlines become hard line breaks (outside code fences and math blocks), as people type them. */
 export function keepLineBreaks(text: string): string {
   return text
-    .split(/(```[\s\S]*?(?:```|$))/)
+    .split(/(```[\s\S]*?(?:```|$)|(?<![^\n])\$\$[\s\S]*?(?:\$\$|$))/)
     .map((part, index) => (index % 2 === 1 ? part : part.replace(/([^\n])\n(?!\n)/g, "$1  \n")))
     .join("");
 }
 
-/** A code block with a Copy button for its text. */
-function CodeBlock({ node: _node, children, ...props }: React.ComponentProps<"pre"> & { node?: unknown }) {
-  const ref = useRef<HTMLPreElement>(null);
-  return (
-    <div className="group/code relative">
-      <pre ref={ref} {...props}>
-        {children}
-      </pre>
-      <CopyButton
-        text={() => ref.current?.innerText ?? ""}
-        label="Copy the code"
-        testId="copy-code"
-        className="absolute top-1 right-1 bg-white/80 opacity-0 group-hover/code:opacity-100 focus:opacity-100 dark:bg-neutral-900/80"
-      />
-    </div>
-  );
-}
-
-const COMPONENTS = {
-  a: ({ node: _node, ...props }: React.ComponentProps<"a"> & { node?: unknown }) => <a {...props} target="_blank" rel="noreferrer noopener" />,
+const COMPONENTS: Options["components"] = {
+  a: ({ node: _node, ...props }) => <a {...props} target="_blank" rel="noreferrer noopener" />,
   pre: CodeBlock,
 };
 
@@ -56,21 +52,27 @@ export const Markdown = memo(function Markdown({
   text,
   className = "",
   breaks = false,
+  streaming = false,
 }: {
   text: string;
   className?: string;
   /** Keep single line breaks (user messages, summaries). */
   breaks?: boolean;
+  /** The text is still growing: leave code plain (it is highlighted once complete). */
+  streaming?: boolean;
 }) {
+  const katex = useLazyModule(katexPlugin, mayHaveMath(text));
   return (
     <div className={`markdown ${className}`}>
-      <ReactMarkdown
-        remarkPlugins={remarkPlugins}
-        rehypePlugins={rehypePlugins}
-        components={COMPONENTS}
-      >
-        {breaks ? keepLineBreaks(text) : text}
-      </ReactMarkdown>
+      <HighlightContext value={!streaming}>
+        <ReactMarkdown
+          remarkPlugins={remarkPlugins}
+          rehypePlugins={katex ? [...sanitize, [katex, KATEX_OPTIONS]] : sanitize}
+          components={COMPONENTS}
+        >
+          {breaks ? keepLineBreaks(text) : text}
+        </ReactMarkdown>
+      </HighlightContext>
     </div>
   );
 });

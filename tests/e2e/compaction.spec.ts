@@ -38,6 +38,8 @@ test("(d) manual compaction: preview, edit, apply; /compact with instructions", 
 
   const manual = page.locator('[data-testid=compaction-block][data-trigger="manual"]');
   await expect(manual).toHaveCount(1);
+  // Collapsed, a summary shows its first line; the edit was appended at the end.
+  await manual.getByTestId("compaction-summary-more").click();
   await expect(manual.getByTestId("compaction-summary")).toContainText("FACT edited=yes");
   await expect(manual.getByTestId("compaction-summary")).toContainText("Keep every FACT line");
   // Kept recent messages stay outside the block.

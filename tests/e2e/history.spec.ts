@@ -22,6 +22,7 @@ test("(b) compactions stack up to level 2 and open down to the original messages
   await expect(level2).toBeVisible();
   await expect(level2).toHaveAttribute("data-kind", "summary");
   await expect(level2).toHaveAttribute("data-trigger", "auto");
+  await level2.getByTestId("compaction-summary-more").click();
   await expect(level2.getByTestId("compaction-summary")).toContainText("FACT k1=v1");
   await expect(level2.getByTestId("compaction-stats")).toContainText(/\d+ messages · [\d,]+ → [\d,]+ tokens/);
 

@@ -1,0 +1,26 @@
+// A popover that hovering shows and clicking pins. Without the distinction, the click
+// that follows a hover (the pointer is already there; on touch screens the tap sends
+// both) toggled the popover shut the moment it was wanted.
+import { useState } from "react";
+
+export type PopoverState = "closed" | "hover" | "pinned";
+export type PopoverEvent = "enter" | "leave" | "click" | "dismiss";
+
+export function nextPopoverState(state: PopoverState, event: PopoverEvent): PopoverState {
+  switch (event) {
+    case "enter":
+      return state === "closed" ? "hover" : state;
+    case "leave":
+      return state === "hover" ? "closed" : state;
+    case "click":
+      return state === "pinned" ? "closed" : "pinned";
+    case "dismiss":
+      return "closed";
+  }
+}
+
+/** Whether the popover is open, and the handler its trigger's events go to. */
+export function useHoverPopover(): { open: boolean; send: (event: PopoverEvent) => void } {
+  const [state, setState] = useState<PopoverState>("closed");
+  return { open: state !== "closed", send: (event) => setState((current) => nextPopoverState(current, event)) };
+}

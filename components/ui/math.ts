@@ -1,0 +1,59 @@
+// Math in messages: `$x^2$` inline and `$$…$$` blocks (remark-math), typeset by KaTeX.
+// KaTeX runs after rehype-sanitize, on a tree that holds nothing but what Markdown made:
+// it turns each math element's text into its own markup, which escapes that text and
+// (with `trust` off, the default) refuses \href, \url and \html… commands. So the
+// sanitizer never has to allow KaTeX's elements and style attributes.
+import type { Options as KatexOptions } from "rehype-katex";
+import { lazyModule } from "./lazy-module";
+
+type MdNode = {
+  type: string;
+  value?: string;
+  children?: MdNode[];
+  position?: { start: { offset?: number }; end: { offset?: number } };
+};
+
+/**
+ * Whether `$…$` text math is really math, by Pandoc's rule: the opening `$` is followed by
+ * a non-space, the closing `$` follows a non-space and is not followed by a digit. Without
+ * it "it costs $5 and $10" would typeset "5 and " as math. `$$…$$` is always math.
+ * `source` is the math as written (dollars included), `next` the character after it.
+ */
+export function isTextMath(source: string, next: string): boolean {
+  if (source.startsWith("$$")) return true;
+  const inner = source.slice(1, -1);
+  return inner.length > 0 && !/^\s|\s$/.test(inner) && !/^\d/.test(next);
+}
+
+/**
+ * remark plugin, after remark-math: text math that fails isTextMath goes back to the text
+ * it was written as. We keep single dollars as math (people write $x^2$, and models do)
+ * and reject prices this way, rather than turning singleDollarTextMath off.
+ */
+export function remarkPricesAsText() {
+  const walk = (node: MdNode, source: string) => {
+    node.children?.forEach((child, index, siblings) => {
+      const start = child.position?.start.offset;
+      const end = child.position?.end.offset;
+      if (child.type === "inlineMath" && start !== undefined && end !== undefined) {
+        const written = source.slice(start, end);
+        if (!isTextMath(written, source.charAt(end))) siblings[index] = { type: "text", value: written, position: child.position };
+      } else walk(child, source);
+    });
+  };
+  return (tree: MdNode, file: { value: unknown }) => walk(tree, String(file.value));
+}
+
+// rehype-katex shows math KaTeX cannot parse as its source in red.
+export const KATEX_OPTIONS: KatexOptions = {
+  // Model output often has Unicode inside math; KaTeX renders it, so no console noise.
+  strict: "ignore",
+};
+
+/** rehype-katex with KaTeX (≈270 KB): fetched the first time a text may hold math. */
+export const katexPlugin = lazyModule(() => import("rehype-katex").then((module) => module.default));
+
+/** Whether a text may hold math (a dollar sign, a ```math fence), so KaTeX is worth loading for it. */
+export function mayHaveMath(text: string): boolean {
+  return /\$|(?:```|~~~)\s*math\b/i.test(text);
+}
