@@ -1,6 +1,8 @@
 import { modelInfoIfAvailable } from "@/lib/chat/operations";
 import { requirePageUser } from "@/lib/auth/current-user";
 import { DemoBadge } from "@/components/chat/DemoBadge";
+import { HomeComposer } from "@/components/chat/HomeComposer";
+import { MAX_MESSAGE_CHARS } from "@/lib/chat/inputs";
 import { StartConversationButton } from "@/components/sidebar/StartConversationButton";
 import { LayersIcon } from "@/components/ui/icons";
 
@@ -11,14 +13,17 @@ export default async function HomePage() {
   const info = await modelInfoIfAvailable();
   return (
     <div className="flex flex-1 items-center justify-center p-8">
-      <div className="max-w-md text-center">
+      <div className="w-full max-w-xl text-center">
         <LayersIcon className="mx-auto size-8 text-sky-600 dark:text-sky-400" />
         <h1 className="mt-3 text-lg font-semibold tracking-tight">Long conversations, nothing lost</h1>
         <p className="mt-2 text-[13px] leading-relaxed text-neutral-600 dark:text-neutral-400">
           Strata summarizes old messages into layered compactions so a conversation never hits the context limit —
           and every compaction opens back up to the original words.
         </p>
-        <div className="mt-5 flex items-center justify-center gap-3">
+        <div className="mt-5">
+          <HomeComposer maxChars={MAX_MESSAGE_CHARS} />
+        </div>
+        <div className="mt-3 flex items-center justify-center gap-3">
           <StartConversationButton />
         </div>
         {info ? (

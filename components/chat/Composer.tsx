@@ -4,6 +4,7 @@ import { useChat } from "@/lib/client/chat-store";
 import { Button } from "../ui/Button";
 import { ArrowUpIcon, StopIcon } from "../ui/icons";
 import { DeleteLastTurn } from "./DeleteLastTurn";
+import { peekFirstMessage, takeFirstMessage } from "./first-message";
 
 // Commands are matched case-insensitively: "/Compact" is a command, not a message.
 const COMPACT_COMMAND = /^\/compact(?:\s+([\s\S]*))?$/i;
@@ -13,26 +14,37 @@ const numberFormat = new Intl.NumberFormat("en-US");
 /** The composer's id, for the skip link and the shortcut that focus it. */
 export const COMPOSER_ID = "composer";
 
-export function Composer({ maxChars }: { maxChars: number }) {
+/**
+ * The message box. In a conversation it sends turns; on the home page (`start`) its text
+ * starts a new conversation instead (`start` resolves false when that failed: the text stays).
+ */
+export function Composer({
+  maxChars,
+  start,
+  shownConversationId,
+}: {
+  maxChars: number;
+  start?: (content: string) => Promise<boolean>;
+  /** The conversation on screen (the store opens it just after the first render). */
+  shownConversationId?: string;
+}) {
   const busy = useChat((state) => state.busy);
-  const streaming = useChat((state) => state.abort !== null);
+  const streaming = useChat((state) => state.abort !== null) && !start;
   const remoteTurn = useChat((state) => state.remoteTurn);
   const deleted = useChat((state) => state.deleted);
   const send = useChat((state) => state.send);
   const stop = useChat((state) => state.stop);
   const compactNow = useChat((state) => state.compactNow);
-  const [text, setText] = useState("");
+  // What was typed on the home page for this conversation shows at once, and is sent when the store has opened it.
+  const [text, setText] = useState(() => (shownConversationId ? (peekFirstMessage(shownConversationId) ?? "") : ""));
+  const [starting, setStarting] = useState(false);
   const textareaRef = useRef<HTMLTextAreaElement>(null);
-  const conversationId = useChat((state) => state.conversationId);
-
-  // A conversation that opens is ready to type into.
-  useEffect(() => {
-    if (conversationId) textareaRef.current?.focus({ preventScroll: true });
-  }, [conversationId]);
+  const conversationId = useChat((state) => (start ? null : state.conversationId));
 
   const over = text.length - maxChars;
-  const blocked = busy || remoteTurn || deleted;
-  const sendable = !blocked && text.trim().length > 0 && over <= 0;
+  // The store describes the open conversation; the home page has none.
+  const blocked = start ? starting : busy || remoteTurn || deleted;
+  const sendable = (content: string) => !blocked && content.trim().length > 0 && content.length <= maxChars;
 
   const resize = () => {
     const element = textareaRef.current;
@@ -46,9 +58,15 @@ export function Composer({ maxChars }: { maxChars: number }) {
     requestAnimationFrame(resize);
   };
 
-  async function submit() {
-    const content = text;
-    if (!sendable) return;
+  async function submit(content = text) {
+    if (!sendable(content)) return;
+    if (start) {
+      setStarting(true);
+      const started = await start(content);
+      setStarting(false);
+      if (started) clear();
+      return;
+    }
     const command = COMPACT_COMMAND.exec(content.trim());
     if (command) {
       clear();
@@ -60,6 +78,17 @@ export function Composer({ maxChars }: { maxChars: number }) {
     }
     textareaRef.current?.focus();
   }
+
+  // A conversation that opens is ready to type into, and sends what was typed on the home page for it.
+  useEffect(() => {
+    if (!start && !conversationId) return;
+    textareaRef.current?.focus({ preventScroll: true });
+    if (!conversationId) return;
+    const first = takeFirstMessage(conversationId);
+    if (first && sendable(first)) void send(first, clear);
+    // Only on opening: `sendable` changes with every keystroke.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [conversationId]);
 
   const hint = deleted
     ? "This conversation was deleted."
@@ -90,7 +119,7 @@ export function Composer({ maxChars }: { maxChars: number }) {
           aria-invalid={over > 0 || undefined}
           rows={1}
           value={text}
-          placeholder="Message…  (/compact [instructions] to compress)"
+          placeholder={start ? "Message… (starts a new conversation)" : "Message…  (/compact [instructions] to compress)"}
           onChange={(event) => {
             setText(event.target.value);
             resize();
@@ -108,15 +137,20 @@ export function Composer({ maxChars }: { maxChars: number }) {
             <StopIcon /> Stop
           </Button>
         ) : (
-          <Button type="submit" variant="primary" data-testid="send-button" disabled={!sendable} aria-label="Send">
+          <Button type="submit" variant="primary" data-testid="send-button" disabled={!sendable(text)} aria-label="Send">
             <ArrowUpIcon /> Send
           </Button>
         )}
       </div>
       <div className="mt-1.5 flex items-center justify-between gap-3 text-[11px] text-neutral-500">
         <span>
-          <kbd className="font-mono">Enter</kbd> send · <kbd className="font-mono">Shift+Enter</kbd> newline ·{" "}
-          <code className="font-mono">/compact …</code> compress with instructions
+          <kbd className="font-mono">Enter</kbd> send · <kbd className="font-mono">Shift+Enter</kbd> newline
+          {start ? null : (
+            <>
+              {" "}
+              · <code className="font-mono">/compact …</code> compress with instructions
+            </>
+          )}
         </span>
         <span className="flex items-center gap-3">
           <span
@@ -132,7 +166,7 @@ export function Composer({ maxChars }: { maxChars: number }) {
                 ? `${numberFormat.format(text.length)} / ${numberFormat.format(maxChars)}`
                 : ""}
           </span>
-          <DeleteLastTurn />
+          {start ? null : <DeleteLastTurn />}
         </span>
       </div>
     </form>

@@ -139,7 +139,7 @@ export function ConversationScreen({
             <div className="flex-1" />
           )}
           <ChatStatus />
-          <Composer maxChars={maxMessageChars} />
+          <Composer key={conversation.id} maxChars={maxMessageChars} shownConversationId={conversation.id} />
         </div>
         {activityOpen && ready ? <ActivityPanel /> : null}
       </div>

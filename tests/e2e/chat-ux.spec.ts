@@ -136,3 +136,26 @@ test("Back and Forward show the conversation as it is now, and a deleted one as 
   await expect(page).toHaveTitle("Deleted conversation · Strata");
   await expect(page.getByTestId("conversation-list").locator(`a[href="/c/${first}"]`)).toHaveCount(0);
 });
+
+test("the home page has a composer: the first message starts the conversation, and nothing is stored before it", async ({ page, request }) => {
+  const count = async () => ((await (await request.get("/api/conversations")).json()) as { conversations: unknown[] }).conversations.length;
+  const before = await count();
+  await page.goto("/");
+  const composer = page.getByTestId("home-composer").getByTestId("composer");
+  await expect(composer).toBeFocused();
+  await composer.fill("Started from the home page");
+  // Typing stores nothing.
+  expect(await count()).toBe(before);
+  await composer.press("Enter");
+  await page.waitForURL(/\/c\/[0-9a-f-]+$/);
+  const conversation = page.getByTestId("conversation");
+  await expect(conversation).toHaveAttribute("data-ready", "true");
+  await expect(messages(page).first()).toContainText("Started from the home page");
+  await expect(messages(page)).toHaveCount(2);
+  await expect(messages(page).nth(1)).toHaveAttribute("data-role", "assistant");
+  await expect(page.getByTestId("composer")).toHaveValue("");
+  expect(await count()).toBe(before + 1);
+  // Sent once, however the page rendered.
+  await page.reload();
+  await expect(messages(page)).toHaveCount(2);
+});
