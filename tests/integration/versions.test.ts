@@ -230,3 +230,38 @@ describe("another user's conversation", () => {
     expect((await shown(conversationId)).map((m) => m.seq)).toEqual([1, 2, 3, 4, 5, 6]);
   });
 });
+
+describe("export and import", () => {
+  it("carries the versions: export → import → export is identical, and the imported versions switch", async () => {
+    const conversationId = await threeTurns();
+    const old = await row(conversationId, 4);
+    await regenerate(conversationId, 4);
+    const exportOf = async (id: string) => {
+      const file = await ops.exportConversation(h.user, { conversationId: id, format: "json" });
+      const { exportedAt: _time, ...doc } = JSON.parse(file.body) as Record<string, unknown>;
+      return doc;
+    };
+    const first = await exportOf(conversationId);
+    const messages = first.messages as { seq: number; versionOf: number | null; branchOf: number | null }[];
+    expect(messages.map((m) => [m.seq, m.versionOf, m.branchOf])).toEqual([
+      [1, null, null], [2, null, null], [3, null, null], [4, null, 4], [5, null, 4], [6, null, 4], [7, 4, null],
+    ]);
+    const imported = await ops.importConversation(h.user, JSON.parse((await ops.exportConversation(h.user, { conversationId, format: "json" })).body));
+    expect(await exportOf(imported.id)).toEqual(first);
+    const importedOld = await row(imported.id, 4);
+    expect(importedOld.id).not.toBe(old.id);
+    await ops.switchVersion(h.user, { conversationId: imported.id, messageId: importedOld.id });
+    expect((await shown(imported.id)).map((m) => m.seq)).toEqual([1, 2, 3, 4, 5, 6]);
+  });
+
+  it("imports a file from before versions (no version fields) and refuses a link to a missing seq", async () => {
+    const conversationId = await threeTurns();
+    const doc = JSON.parse((await ops.exportConversation(h.user, { conversationId, format: "json" })).body) as {
+      messages: Record<string, unknown>[];
+    };
+    const legacy = { ...doc, messages: doc.messages.map(({ versionOf: _v, branchOf: _b, ...rest }) => rest) };
+    expect((await ops.importConversation(h.user, legacy)).messageCount).toBe(6);
+    const broken = { ...doc, messages: doc.messages.map((m, index) => (index === 1 ? { ...m, versionOf: 99 } : m)) };
+    expect((await refusal(ops.importConversation(h.user, broken))).message).toMatch(/seq 99/);
+  });
+});
