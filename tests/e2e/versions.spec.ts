@@ -12,7 +12,10 @@ test.beforeEach(async ({ request }) => {
 
 type Recorded = { kind?: string; body: { messages: { role: string; content: string | null }[] } };
 
-/** What the user said in the model's last chat request, in order. */
+/**
+ * What the user said in the model's last chat request, in order. Polled: a tab's own
+ * change poll can settle the page before the turn's request is made.
+ */
 async function lastUserTurns(request: APIRequestContext): Promise<string[]> {
   const { requests } = (await (await request.get(`${MODEL_SERVER}/__admin/requests`)).json()) as { requests: Recorded[] };
   const chat = requests.filter((r) => r.kind === "chat").at(-1)!;
@@ -34,7 +37,7 @@ test("regenerate a middle reply, switch between its versions, and the next turn 
   const switcher = page.getByTestId("version-switcher");
   await expect(switcher.getByTestId("version-label")).toHaveText("2/2");
   await expect(switcher.getByTestId("version-next")).toBeDisabled();
-  expect(await lastUserTurns(request)).toEqual(["first"]);
+  await expect.poll(() => lastUserTurns(request)).toEqual(["first"]);
 
   // Back to version 1: the old branch, "second" and its reply included, is shown again.
   await untilSettled(page, () => switcher.getByTestId("version-previous").click());
@@ -42,7 +45,7 @@ test("regenerate a middle reply, switch between its versions, and the next turn 
   await expect(page.getByTestId("message")).toHaveCount(4);
   await expect(page.locator("[data-testid=message][data-role=user]").last()).toContainText("second");
   await sendMessage(page, "third");
-  expect(await lastUserTurns(request)).toEqual(["first", "second", "third"]);
+  await expect.poll(() => lastUserTurns(request)).toEqual(["first", "second", "third"]);
 
   // It survives a reload, and version 2 comes back as it was left.
   await page.reload();
@@ -75,7 +78,7 @@ test("Continue finishes a stopped reply in place", async ({ page, request }) => 
   await request.post(`${MODEL_SERVER}/__admin/latency`, { data: { chatLatencyMs: 80, tokensPerChunk: 1 } });
   try {
     await untilSettled(page, async () => {
-      await page.getByTestId("composer").fill("Tell me a lot REPLY_WORDS=120");
+      await page.getByTestId("composer").fill("Tell me a lot REPLY_WORDS=300");
       await page.getByTestId("composer").press("Enter");
       await expect(page.getByTestId("streaming-reply")).not.toContainText(/Thinking|Waiting for the model/);
       await page.getByTestId("stop-button").click();
