@@ -3,7 +3,7 @@
 // the model was given.
 import type { APIRequestContext } from "@playwright/test";
 import { expect, test } from "./support/fixtures";
-import { MODEL_SERVER, newConversation, resetModelServer, saveTestSettings, sendMessage, untilSettled } from "./support/helpers";
+import { MODEL_SERVER, newConversation, resetModelServer, saveTestSettings, sendAndStop, sendMessage, untilSettled } from "./support/helpers";
 
 test.beforeEach(async ({ request }) => {
   await resetModelServer(request);
@@ -75,17 +75,7 @@ test("an edited message keeps its old text as a version", async ({ page }) => {
 test("Continue finishes a stopped reply in place", async ({ page, request }) => {
   await page.goto("/");
   await newConversation(page);
-  await request.post(`${MODEL_SERVER}/__admin/latency`, { data: { chatLatencyMs: 80, tokensPerChunk: 1 } });
-  try {
-    await untilSettled(page, async () => {
-      await page.getByTestId("composer").fill("Tell me a lot REPLY_WORDS=300");
-      await page.getByTestId("composer").press("Enter");
-      await expect(page.getByTestId("streaming-reply")).not.toContainText(/Thinking|Waiting for the model/);
-      await page.getByTestId("stop-button").click();
-    });
-  } finally {
-    await request.post(`${MODEL_SERVER}/__admin/latency`, { data: { chatLatencyMs: 0, tokensPerChunk: 3 } });
-  }
+  await sendAndStop(page, request, "Tell me a lot REPLY_WORDS=300");
   const reply = page.locator("[data-testid=message][data-role=assistant]").last();
   await expect(reply).toHaveAttribute("data-status", "stopped");
   const partial = (await reply.locator("p").first().innerText()).trim();

@@ -2,11 +2,10 @@
 // model server, whose recorded requests show which branch the model was given.
 import { describe, expect, it } from "vitest";
 import * as ops from "../../lib/chat/operations";
-import { AppError } from "../../lib/errors";
 import type { TurnEvent } from "../../lib/chat/events";
 import type { MessageView } from "../../lib/views";
 import { signUp } from "../support/accounts";
-import { chatRequests, collect, newConversation, send, setupHarness } from "../support/harness";
+import { chatRequests, collect, newConversation, refusal, send, setupHarness } from "../support/harness";
 
 const h = setupHarness();
 
@@ -29,15 +28,6 @@ async function row(conversationId: string, seq: number) {
 
 const regenerate = async (conversationId: string, seq: number) =>
   collect(await ops.startTurn(h.user, { conversationId, regenerateSeq: seq }));
-
-async function refusal(promise: Promise<unknown>): Promise<AppError> {
-  const error = await promise.then(
-    () => null,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(AppError);
-  return error as AppError;
-}
 
 /** A conversation of three exchanges: seqs 1–6, user messages "first", "second", "third". */
 async function threeTurns() {
