@@ -268,17 +268,26 @@ export async function switchVersion(actor: Actor, input: unknown): Promise<{ swi
  * of the reply it replaces. When nothing was stored (the model failed or was stopped
  * before any text), the previous reply is shown again before the gate opens.
  */
-async function regenerate(actor: Actor, conversationId: string, seq: number, start: (gate: TurnGate) => AsyncGenerator<TurnEvent>, gate: TurnGate) {
+async function regenerate(
+  actor: Actor,
+  conversationId: string,
+  seq: number,
+  gate: TurnGate,
+  runReply: (gate: TurnGate) => AsyncGenerator<TurnEvent>,
+) {
   const db = await getDb();
   const head = await replyHead(db, actor.id, conversationId, seq);
   const root = head.versionOf ?? head.id;
   await rewindLocked(actor, conversationId, head.seq, { keepAs: head.id });
   let stored = false;
-  const events = start({
+  const events = runReply({
     ...gate,
     async close() {
-      if (!stored) await rewindLocked(actor, conversationId, head.seq, { show: head.id });
-      await gate.close();
+      try {
+        if (!stored) await rewindLocked(actor, conversationId, head.seq, { show: head.id });
+      } finally {
+        await gate.close();
+      }
     },
   });
   return (async function* () {
@@ -506,7 +515,7 @@ export async function startTurn(actor: Actor, input: unknown, signal?: AbortSign
   }
   if ("regenerateSeq" in request) {
     return gated(actor, conversationId, (gate) =>
-      regenerate(actor, conversationId, request.regenerateSeq, (versionGate) => runTurn({ ...base, gate: versionGate }), gate),
+      regenerate(actor, conversationId, request.regenerateSeq, gate, (versionGate) => runTurn({ ...base, gate: versionGate })),
     );
   }
   if ("continueSeq" in request) {

@@ -22,7 +22,7 @@ import { patchLoadedMessage } from "./compaction-tree-store";
 import { useConversationList } from "./conversation-list-store";
 import { plural } from "./format";
 import { streamTurn, TurnRequestError, type TurnRequest } from "./stream-turn";
-import { applyCompaction, itemSeq, patchMessage, prependPage, upsertMessage } from "./timeline-items";
+import { applyCompaction, itemSeq, lastMessage, patchMessage, prependPage, upsertMessage } from "./timeline-items";
 
 const STOP_GRACE_MS = 5000;
 
@@ -313,15 +313,19 @@ export const useChat = create<ChatState>()((set, get) => {
         set((state) => ({ items: state.items.filter((item) => itemSeq(item) < seq) })),
       ),
 
-    regenerate: (seq) =>
-      runTurn({ regenerateSeq: seq }, () =>
+    async regenerate(seq) {
+      await runTurn({ regenerateSeq: seq }, () =>
         // The reply (from the first message after the user's) and everything after it leave the view.
         set((state) => {
           const asked = state.items.filter((item) => item.type === "message" && item.message.role === "user" && item.message.seq < seq);
           const from = asked.length ? itemSeq(asked.at(-1)!) + 1 : seq;
           return { items: state.items.filter((item) => itemSeq(item) < from) };
         }),
-      ),
+      );
+      // A regenerate that failed before any text brought the previous reply back: nothing to retry.
+      const last = lastMessage(get().items);
+      if (last && last.role !== "user" && last.status !== "error") set({ lastError: null });
+    },
     continueReply: (seq) => runTurn({ continueSeq: seq }),
 
     async switchVersion(messageId) {
