@@ -1,7 +1,7 @@
 import type { Db } from "./client.ts";
 import type { Prisma } from "./generated/client.ts";
 import { attemptColumns, toAttemptView, toCompactionView, toMessageView } from "./mappers.ts";
-import { withVersions } from "./versions.ts";
+import { viewsWithVersions } from "./versions.ts";
 import { unapplied } from "../compression/records";
 import { assertOwnsConversation, ownedConversation } from "./conversations.ts";
 import { seqFilters, uncoveredRanges } from "./ranges.ts";
@@ -189,7 +189,7 @@ export async function loadTimeline(
   );
   const items: TimelineItem[] = [
     ...shownCompactions.map((c) => ({ type: "compaction" as const, compaction: toCompactionView(c, counts.get(c.id) ?? 0) })),
-    ...(await withVersions(db, conversationId, messages.map(toMessageView))).map((message) => ({ type: "message" as const, message })),
+    ...(await viewsWithVersions(db, conversationId, messages)).map((message) => ({ type: "message" as const, message })),
   ];
   return { items: items.sort(bySeq), hasEarlier };
 }

@@ -4,6 +4,8 @@
 // rewound, in seq order; all versions of a place share what comes before it, so every
 // shown message from the place's first version on belongs to the shown version's branch.
 import type { Db } from "./client.ts";
+import type { Message } from "./generated/client.ts";
+import { toMessageView } from "./mappers.ts";
 import { AppError, notFound } from "../errors.ts";
 import type { MessageVersions, MessageView } from "../views";
 
@@ -28,16 +30,15 @@ async function versionsOf(db: Db, conversationId: string, roots: string[]): Prom
   return groups;
 }
 
-/** The shown messages with their versions attached where a place has more than one. */
-export async function withVersions(db: Db, conversationId: string, messages: MessageView[]): Promise<MessageView[]> {
-  if (messages.length === 0) return messages;
-  const rows = await db.message.findMany({ where: { id: { in: messages.map((m) => m.id) } }, select: { id: true, versionOf: true } });
-  const roots = new Map(rows.map((row) => [row.id, rootOf(row)]));
-  const groups = await versionsOf(db, conversationId, [...new Set(roots.values())]);
-  return messages.map((message) => {
-    const group = groups.get(roots.get(message.id) ?? message.id) ?? [];
+/** The views of shown messages, with their versions where a place has more than one. */
+export async function viewsWithVersions(db: Db, conversationId: string, rows: Message[]): Promise<MessageView[]> {
+  if (rows.length === 0) return [];
+  const groups = await versionsOf(db, conversationId, [...new Set(rows.map(rootOf))]);
+  return rows.map((row) => {
+    const message = toMessageView(row);
+    const group = groups.get(rootOf(row)) ?? [];
     if (group.length < 2) return message;
-    const versions: MessageVersions = { ids: group.map((row) => row.id), current: group.findIndex((row) => row.id === message.id) };
+    const versions: MessageVersions = { ids: group.map((version) => version.id), current: group.findIndex((version) => version.id === row.id) };
     return { ...message, versions };
   });
 }
