@@ -3,7 +3,7 @@
 // the model was given.
 import type { APIRequestContext } from "@playwright/test";
 import { expect, test } from "./support/fixtures";
-import { MODEL_SERVER, newConversation, resetModelServer, saveTestSettings, sendAndStop, sendMessage, untilSettled } from "./support/helpers";
+import { chatRequestFor, MODEL_SERVER, newConversation, resetModelServer, saveTestSettings, sendAndStop, sendMessage, untilSettled } from "./support/helpers";
 
 test.beforeEach(async ({ request }) => {
   await resetModelServer(request);
@@ -12,14 +12,9 @@ test.beforeEach(async ({ request }) => {
 
 type Recorded = { kind?: string; body: { messages: { role: string; content: string | null }[] } };
 
-/**
- * What the user said in the model's last chat request, in order. Polled: a tab's own
- * change poll can settle the page before the turn's request is made.
- */
-async function lastUserTurns(request: APIRequestContext): Promise<string[]> {
-  const { requests } = (await (await request.get(`${MODEL_SERVER}/__admin/requests`)).json()) as { requests: Recorded[] };
-  const chat = requests.filter((r) => r.kind === "chat").at(-1)!;
-  return chat.body.messages.filter((m) => m.role === "user").map((m) => m.content ?? "");
+/** What the user said in the model's chat request that ended with `question`, in order. */
+async function userTurnsUpTo(request: APIRequestContext, question: string): Promise<string[]> {
+  return (await chatRequestFor(request, question)).filter((m) => m.role === "user").map((m) => m.content ?? "");
 }
 
 test("regenerate a middle reply, switch between its versions, and the next turn follows the shown branch", async ({ page, request }) => {
@@ -30,6 +25,8 @@ test("regenerate a middle reply, switch between its versions, and the next turn 
   const assistants = page.locator("[data-testid=message][data-role=assistant]");
   const firstReply = assistants.first();
 
+  // Only the regenerate's request is recorded from here: it must end with "first".
+  await request.delete(`${MODEL_SERVER}/__admin/requests`);
   await firstReply.hover();
   await untilSettled(page, () => firstReply.getByTestId("regenerate-reply").click());
   // The later turn left the view with the replaced reply; the new reply shows 2/2.
@@ -37,7 +34,7 @@ test("regenerate a middle reply, switch between its versions, and the next turn 
   const switcher = page.getByTestId("version-switcher");
   await expect(switcher.getByTestId("version-label")).toHaveText("2/2");
   await expect(switcher.getByTestId("version-next")).toBeDisabled();
-  await expect.poll(() => lastUserTurns(request)).toEqual(["first"]);
+  expect(await userTurnsUpTo(request, "first")).toEqual(["first"]);
 
   // Back to version 1: the old branch, "second" and its reply included, is shown again.
   await untilSettled(page, () => switcher.getByTestId("version-previous").click());
@@ -45,7 +42,7 @@ test("regenerate a middle reply, switch between its versions, and the next turn 
   await expect(page.getByTestId("message")).toHaveCount(4);
   await expect(page.locator("[data-testid=message][data-role=user]").last()).toContainText("second");
   await sendMessage(page, "third");
-  await expect.poll(() => lastUserTurns(request)).toEqual(["first", "second", "third"]);
+  expect(await userTurnsUpTo(request, "third")).toEqual(["first", "second", "third"]);
 
   // It survives a reload, and version 2 comes back as it was left.
   await page.reload();
