@@ -56,6 +56,9 @@ export async function stopTurnAction(conversationId: unknown) {
 export async function rewindAction(input: unknown) {
   return asUser((user) => ops.rewind(user, input));
 }
+export async function switchVersionAction(input: unknown) {
+  return asUser((user) => ops.switchVersion(user, input));
+}
 export async function compactNowAction(input: unknown) {
   return asUser((user) => ops.compactNow(user, input));
 }

@@ -13,7 +13,11 @@ type MessageViewBase = {
   status: MessageStatus;
   pinned: boolean;
   createdAt: string;
+  /** Set when this place has more than one version (lib/db/versions.ts): every version's id, oldest first, and which one this is. */
+  versions?: MessageVersions;
 };
+
+export type MessageVersions = { ids: string[]; current: number };
 
 export type MessageView =
   | (MessageViewBase & { role: "system" })

@@ -4,11 +4,14 @@ import { useChat } from "@/lib/client/chat-store";
 import { formatCount, formatTime } from "@/lib/client/format";
 import type { MessageView } from "@/lib/views";
 import { Markdown } from "../ui/Markdown";
-import { PencilIcon, PinIcon } from "../ui/icons";
+import { lastMessage } from "@/lib/client/timeline-items";
+import { PencilIcon, PinIcon, RegenerateIcon } from "../ui/icons";
+import { Button } from "../ui/Button";
 import { MessageEditor } from "./MessageEditor";
 import { CopyButton } from "../ui/CopyButton";
 import { ToolCallList } from "./ToolCallList";
 import { ToolResult } from "./ToolResult";
+import { VersionSwitcher } from "./VersionSwitcher";
 
 const ROLE_LABELS: Record<MessageView["role"], string> = {
   user: "You",
@@ -61,12 +64,45 @@ function PinToggle({ message }: { message: MessageView }) {
   );
 }
 
+function RegenerateButton({ seq }: { seq: number }) {
+  const busy = useChat((state) => state.busy);
+  const regenerate = useChat((state) => state.regenerate);
+  return (
+    <button
+      type="button"
+      data-testid="regenerate-reply"
+      disabled={busy}
+      aria-label="Regenerate this reply (the current one stays as a version)"
+      title="Regenerate"
+      onClick={() => void regenerate(seq)}
+      className="rounded p-1 text-neutral-400 hover:bg-neutral-200 hover:text-neutral-800 disabled:opacity-40 dark:hover:bg-neutral-800 dark:hover:text-neutral-200"
+    >
+      <RegenerateIcon />
+    </button>
+  );
+}
+
+/** Under a stopped reply that is the conversation's last message: ask the model to finish it. */
+function ContinueButton({ seq }: { seq: number }) {
+  const busy = useChat((state) => state.busy);
+  const continueReply = useChat((state) => state.continueReply);
+  return (
+    <Button data-testid="continue-reply" size="xs" className="mt-1.5" disabled={busy} onClick={() => void continueReply(seq)}>
+      Continue
+    </Button>
+  );
+}
+
 export const MessageItem = memo(function MessageItem({ message, nested = false }: { message: MessageView; nested?: boolean }) {
   const busy = useChat((state) => state.busy);
+  const isLast = useChat((state) => lastMessage(state.items)?.id === message.id);
   const [editing, setEditing] = useState(false);
   // The user's own message before the server stored it: shown, not yet actionable.
   const pending = message.status === "streaming";
   const editable = message.role === "user" && !nested && !pending;
+  // Versions and regeneration act on the conversation as shown, not inside a compaction.
+  const regenerable = message.role === "assistant" && !nested && !pending;
+  const continuable = regenerable && isLast && message.status === "stopped";
 
   return (
     <article
@@ -85,6 +121,7 @@ export const MessageItem = memo(function MessageItem({ message, nested = false }
         <span className="font-mono text-neutral-600 dark:text-neutral-400">#{message.seq}</span>
         {message.role === "assistant" && message.model ? <span className="font-mono text-neutral-600 dark:text-neutral-400">{message.model}</span> : null}
         <StatusBadge message={message} />
+        {message.versions && !nested && !pending ? <VersionSwitcher versions={message.versions} /> : null}
         {message.pinned ? (
           <span className="flex items-center gap-0.5 text-[10.5px] font-semibold text-amber-700 dark:text-amber-400">
             <PinIcon className="size-3" /> {nested ? "pinned: in the model's view beside the summary" : "pinned"}
@@ -115,6 +152,7 @@ export const MessageItem = memo(function MessageItem({ message, nested = false }
               <PencilIcon />
             </button>
           ) : null}
+          {regenerable ? <RegenerateButton seq={message.seq} /> : null}
           {message.content && message.role !== "tool" ? <CopyButton text={message.content} label="Copy the message" testId="copy-message" /> : null}
           <PinToggle message={message} />
         </span>
@@ -133,6 +171,7 @@ export const MessageItem = memo(function MessageItem({ message, nested = false }
               {message.error}
             </p>
           ) : null}
+          {continuable ? <ContinueButton seq={message.seq} /> : null}
         </>
       )}
     </article>

@@ -100,3 +100,8 @@ export const MoreIcon = (p: IconProps) => (
     <path d="M3.5 8h.01M8 8h.01M12.5 8h.01" strokeWidth={2.5} />
   </Svg>
 );
+export const RegenerateIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <path d="M13 8a5 5 0 1 1-1.5-3.6M13 2.5v2.5h-2.5" />
+  </Svg>
+);

@@ -70,11 +70,19 @@ export const timelineInput = z.object({
   limit: z.number().int().min(1).max(1000).default(200),
 });
 
-/** One turn: a new message, a retry of the last unanswered one, or an edit of a past user message. */
+/** Shows another version of a message (lib/db/versions.ts). */
+export const switchVersionInput = z.object({ conversationId: idSchema, messageId: idSchema });
+
+/**
+ * One turn: a new message, a retry of the last unanswered one, an edit of a past user
+ * message, a new version of any finished reply, or the continuation of a stopped one.
+ */
 // Strict branches: a malformed editSeq or retry must be refused, never read as a plain message.
 export const turnInput = z.union([
   z.strictObject({ conversationId: idSchema, retry: z.literal(true) }),
   z.strictObject({ conversationId: idSchema, editSeq: z.number().int().positive(), content: messageContentSchema }),
+  z.strictObject({ conversationId: idSchema, regenerateSeq: z.number().int().positive() }),
+  z.strictObject({ conversationId: idSchema, continueSeq: z.number().int().positive() }),
   z.strictObject({ conversationId: idSchema, content: messageContentSchema }),
 ]);
 

@@ -14,8 +14,9 @@ import * as conversations from "../db/conversations";
 import { hasAccounts, readSignupsOpen, writeSignupsOpen } from "../db/instance";
 import { authConfig, socialProviders } from "../auth/config";
 import { signupsAllowed } from "../auth/signups";
-import { getMessage, lastUserSeqs, setPinned } from "../db/messages";
-import { rewindFrom } from "../db/rewind";
+import { appendMessages, getMessage, lastShownMessage, lastUserSeqs, setPinned } from "../db/messages";
+import { rewindFrom, type BranchChange } from "../db/rewind";
+import { markVersion, planVersionSwitch, replyHead, versionPlace } from "../db/versions";
 import { conversationChangeState } from "../db/turn-lease";
 import { searchHistory } from "../db/search";
 import { exportConversation as exportDocument, exportMarkdown } from "../db/export";
@@ -56,6 +57,7 @@ import {
   pinInput,
   rewindInput,
   searchInput,
+  switchVersionInput,
   timelineInput,
   turnInput,
   updateConversationInput,
@@ -63,7 +65,8 @@ import {
 import type { TurnEvent } from "./events";
 import { countMessageSend } from "./send-limit";
 import { runTurn } from "./turn";
-import { openTurnGate } from "./turn-gate";
+import { openTurnGate, type TurnGate } from "./turn-gate";
+import { continueReply } from "./continue-reply";
 import { countMessageTokens } from "../llm/tokens";
 import { stopTurnsEverywhere } from "./running-turns";
 import type { ActivityView, AttemptView, CompactionView, SearchHit } from "../views";
@@ -203,12 +206,15 @@ function rewindPlanner() {
 }
 
 /**
- * Hides messages from `fromSeq` on. Holds the conversation's compression lock so no
- * compaction of those messages is being prepared meanwhile (one that was is refused at
- * save time by the history version).
+ * Hides messages from `fromSeq` on (keeping or showing a version's branch, see
+ * lib/db/versions.ts). Holds the conversation's compression lock so no compaction of
+ * those messages is being prepared meanwhile (one that was is refused at save time by
+ * the history version).
  */
-function rewindLocked(actor: Actor, conversationId: string, fromSeq: number) {
-  return withConversationLock(conversationId, async () => rewindFrom(await getDb(), actor.id, conversationId, fromSeq, rewindPlanner()));
+function rewindLocked(actor: Actor, conversationId: string, fromSeq: number, branch: BranchChange = {}) {
+  return withConversationLock(conversationId, async () =>
+    rewindFrom(await getDb(), actor.id, conversationId, fromSeq, rewindPlanner(), branch),
+  );
 }
 
 /** Removes the last `turns` user turns (and everything after them) from the conversation. */
@@ -222,14 +228,97 @@ export async function rewind(actor: Actor, input: unknown) {
 
 /**
  * Editing a past user message rewinds to it (the old text and everything after stay in
- * the database, hidden) and returns the new content for the caller to send as a turn.
+ * the database, kept as that version's branch) and returns the new content for the
+ * caller to send as a turn, as a new version of the edited message's place.
  */
-export async function prepareEdit(actor: Actor, input: unknown): Promise<{ conversationId: string; content: string }> {
+export async function prepareEdit(
+  actor: Actor,
+  input: unknown,
+): Promise<{ conversationId: string; content: string; versionOf: string }> {
   const { conversationId, seq, content } = parse(editMessageInput, input);
-  const original = await getMessage(await getDb(), actor.id, conversationId, seq);
+  const db = await getDb();
+  const original = await getMessage(db, actor.id, conversationId, seq);
   if (original.role !== "user") throw new AppError("invalid_input", "Only your own messages can be edited.");
-  await rewindLocked(actor, conversationId, seq);
-  return { conversationId, content };
+  const place = await versionPlace(db, actor.id, conversationId, original.id);
+  await rewindLocked(actor, conversationId, seq, { keepAs: original.id });
+  return { conversationId, content, versionOf: place.root };
+}
+
+/**
+ * Shows another version of a message (a reply or an edited message of the user's): the
+ * branch shown from that place on is kept for its version and the chosen version's
+ * branch comes back, as it was left. Compactions over the swapped messages are undone
+ * by the rewind. Not while a turn runs (the turn gate), since it changes the context.
+ */
+export async function switchVersion(actor: Actor, input: unknown): Promise<{ switched: boolean }> {
+  const { conversationId, messageId } = parse(switchVersionInput, input);
+  const gate = await openTurnGate(actor.id, conversationId);
+  try {
+    const plan = await planVersionSwitch(await getDb(), actor.id, conversationId, messageId);
+    if (plan.kind === "shown") return { switched: false };
+    await rewindLocked(actor, conversationId, plan.fromSeq, { keepAs: plan.current, show: plan.target });
+    return { switched: true };
+  } finally {
+    await gate.close();
+  }
+}
+
+/**
+ * A regenerated reply's events, with its first stored message recorded as a new version
+ * of the reply it replaces. When nothing was stored (the model failed or was stopped
+ * before any text), the previous reply is shown again before the gate opens.
+ */
+async function regenerate(
+  actor: Actor,
+  conversationId: string,
+  seq: number,
+  gate: TurnGate,
+  runReply: (gate: TurnGate) => AsyncGenerator<TurnEvent>,
+) {
+  const db = await getDb();
+  const head = await replyHead(db, actor.id, conversationId, seq);
+  const root = head.versionOf ?? head.id;
+  await rewindLocked(actor, conversationId, head.seq, { keepAs: head.id });
+  let stored = false;
+  const events = runReply({
+    ...gate,
+    async close() {
+      try {
+        if (!stored) await rewindLocked(actor, conversationId, head.seq, { show: head.id });
+      } finally {
+        await gate.close();
+      }
+    },
+  });
+  return (async function* () {
+    for await (const event of events) {
+      if (event.type === "message" && event.message.role === "assistant" && !stored) {
+        stored = true;
+        await markVersion(db, conversationId, event.message.id, root);
+      }
+      yield event;
+    }
+  })();
+}
+
+/** Continue a stopped reply: only the conversation's last shown message, while stopped. */
+async function continueStopped(actor: Actor, conversationId: string, seq: number) {
+  const last = await lastShownMessage(await getDb(), actor.id, conversationId);
+  if (!last || last.seq !== seq || last.role !== "assistant" || last.status !== "stopped") {
+    throw new AppError("invalid_input", "Only the last reply, when it was stopped, can be continued.");
+  }
+  return last.id;
+}
+
+/** Opens the turn gate for work that checks more before it streams; the gate is closed if that fails. */
+async function gated(actor: Actor, conversationId: string, start: (gate: TurnGate) => Promise<AsyncGenerator<TurnEvent>>) {
+  const gate = await openTurnGate(actor.id, conversationId);
+  try {
+    return await start(gate);
+  } catch (error) {
+    await gate.close();
+    throw error;
+  }
 }
 
 export type CompactResult = {
@@ -413,17 +502,26 @@ export async function startTurn(actor: Actor, input: unknown, signal?: AbortSign
   await span("sendLimit", () => countMessageSend(actor.id));
   const base = { userId: actor.id, conversationId, settings, ...(signal ? { signal } : {}) };
   // One turn at a time per conversation: a second send while one runs is refused
-  // ("busy", 409); a new message is stored in the transaction that takes the gate.
+  // ("busy", 409); a new message is stored in the statement that takes the gate.
   if ("retry" in request) return runTurn({ ...base, gate: await openTurnGate(actor.id, conversationId) });
   if ("editSeq" in request) {
-    const gate = await openTurnGate(actor.id, conversationId);
-    try {
+    return gated(actor, conversationId, async (gate) => {
       const edit = await prepareEdit(actor, { conversationId, seq: request.editSeq, content: request.content });
-      return runTurn({ ...base, content: edit.content, gate });
-    } catch (error) {
-      await gate.close();
-      throw error;
-    }
+      const [userMessage] = await appendMessages(await getDb(), actor.id, conversationId, [
+        { role: "user", content: edit.content, tokenCount: countMessageTokens({ role: "user", content: edit.content }), versionOf: edit.versionOf },
+      ]);
+      return runTurn({ ...base, gate: { ...gate, userMessage: userMessage ?? null } });
+    });
+  }
+  if ("regenerateSeq" in request) {
+    return gated(actor, conversationId, (gate) =>
+      regenerate(actor, conversationId, request.regenerateSeq, gate, (versionGate) => runTurn({ ...base, gate: versionGate })),
+    );
+  }
+  if ("continueSeq" in request) {
+    return gated(actor, conversationId, async (gate) =>
+      continueReply({ ...base, messageId: await continueStopped(actor, conversationId, request.continueSeq), gate }),
+    );
   }
   const gate = await openTurnGate(actor.id, conversationId, {
     role: "user",

@@ -12,6 +12,7 @@ import {
   pinMessageAction,
   rewindAction,
   stopTurnAction,
+  switchVersionAction,
   timelineAction,
   updateConversationAction,
 } from "@/app/actions";
@@ -21,7 +22,7 @@ import { patchLoadedMessage } from "./compaction-tree-store";
 import { useConversationList } from "./conversation-list-store";
 import { plural } from "./format";
 import { streamTurn, TurnRequestError, type TurnRequest } from "./stream-turn";
-import { applyCompaction, itemSeq, patchMessage, prependPage, upsertMessage } from "./timeline-items";
+import { applyCompaction, itemSeq, lastMessage, patchMessage, prependPage, upsertMessage } from "./timeline-items";
 
 const STOP_GRACE_MS = 5000;
 
@@ -76,6 +77,12 @@ type ChatState = {
   sync: () => Promise<void>;
   retry: () => Promise<void>;
   edit: (seq: number, content: string) => Promise<void>;
+  /** A new version of the reply that `seq` belongs to; the current one stays as a version. */
+  regenerate: (seq: number) => Promise<void>;
+  /** Asks the model to finish the stopped reply `seq`, appended to it. */
+  continueReply: (seq: number) => Promise<void>;
+  /** Shows another version of a message, with the conversation as it went on from it. */
+  switchVersion: (messageId: string) => Promise<void>;
   stop: () => Promise<void>;
   loadEarlier: () => Promise<void>;
   refreshTimeline: () => Promise<void>;
@@ -220,7 +227,9 @@ export const useChat = create<ChatState>()((set, get) => {
       );
       // A stream that ended without its last event was cut short: the server still saved
       // what it had, so show the stored state.
-      if (abort.signal.aborted || turn.compacted || !turn.finished || "editSeq" in request) await get().refreshTimeline();
+      // A new version changes the versions shown beside it: the server says which.
+      const versioned = "editSeq" in request || "regenerateSeq" in request;
+      if (abort.signal.aborted || turn.compacted || !turn.finished || versioned) await get().refreshTimeline();
       await Promise.all([get().refreshMeter(), get().activityOpen ? get().refreshAttempts() : null]);
       if ("content" in request && !("editSeq" in request)) await nameAfterFirstMessage(conversationId, request.content);
       void useConversationList.getState().refresh();
@@ -303,6 +312,36 @@ export const useChat = create<ChatState>()((set, get) => {
         // The edited message and everything after it leave the view; the new turn streams in.
         set((state) => ({ items: state.items.filter((item) => itemSeq(item) < seq) })),
       ),
+
+    async regenerate(seq) {
+      await runTurn({ regenerateSeq: seq }, () =>
+        // The reply (from the first message after the user's) and everything after it leave the view.
+        set((state) => {
+          const asked = state.items.filter((item) => item.type === "message" && item.message.role === "user" && item.message.seq < seq);
+          const from = asked.length ? itemSeq(asked.at(-1)!) + 1 : seq;
+          return { items: state.items.filter((item) => itemSeq(item) < from) };
+        }),
+      );
+      // A regenerate that failed before any text brought the previous reply back: nothing to retry.
+      const last = lastMessage(get().items);
+      if (last && last.role !== "user" && last.status !== "error") set({ lastError: null });
+    },
+    continueReply: (seq) => runTurn({ continueSeq: seq }),
+
+    async switchVersion(messageId) {
+      const conversationId = get().conversationId;
+      if (!conversationId || get().busy) return;
+      set({ busy: true });
+      try {
+        const result = await switchVersionAction({ conversationId, messageId });
+        if (!result.ok) get().notify("error", `Could not show that version: ${result.error.message}`);
+      } finally {
+        forConversation(conversationId, () => set({ busy: false, lastError: null }));
+        await Promise.all([get().refreshTimeline(), get().refreshMeter()]);
+        void useConversationList.getState().refresh();
+        settle();
+      }
+    },
 
     async stop() {
       const { conversationId, abort } = get();

@@ -8,7 +8,9 @@ import type { TurnEvent } from "@/lib/chat/events";
 export type TurnRequest =
   | { content: string }
   | { retry: true }
-  | { editSeq: number; content: string };
+  | { editSeq: number; content: string }
+  | { regenerateSeq: number }
+  | { continueSeq: number };
 
 export class TurnRequestError extends Error {
   constructor(

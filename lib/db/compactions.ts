@@ -1,6 +1,7 @@
 import type { Db } from "./client.ts";
 import type { Prisma } from "./generated/client.ts";
 import { attemptColumns, toAttemptView, toCompactionView, toMessageView } from "./mappers.ts";
+import { viewsWithVersions } from "./versions.ts";
 import { unapplied } from "../compression/records";
 import { assertOwnsConversation, ownedConversation } from "./conversations.ts";
 import { seqFilters, uncoveredRanges } from "./ranges.ts";
@@ -188,7 +189,7 @@ export async function loadTimeline(
   );
   const items: TimelineItem[] = [
     ...shownCompactions.map((c) => ({ type: "compaction" as const, compaction: toCompactionView(c, counts.get(c.id) ?? 0) })),
-    ...messages.map((row) => ({ type: "message" as const, message: toMessageView(row) })),
+    ...(await viewsWithVersions(db, conversationId, messages)).map((message) => ({ type: "message" as const, message })),
   ];
   return { items: items.sort(bySeq), hasEarlier };
 }

@@ -36,6 +36,10 @@ export const exportedMessage = z.strictObject({
   error: text(10_000).nullable(),
   pinned: z.boolean(),
   rewound: z.boolean(),
+  /** The seq of the first version of this message's place (lib/db/versions.ts); absent in files from before versions. */
+  versionOf: seq.nullable().default(null),
+  /** While hidden by a version change: the seq of the version whose branch this message is. */
+  branchOf: seq.nullable().default(null),
   createdAt: timestamp,
 });
 

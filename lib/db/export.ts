@@ -26,6 +26,9 @@ export async function exportConversation(db: Db, userId: string, conversationId:
   ]);
   const compactions = [...compactionRows].sort(compactionOrder);
   const refOf = new Map(compactions.map((row, index) => [row.id, index]));
+  // Version links point at messages; the file names them by seq, like everything else.
+  const seqOf = new Map(messages.map((row) => [row.id, row.seq]));
+  const seqRef = (id: string | null) => (id != null ? (seqOf.get(id) ?? null) : null);
   const ref = (id: string | null) => (id != null ? (refOf.get(id) ?? null) : null);
   return {
     format: EXPORT_FORMAT,
@@ -59,6 +62,8 @@ export async function exportConversation(db: Db, userId: string, conversationId:
         error: row.error,
         pinned: row.pinned,
         rewound: row.rewoundAt != null,
+        versionOf: seqRef(row.versionOf),
+        branchOf: seqRef(row.branchOf),
         createdAt: row.createdAt.toISOString(),
       };
     }),

@@ -2,6 +2,7 @@
 // user. The file is checked whole before anything is written (schema, then sequence
 // numbers and ranges), and everything is written in one transaction: a refused or
 // failing import leaves nothing behind.
+import { randomUUID } from "node:crypto";
 import type { Db } from "./client.ts";
 import type { Prisma } from "./generated/client.ts";
 import { toConversationView } from "./mappers.ts";
@@ -19,6 +20,11 @@ export function checkRanges(doc: ConversationExport): void {
     previous = message.seq;
   }
   const seqs = new Set(doc.messages.map((message) => message.seq));
+  for (const [index, message] of doc.messages.entries()) {
+    for (const link of [message.versionOf, message.branchOf]) {
+      if (link != null && !seqs.has(link)) throw refused(`messages[${index}] refers to seq ${link}, which is not in the file.`);
+    }
+  }
   const byRef = new Map<number, ConversationExport["compactions"][number]>();
   for (const [index, compaction] of doc.compactions.entries()) {
     const where = `compactions[${index}]`;
@@ -85,8 +91,12 @@ export async function importConversation(db: Db, userId: string, doc: Conversati
         },
       });
       const conversationId = conversation.id;
+      // Ids made here so version links (by seq in the file) can name them in the same insert.
+      const messageIds = new Map(doc.messages.map((m) => [m.seq, randomUUID()]));
+      const idAt = (seq: number | null) => (seq != null ? (messageIds.get(seq) ?? null) : null);
       await tx.message.createMany({
         data: doc.messages.map((m) => ({
+          id: idAt(m.seq)!,
           conversationId,
           seq: m.seq,
           role: m.role,
@@ -103,6 +113,8 @@ export async function importConversation(db: Db, userId: string, doc: Conversati
           error: m.error,
           pinned: m.pinned,
           rewoundAt: m.rewound ? new Date(m.createdAt) : null,
+          versionOf: idAt(m.versionOf),
+          branchOf: idAt(m.branchOf),
           createdAt: new Date(m.createdAt),
         })),
       });

@@ -5,7 +5,8 @@ import { AppError, notFound } from "../errors.ts";
 import type { ToolCall } from "../compression/types";
 import type { MessageStatus, MessageView } from "../views";
 
-type DraftBase = { content: string; tokenCount: number };
+// versionOf: the first version of the place this message is a new version of (lib/db/versions.ts).
+type DraftBase = { content: string; tokenCount: number; versionOf?: string };
 
 export type MessageDraft =
   | (DraftBase & { role: "user" })
@@ -21,7 +22,7 @@ export type MessageDraft =
   | (DraftBase & { role: "tool"; toolCallId: string; toolName: string });
 
 function draftData(conversationId: string, seq: number, draft: MessageDraft): Prisma.MessageCreateManyInput {
-  const base = { conversationId, seq, role: draft.role, content: draft.content, tokenCount: draft.tokenCount };
+  const base = { conversationId, seq, role: draft.role, content: draft.content, tokenCount: draft.tokenCount, versionOf: draft.versionOf ?? null };
   switch (draft.role) {
     case "user":
       return base;
@@ -76,7 +77,7 @@ async function checkToolResults(tx: Prisma.TransactionClient, conversationId: st
 // Every column Prisma maps, not `*`: the generated search vector is not one it can read.
 const MESSAGE_COLUMNS = Prisma.raw(
   ["id", "conversationId", "seq", "role", "content", "toolCalls", "toolCallId", "toolName", "tokenCount", "promptTokens",
-    "completionTokens", "requestTokens", "model", "status", "error", "pinned", "rewoundAt", "createdAt", "updatedAt"]
+    "completionTokens", "requestTokens", "model", "status", "error", "pinned", "rewoundAt", "versionOf", "branchOf", "createdAt", "updatedAt"]
     .map((column) => `"${column}"`)
     .join(", "),
 );
@@ -105,16 +106,17 @@ async function appendInOneStatement(
       WHERE id = ${conversationId} AND "userId" = ${userId} ${row.where} RETURNING "lastSeq"
     )
     INSERT INTO "Message" (id, "conversationId", seq, role, content, "toolCalls", "tokenCount", model, status, error,
-                           "promptTokens", "completionTokens", "requestTokens", "updatedAt")
+                           "promptTokens", "completionTokens", "requestTokens", "versionOf", "updatedAt")
     SELECT gen_random_uuid()::text, ${conversationId}, bumped."lastSeq" - ${drafts.length} + d.n, d.role::"MessageRole", d.content,
-           d.calls::jsonb, d.tokens, d.model, COALESCE(d.status, 'complete')::"MessageStatus", d.error, d.prompt, d.completion, d.request, now()
+           d.calls::jsonb, d.tokens, d.model, COALESCE(d.status, 'complete')::"MessageStatus", d.error, d.prompt, d.completion, d.request, d.version, now()
     FROM bumped,
          unnest(${column((row) => row.role)}::text[], ${column((row) => row.content)}::text[],
                 ${column((row) => (row.toolCalls === undefined ? null : JSON.stringify(row.toolCalls)))}::text[],
                 ${column((row) => row.tokenCount)}::int[], ${column((row) => row.model)}::text[], ${column((row) => row.status)}::text[],
                 ${column((row) => row.error)}::text[], ${column((row) => row.promptTokens)}::int[],
-                ${column((row) => row.completionTokens)}::int[], ${column((row) => row.requestTokens)}::int[])
-           WITH ORDINALITY AS d(role, content, calls, tokens, model, status, error, prompt, completion, request, n)
+                ${column((row) => row.completionTokens)}::int[], ${column((row) => row.requestTokens)}::int[],
+                ${column((row) => row.versionOf)}::text[])
+           WITH ORDINALITY AS d(role, content, calls, tokens, model, status, error, prompt, completion, request, version, n)
     RETURNING ${MESSAGE_COLUMNS}`.then((rows) => rows.sort((a, b) => a.seq - b.seq));
 }
 
@@ -187,4 +189,54 @@ export async function lastUserSeqs(db: Db, userId: string, conversationId: strin
     select: { seq: true },
   });
   return rows.map((row) => row.seq).reverse();
+}
+
+/** The newest shown message: what "Continue" extends. */
+export async function lastShownMessage(db: Db, userId: string, conversationId: string): Promise<Message | null> {
+  return db.message.findFirst({ where: { conversationId, rewoundAt: null, conversation: { userId } }, orderBy: { seq: "desc" } });
+}
+
+export type ReplyExtension = {
+  text: string;
+  status: "complete" | "stopped";
+  usage?: { promptTokens: number; completionTokens: number };
+  requestTokens: number;
+};
+
+/**
+ * Appends a continuation to a stored reply (after Stop, "Continue"): the text joins the
+ * reply, the usage becomes the continuation call's (the calibration pairs a request with
+ * its own prompt count), and the history version moves so open tabs and prepared
+ * compactions see the change. One transaction, under the conversation's row lock.
+ */
+export async function extendReply(
+  db: Db,
+  userId: string,
+  conversationId: string,
+  messageId: string,
+  extension: ReplyExtension,
+  countTokens: (content: string) => number,
+): Promise<MessageView> {
+  return db.$transaction(async (tx) => {
+    const locked = await tx.$queryRaw<{ id: string }[]>`
+      UPDATE "Conversation" SET "historyVersion" = "historyVersion" + 1, "updatedAt" = now()
+      WHERE id = ${conversationId} AND "userId" = ${userId} RETURNING id`;
+    if (locked.length === 0) throw notFound("conversation", conversationId);
+    const row = await tx.message.findFirst({ where: { id: messageId, conversationId, rewoundAt: null } });
+    if (!row) throw notFound("message", messageId);
+    const content = row.content + extension.text;
+    const updated = await tx.message.update({
+      where: { id: row.id },
+      data: {
+        content,
+        tokenCount: countTokens(content),
+        status: extension.status,
+        requestTokens: extension.requestTokens,
+        ...(extension.usage
+          ? { promptTokens: extension.usage.promptTokens, completionTokens: (row.completionTokens ?? 0) + extension.usage.completionTokens }
+          : {}),
+      },
+    });
+    return toMessageView(updated);
+  });
 }

@@ -5,9 +5,17 @@ import type { RewindCompaction } from "../compression/types";
 export type RewindPlanner = (compactions: RewindCompaction[], fromSeq: number) => { undo: string[]; reactivate: string[] };
 
 /**
+ * What a version change adds to a rewind: `keepAs` marks the hidden messages as the
+ * branch of that version (so switching back shows them again); `show` brings back the
+ * branch kept for another version. Plain rewinds ("delete last turn") pass neither.
+ */
+export type BranchChange = { keepAs?: string; show?: string };
+
+/**
  * Hides messages from `fromSeq` on (they stay in the database, marked rewound) and
  * undoes every compaction that covered any of them, returning the records they had
- * merged to the active context. One transaction, under the conversation's row lock.
+ * merged to the active context; with `branch.show`, shows a kept branch in their place.
+ * One transaction, under the conversation's row lock.
  */
 export async function rewindFrom(
   db: Db,
@@ -15,7 +23,8 @@ export async function rewindFrom(
   conversationId: string,
   fromSeq: number,
   plan: RewindPlanner,
-): Promise<{ hiddenMessages: number; undoneCompactions: number }> {
+  branch: BranchChange = {},
+): Promise<{ hiddenMessages: number; shownMessages: number; undoneCompactions: number }> {
   return db.$transaction(async (tx) => {
     // Bumping the version takes the row lock and tells any compaction prepared from
     // the old history that it may no longer be saved.
@@ -42,8 +51,12 @@ export async function rewindFrom(
     }
     const { count } = await tx.message.updateMany({
       where: { conversationId, seq: { gte: fromSeq }, rewoundAt: null },
-      data: { rewoundAt: now },
+      data: { rewoundAt: now, ...(branch.keepAs ? { branchOf: branch.keepAs } : {}) },
     });
-    return { hiddenMessages: count, undoneCompactions: undo.length };
+    // The shown branch starts at or after fromSeq, so no compaction left active covers it.
+    const shown = branch.show
+      ? await tx.message.updateMany({ where: { conversationId, branchOf: branch.show }, data: { rewoundAt: null, branchOf: null } })
+      : { count: 0 };
+    return { hiddenMessages: count, shownMessages: shown.count, undoneCompactions: undo.length };
   });
 }

@@ -3,7 +3,7 @@
 // skip link and a shortcut to the message box.
 import { ADMIN_STATE } from "./support/accounts";
 import { expect, test } from "./support/fixtures";
-import { chatRequestFor, MODEL_SERVER, newConversation, resetModelServer, saveTestSettings, sendMessage, untilSettled } from "./support/helpers";
+import { chatRequestFor, newConversation, resetModelServer, saveTestSettings, sendAndStop, sendMessage, untilSettled } from "./support/helpers";
 
 test.use({ storageState: ADMIN_STATE, permissions: ["clipboard-read", "clipboard-write"] });
 
@@ -46,17 +46,7 @@ test("Escape cancels deleting the last turn; the editor says how to save", async
 test("a reply the user stopped is marked stopped, not shown as an error", async ({ page, request }) => {
   await page.goto("/");
   await newConversation(page);
-  await request.post(`${MODEL_SERVER}/__admin/latency`, { data: { chatLatencyMs: 80, tokensPerChunk: 1 } });
-  try {
-    await untilSettled(page, async () => {
-      await page.getByTestId("composer").fill("Tell me a lot REPLY_WORDS=300");
-      await page.getByTestId("composer").press("Enter");
-      await expect(page.getByTestId("streaming-reply")).not.toContainText(/Thinking|Waiting for the model/);
-      await page.getByTestId("stop-button").click();
-    });
-  } finally {
-    await request.post(`${MODEL_SERVER}/__admin/latency`, { data: { chatLatencyMs: 0, tokensPerChunk: 3 } });
-  }
+  await sendAndStop(page, request, "Tell me a lot REPLY_WORDS=300");
   const stopped = page.locator("[data-testid=message][data-role=assistant]").last();
   await expect(stopped).toHaveAttribute("data-status", "stopped");
   await expect(stopped.getByTestId("message-error")).toHaveCount(0);

@@ -29,14 +29,14 @@ type Method = (typeof METHODS)[number];
 /** Who may use it: the owner of the resource named in the URL, any signed-in user (their own data), or the admin. */
 type Scope = "owned" | "user" | "admin";
 
-type Fixture = { conversationId: string; compactionId: string; tokenId: string };
+type Fixture = { conversationId: string; compactionId: string; tokenId: string; lastMessageId: string };
 
 type RouteCase = {
   scope: Scope;
   /** The `[id]` of the URL. */
   id?: (f: Fixture) => string;
   query?: string;
-  body?: unknown;
+  body?: unknown | ((f: Fixture) => unknown);
   /** A case that destroys its resource gets a conversation of its own. */
   fresh?: boolean;
 };
@@ -73,6 +73,7 @@ const ROUTES: Record<string, Partial<Record<Method, RouteCase>>> = {
     POST: { scope: "owned", id: conversation, body: { content: "Hello from the matrix" } },
   },
   "/api/conversations/[id]/stop": { POST: { scope: "owned", id: conversation } },
+  "/api/conversations/[id]/versions": { POST: { scope: "owned", id: conversation, body: (f: Fixture) => ({ messageId: f.lastMessageId }) } },
   "/api/conversations/[id]/compact": { POST: { scope: "owned", id: conversation, body: { preview: true } } },
   "/api/conversations/[id]/context": { GET: { scope: "owned", id: conversation } },
   "/api/conversations/[id]/changes": { GET: { scope: "owned", id: conversation } },
@@ -108,6 +109,7 @@ const ACTIONS: Record<keyof typeof actions, ActionCase> = {
   pinMessageAction: { scope: "owned", args: (f) => [{ conversationId: f.conversationId, seq: 3, pinned: true }] },
   stopTurnAction: { scope: "owned", args: viaId },
   rewindAction: { scope: "owned", args: (f) => [{ conversationId: f.conversationId, turns: 1 }], fresh: true },
+  switchVersionAction: { scope: "owned", args: (f) => [{ conversationId: f.conversationId, messageId: f.lastMessageId }] },
   compactNowAction: { scope: "owned", args: (f) => [{ conversationId: f.conversationId, preview: true }] },
   applyProposalAction: { scope: "owned", args: (f) => [{ conversationId: f.conversationId, summary: "The first exchange.", fromSeq: 1, toSeq: 2 }], fresh: true },
   getSettingsAction: { scope: "user" },
@@ -143,7 +145,7 @@ let shared: Fixture;
 /** A conversation of the owner with four messages, a compaction over the first two, and a token. */
 async function makeFixture(): Promise<Fixture> {
   const { id: conversationId } = await ops.createConversation(owner, { title: "owned", model: "gpt-4o-mini" });
-  await appendMessages(
+  const messages = await appendMessages(
     h.db,
     owner.id,
     conversationId,
@@ -161,7 +163,7 @@ async function makeFixture(): Promise<Fixture> {
     },
   });
   const { id: tokenId } = await ops.createToken(owner, "fixture");
-  return { conversationId, compactionId: compaction.id, tokenId };
+  return { conversationId, compactionId: compaction.id, tokenId, lastMessageId: messages.at(-1)!.id };
 }
 
 beforeAll(async () => {
@@ -188,7 +190,7 @@ async function callRoute(file: string, method: Method, rule: RouteCase, fixture:
   const handlers = (await import(pathToFileURL(file).href)) as Record<Method, (req: Request, ctx: unknown) => Promise<Response>>;
   const id = rule.id?.(fixture);
   const url = routePath(file).replace("[id]", id ?? "") + (rule.query ?? "");
-  const response = await handlers[method](request(method, url, auth, rule.body), { params: Promise.resolve({ id }) });
+  const response = await handlers[method](request(method, url, auth, typeof rule.body === "function" ? rule.body(fixture) : rule.body), { params: Promise.resolve({ id }) });
   const text = await response.text();
   return { status: response.status, text };
 }

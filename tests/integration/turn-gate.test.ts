@@ -3,20 +3,10 @@
 // message). A second send while a turn runs is refused with "busy" (HTTP 409).
 import { describe, expect, it } from "vitest";
 import * as ops from "../../lib/chat/operations";
-import { AppError } from "../../lib/errors";
 import { takeTurnLease, TURN_BUSY_MESSAGE } from "../../lib/db/turn-lease";
-import { collect, newConversation, send, setupHarness } from "../support/harness";
+import { collect, newConversation, refusal, send, setupHarness } from "../support/harness";
 
 const h = setupHarness();
-
-async function refusal(promise: Promise<unknown>): Promise<AppError> {
-  const error = await promise.then(
-    () => null,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(AppError);
-  return error as AppError;
-}
 
 describe("one turn at a time per conversation", () => {
   it("refuses a second send while a reply is being written, and stores nothing for it", async () => {

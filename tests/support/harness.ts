@@ -2,7 +2,7 @@
 // test server, the app's database, a signed-up user the suite acts as (see
 // ./accounts.ts), and helpers to drive turns exactly as the server actions and route
 // handlers do.
-import { afterAll, beforeAll, beforeEach } from "vitest";
+import { afterAll, beforeAll, beforeEach, expect } from "vitest";
 import { startTestServer, type TestServer, type TestServerOptions } from "../../lib/llm/test-server";
 import { closeDb, getDb, type Db } from "../../lib/db/client";
 import { writeDefaults, writeUserSettings } from "../../lib/db/settings";
@@ -10,6 +10,7 @@ import { DEFAULT_SETTINGS, type CompressionSettings } from "../../lib/compressio
 import * as ops from "../../lib/chat/operations";
 import type { TurnEvent } from "../../lib/chat/events";
 import { signUp, uniqueEmail, type TestUser } from "./accounts";
+import { AppError } from "../../lib/errors";
 
 export type Harness = { server: TestServer; db: Db; user: TestUser };
 
@@ -93,4 +94,14 @@ export async function send(conversationId: string, content: string, signal?: Abo
 
 export function chatRequests(server: TestServer) {
   return server.requests.filter((request) => request.path.endsWith("/chat/completions") && request.kind === "chat");
+}
+
+/** The AppError an operation was refused with (fails the test when it was not refused so). */
+export async function refusal(promise: Promise<unknown>): Promise<AppError> {
+  const error = await promise.then(
+    () => null,
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(AppError);
+  return error as AppError;
 }

@@ -75,6 +75,24 @@ export async function untilSettled(page: Page, action: () => Promise<void>, time
   await expect.poll(() => settledCount(page), { timeout }).toBeGreaterThan(before);
 }
 
+/**
+ * Sends `text` (which should ask for a long reply) with the model slowed down, and
+ * presses Stop once text has streamed: before that there is nothing to keep.
+ */
+export async function sendAndStop(page: Page, request: APIRequestContext, text: string, chatLatencyMs = 80): Promise<void> {
+  await request.post(`${MODEL_SERVER}/__admin/latency`, { data: { chatLatencyMs, tokensPerChunk: 1 } });
+  try {
+    await untilSettled(page, async () => {
+      await page.getByTestId("composer").fill(text);
+      await page.getByTestId("composer").press("Enter");
+      await expect(page.getByTestId("streaming-reply")).not.toContainText(/Thinking|Waiting for the model/);
+      await page.getByTestId("stop-button").click();
+    });
+  } finally {
+    await request.post(`${MODEL_SERVER}/__admin/latency`, { data: { chatLatencyMs: 0, tokensPerChunk: 3 } });
+  }
+}
+
 /** Types a message and sends it with Enter; waits for the whole turn. */
 export async function sendMessage(page: Page, text: string): Promise<void> {
   await untilSettled(page, async () => {
