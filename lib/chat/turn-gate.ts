@@ -15,6 +15,8 @@ const MAX_TURN_MS = 30 * 60_000;
 export type TurnGate = {
   /** The user's message, stored with the lease (null for a retry or an edit, which store it later). */
   userMessage: MessageView | null;
+  /** The conversation's new name when that message was its first (see nameAfterFirstMessage), else null. */
+  title: string | null;
   close: () => Promise<void>;
 };
 
@@ -35,6 +37,7 @@ export async function openTurnGate(userId: string, conversationId: string, userM
   let closed = false;
   return {
     userMessage: taken.userMessage,
+    title: taken.title,
     async close() {
       if (closed) return;
       closed = true;

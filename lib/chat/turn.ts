@@ -87,6 +87,7 @@ export async function* runTurn(input: TurnInput): AsyncGenerator<TurnEvent> {
     const settings = input.settings ?? (await span("settings", () => readSettings(db, userId, conversationId))).settings;
     if (input.gate?.userMessage) {
       yield { type: "message", message: input.gate.userMessage };
+      if (input.gate.title) yield { type: "title", title: input.gate.title };
     } else if (input.content != null) {
       const content = input.content;
       const tokenCount = spanSync("count", () => countMessageTokens({ role: "user", content }));

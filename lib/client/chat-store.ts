@@ -13,7 +13,6 @@ import {
   rewindAction,
   stopTurnAction,
   timelineAction,
-  updateConversationAction,
 } from "@/app/actions";
 import type { TurnEvent } from "@/lib/chat/events";
 import type { AttemptView, BackgroundWorkView, ContextMeterView, TimelineItem } from "@/lib/views";
@@ -120,19 +119,7 @@ async function fetchChanges(conversationId: string): Promise<z.infer<typeof chan
   }
 }
 
-const DEFAULT_TITLE = "New conversation";
-
-/** A conversation still called "New conversation" is named after its first message. */
-async function nameAfterFirstMessage(conversationId: string, content: string): Promise<void> {
-  const listed = useConversationList.getState().conversations.find((c) => c.id === conversationId);
-  if (!listed || listed.title !== DEFAULT_TITLE || listed.messageCount > 0) return;
-  const title = content.replace(/\s+/g, " ").trim().slice(0, 60);
-  if (!title) return;
-  const result = await updateConversationAction({ conversationId, title });
-  if (result.ok) useConversationList.getState().rename(conversationId, title);
-}
-
-type TurnProgress = { compacted: boolean; finished: boolean };
+type TurnProgress = { compacted: boolean; finished: boolean; metered: boolean };
 
 export const useChat = create<ChatState>()((set, get) => {
   /** Runs `work` only if the conversation is still the open one. */
@@ -178,6 +165,7 @@ export const useChat = create<ChatState>()((set, get) => {
           break;
         case "done":
           turn.finished = true;
+          turn.metered = true;
           set({ meter: event.context, streaming: null, compressing: null });
           break;
       }
@@ -192,14 +180,17 @@ export const useChat = create<ChatState>()((set, get) => {
     const abort = new AbortController();
     set({ busy: true, abort, lastError: null, streaming: null, compressing: null });
     before?.();
-    const turn: TurnProgress = { compacted: false, finished: false };
+    const turn: TurnProgress = { compacted: false, finished: false, metered: false };
     let accepted = false;
+    // The name the server gave the conversation with this first message; shown once the turn ends.
+    let title: string | null = null;
     try {
       for await (const event of streamTurn(conversationId, request, abort.signal)) {
         if (event.type === "message" && event.message.role === "user" && !accepted) {
           accepted = true;
           onAccepted?.();
         }
+        if (event.type === "title") title = event.title;
         applyEvent(conversationId, event, turn);
       }
     } catch (error) {
@@ -219,8 +210,9 @@ export const useChat = create<ChatState>()((set, get) => {
       // A stream that ended without its last event was cut short: the server still saved
       // what it had, so show the stored state.
       if (abort.signal.aborted || turn.compacted || !turn.finished || "editSeq" in request) await get().refreshTimeline();
-      await Promise.all([get().refreshMeter(), get().activityOpen ? get().refreshAttempts() : null]);
-      if ("content" in request && !("editSeq" in request)) await nameAfterFirstMessage(conversationId, request.content);
+      // The done event carried the meter; without it (error, stop, cut short) it is read back.
+      await Promise.all([turn.metered ? null : get().refreshMeter(), get().activityOpen ? get().refreshAttempts() : null]);
+      if (title) useConversationList.getState().rename(conversationId, title);
       void useConversationList.getState().refresh();
       settle();
     }

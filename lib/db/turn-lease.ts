@@ -5,6 +5,7 @@
 // mid-turn leaves a lease that expires by itself.
 import type { Db } from "./client.ts";
 import { Prisma } from "./generated/client.ts";
+import { nameAfterFirstMessage } from "./conversations.ts";
 import { appendMessagesInTx, type MessageDraft } from "./messages.ts";
 import { AppError, notFound } from "../errors.ts";
 import type { MessageView } from "../views";
@@ -33,20 +34,22 @@ async function claim(tx: Prisma.TransactionClient, userId: string, conversationI
 
 /**
  * Takes the conversation's turn lease and, in the same transaction, stores the user's
- * message (when the turn has one). Throws "busy" while another turn holds a lease that
- * has not expired.
+ * message (when the turn has one) and names the conversation after it when it is the
+ * first (`title`: the new name, else null). Throws "busy" while another turn holds a
+ * lease that has not expired.
  */
 export async function takeTurnLease(
   db: Db,
   userId: string,
   conversationId: string,
   options: { leaseId: string; leaseMs: number; userMessage?: MessageDraft },
-): Promise<{ userMessage: MessageView | null }> {
+): Promise<{ userMessage: MessageView | null; title: string | null }> {
   return db.$transaction(async (tx) => {
     await claim(tx, userId, conversationId, options.leaseId, options.leaseMs);
-    if (!options.userMessage) return { userMessage: null };
+    if (!options.userMessage) return { userMessage: null, title: null };
     const [stored] = await appendMessagesInTx(tx, userId, conversationId, [options.userMessage]);
-    return { userMessage: stored ?? null };
+    if (!stored) return { userMessage: null, title: null };
+    return { userMessage: stored, title: await nameAfterFirstMessage(tx, conversationId, stored) };
   });
 }
 
