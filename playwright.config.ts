@@ -2,7 +2,7 @@ import { defineConfig } from "@playwright/test";
 import { ADMIN_STATE, E2E_AUTH_SECRET, E2E_MODEL_KEY } from "./tests/e2e/support/accounts";
 
 // End-to-end tests: the real app (next build + next start) against Strata's
-// OpenAI-compatible test server, on a dedicated PostgreSQL database that is reset
+// OpenAI-compatible demo server with its test controls (scripts/test-server.ts), on a dedicated PostgreSQL database that is reset
 // before the app starts (tests/e2e/support/prepare-db.ts) and again in globalSetup.
 // The "accounts" project signs the first account up through the form (it becomes the
 // admin) and saves its session; every other spec runs signed in with it.

@@ -4,7 +4,7 @@
 // ActionResult instead of throwing ("unauthorized" without a session).
 import * as ops from "@/lib/chat/operations";
 import { requireActionUser, type CurrentUser } from "@/lib/auth/current-user";
-import { asResult } from "@/lib/chat/result";
+import { asResult } from "@/lib/errors";
 import { listModels } from "@/lib/llm/client";
 import { eventStream } from "@/lib/chat/event-stream";
 

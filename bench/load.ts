@@ -10,7 +10,7 @@
 import "./lib/env";
 import { appendResults, fmt, fmtInt, median, p95, printTable, resetDatabase, runMain, verdictTable, type Verdict } from "./lib/common";
 import { ensureBuild, startNext } from "./lib/next-server";
-import { startTestServer } from "../lib/llm/test-server";
+import { startDemoServer } from "../lib/llm/demo-server";
 import { getDb } from "../lib/db/client";
 import { writeUserSettings } from "../lib/db/settings";
 import { benchAuthHeaders, benchUser } from "./lib/user";
@@ -38,7 +38,7 @@ async function main() {
   const account = await benchUser();
   const auth = await benchAuthHeaders(account);
   await writeUserSettings(db, account.id, { ...DEFAULT_SETTINGS, contextWindowOverrides: { [MODEL]: WINDOW }, hardLimitReserve: 400, keepRecentCount: 6, maxSummaryTokensPerLevel: 1000 });
-  const model = await startTestServer({ chatLatencyMs: CHAT_LATENCY_MS, summaryLatencyMs: 200, tokensPerChunk: 10 });
+  const model = await startDemoServer({ chatLatencyMs: CHAT_LATENCY_MS, summaryLatencyMs: 200, tokensPerChunk: 10 });
   const next = await startNext({
     DATABASE_URL: process.env.DATABASE_URL!,
     OPENAI_BASE_URL: model.url,

@@ -15,7 +15,7 @@ import { fmt, fmtInt, median, p95, printTable, resetDatabase, runMain, verdictTa
 import { ensureBuild, startNext } from "./lib/next-server";
 import { seedConversation, type SeededConversation } from "./lib/seed";
 import { benchAuthHeaders, benchUser } from "./lib/user";
-import { startTestServer } from "../lib/llm/test-server";
+import { startDemoServer } from "../lib/llm/demo-server";
 import { getDb } from "../lib/db/client";
 import { loadCompactionChildren } from "../lib/db/compactions";
 
@@ -57,7 +57,7 @@ async function main() {
   await client.query("ANALYZE");
   await client.end();
 
-  const model = await startTestServer();
+  const model = await startDemoServer();
   const next = await startNext(
     { DATABASE_URL: process.env.DATABASE_URL!, OPENAI_BASE_URL: model.url, OPENAI_API_KEY: "test", LOG_LEVEL: "silent", STRATA_DEFAULT_MODEL: "gpt-4o-mini" },
     APP_PORT,

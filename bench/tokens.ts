@@ -18,7 +18,7 @@ function corpus(bytes: number): string {
   const random = seededRandom(42);
   const sources = [
     readFileSync(path.join(ROOT, "lib/compression/manager.ts"), "utf8"),
-    readFileSync(path.join(ROOT, "lib/llm/test-server/index.ts"), "utf8"),
+    readFileSync(path.join(ROOT, "lib/llm/demo-server/index.ts"), "utf8"),
     "Strata keeps long conversations within the model's window by summarising older messages. ".repeat(20),
     "Zürich, Kraków, São Paulo, 東京, Москва — naïve café résumé. 🙂 ".repeat(10),
     Array.from({ length: 200 }, () => Math.floor(random() * 1e9)).join(", "),

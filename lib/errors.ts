@@ -1,5 +1,10 @@
-// Errors the user may see. Everything else is a bug and is logged, not shown.
+// Errors the user may see, and how any error reaches the user. AppError is what the code
+// throws on purpose; toActionError is the one translation of whatever was thrown into what
+// an action result, an API response or a turn's error event shows. Everything else is a
+// bug and is logged, not shown.
 import type { z } from "zod";
+import { databaseCause } from "./db/health";
+import { logger } from "./log/logger";
 
 export type AppErrorCode =
   | "invalid_input"
@@ -51,4 +56,27 @@ export function invalidInput(error: z.ZodError): AppError {
 
 export function notFound(what: string, id: string): AppError {
   return new AppError("not_found", `No ${what} with id "${id}".`);
+}
+
+// Server actions return errors as values: a thrown error's message is hidden from the
+// browser in production builds, and the user must see why something was refused.
+export type ActionError = { code: string; message: string; fields?: Record<string, string[]> };
+export type ActionResult<T> = { ok: true; data: T } | { ok: false; error: ActionError };
+
+export function toActionError(error: unknown): ActionError {
+  if (error instanceof AppError) {
+    return { code: error.code, message: error.message, ...(error.details ? { fields: error.details } : {}) };
+  }
+  logger.error({ err: error }, "unexpected error in a server operation");
+  const cause = databaseCause(error);
+  if (cause) return { code: "unavailable", message: `${cause} Nothing was changed; try again when it is back.` };
+  return { code: "internal", message: "Something went wrong on the server; the error was logged." };
+}
+
+export async function asResult<T>(work: () => Promise<T> | T): Promise<ActionResult<T>> {
+  try {
+    return { ok: true, data: await work() };
+  } catch (error) {
+    return { ok: false, error: toActionError(error) };
+  }
 }

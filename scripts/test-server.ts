@@ -1,5 +1,5 @@
 // Runs Strata's OpenAI-compatible test server standalone (Playwright, benchmarks,
-// manual poking with curl). Behaviour is documented in lib/llm/test-server/index.ts.
+// manual poking with curl). Behaviour is documented in lib/llm/demo-server/index.ts.
 //
 //   tsx scripts/test-server.ts --port 4010 [--host 127.0.0.1] [--chat-latency 0]
 //                              [--summary-latency 0] [--tokens-per-chunk 3]
@@ -7,7 +7,7 @@
 // Prints "Strata test server listening on <url>" once ready; stops on SIGINT/SIGTERM.
 
 import { parseArgs } from "node:util";
-import { startTestServer } from "../lib/llm/test-server";
+import { startDemoServer } from "../lib/llm/demo-server";
 
 function intOption(value: string | undefined, name: string): number | undefined {
   if (value === undefined) return undefined;
@@ -29,7 +29,8 @@ const { values } = parseArgs({
   },
 });
 
-const server = await startTestServer({
+const server = await startDemoServer({
+  testControls: true,
   port: intOption(values.port, "port"),
   host: values.host,
   chatLatencyMs: intOption(values["chat-latency"], "chat-latency"),

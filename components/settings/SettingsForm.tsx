@@ -1,7 +1,7 @@
 "use client";
 import { useEffect, useRef, useState } from "react";
 import type { CompressionSettings } from "@/lib/compression/settings";
-import type { ActionResult } from "@/lib/chat/result";
+import type { ActionResult } from "@/lib/errors";
 import { SETTING_GROUPS } from "@/lib/client/settings-fields";
 import {
   sameValues,

@@ -1,5 +1,5 @@
 import type { TurnEvent } from "./events";
-import { toActionError } from "./result";
+import { toActionError } from "../errors";
 
 /**
  * A turn's events as a ReadableStream of objects (a server action's value, or the

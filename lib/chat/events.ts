@@ -3,6 +3,8 @@ import type { AttemptView, CompactionView, ContextMeterView, MessageView } from 
 /** What a running turn tells the browser, in order. Serializable (NDJSON / RSC). */
 export type TurnEvent =
   | { type: "message"; message: MessageView }
+  /** The conversation was named after the message just stored (its first). */
+  | { type: "title"; title: string }
   | { type: "status"; stage: "compressing"; messageCount: number }
   | { type: "compaction"; compaction: CompactionView }
   | { type: "compaction_failed"; attempt: AttemptView }

@@ -88,7 +88,7 @@ function assertAdmin(actor: Actor): void {
 export async function createConversation(actor: Actor, input: unknown) {
   const { title, model, systemPrompt } = parse(createConversationInput, input ?? {});
   return conversations.createConversation(await getDb(), actor.id, {
-    title: title ?? "New conversation",
+    title: title ?? conversations.DEFAULT_TITLE,
     model: model ?? defaultModel(),
     systemPrompt: systemPrompt ?? "",
   });

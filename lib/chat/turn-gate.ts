@@ -19,6 +19,8 @@ export type TurnGate = {
   userMessage: MessageView | null;
   /** Stores the turn's last reply and closes the gate in the same statement. */
   appendFinalReply: (reply: MessageDraft) => Promise<Message>;
+  /** The conversation's new name when that message was its first (see nameAfterFirstMessage), else null. */
+  title: string | null;
   close: () => Promise<void>;
 };
 
@@ -46,6 +48,7 @@ export async function openTurnGate(userId: string, conversationId: string, userM
       clearInterval(renew);
       return row;
     },
+    title: taken.title,
     async close() {
       if (closed) return;
       closed = true;

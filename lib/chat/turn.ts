@@ -2,8 +2,9 @@
 // from the active context, stream the reply, persist it with its usage, run tool
 // calls and loop until the model answers in text.
 import type { CompressionSettings } from "../compression/settings";
+import { assistantChat } from "../compression/request";
 import { COMPRESS_CONTEXT_TOOL } from "../compression/tools";
-import type { ChatMessage, ToolCall, Transcript } from "../compression/types";
+import type { ToolCall, Transcript } from "../compression/types";
 import { getDb } from "../db/client";
 import { appendMessages, appendMessageRows, type MessageDraft } from "../db/messages";
 import { attemptRecordToView, toMessageView, toTranscriptMessage } from "../db/mappers";
@@ -11,7 +12,7 @@ import { readSettings } from "../db/settings";
 import { AppError } from "../errors";
 import { ModelError, streamChat } from "../llm/client";
 import { countMessageTokens } from "../llm/tokens";
-import { builtinTools } from "../llm/tools";
+import { runTool } from "../llm/tools";
 import { logger } from "../log/logger";
 import { recordSpan, span, spanSync } from "../log/timing";
 import {
@@ -45,22 +46,7 @@ export type TurnInput = {
   settings?: CompressionSettings;
 };
 
-function assistantWire(content: string, toolCalls: ToolCall[]): ChatMessage {
-  return {
-    role: "assistant",
-    content: content || null,
-    ...(toolCalls.length
-      ? {
-          tool_calls: toolCalls.map((call) => ({
-            id: call.id,
-            type: "function" as const,
-            function: { name: call.name, arguments: call.arguments },
-          })),
-        }
-      : {}),
-  };
-}
-
+/** compress_context runs here, against the conversation; every other tool is a built-in. */
 async function runToolCall(userId: string, conversationId: string, settings: CompressionSettings, call: ToolCall): Promise<string> {
   if (call.name === COMPRESS_CONTEXT_TOOL.function.name) {
     let summary = "";
@@ -79,13 +65,7 @@ async function runToolCall(userId: string, conversationId: string, settings: Com
     }
     return `Context compressed: ${created.coveredMessageCount} messages (${created.coveredTokens} tokens) replaced by your summary (${created.summaryTokens} tokens).`;
   }
-  const tool = builtinTools.find((candidate) => candidate.definition.function.name === call.name);
-  if (!tool) return `Unknown tool "${call.name}".`;
-  try {
-    return await tool.run(call.arguments ? (JSON.parse(call.arguments) as Record<string, unknown>) : {});
-  } catch (error) {
-    return `Tool "${call.name}" failed: ${error instanceof Error ? error.message : String(error)}`;
-  }
+  return (await runTool(call)).content;
 }
 
 /** Checks that a retry has something to answer: the active context must end with the user's turn. */
@@ -107,6 +87,7 @@ export async function* runTurn(input: TurnInput): AsyncGenerator<TurnEvent> {
     const settings = input.settings ?? (await span("settings", () => readSettings(db, userId, conversationId))).settings;
     if (input.gate?.userMessage) {
       yield { type: "message", message: input.gate.userMessage };
+      if (input.gate.title) yield { type: "title", title: input.gate.title };
     } else if (input.content != null) {
       const content = input.content;
       const tokenCount = spanSync("count", () => countMessageTokens({ role: "user", content }));
@@ -203,7 +184,7 @@ export async function* runTurn(input: TurnInput): AsyncGenerator<TurnEvent> {
       const assistantDraft: MessageDraft = {
         role: "assistant",
         content: text,
-        tokenCount: countMessageTokens(assistantWire(text, toolCalls)),
+        tokenCount: countMessageTokens(assistantChat(text, toolCalls)),
         model,
         status: "complete",
         toolCalls,

@@ -14,7 +14,6 @@ import {
   stopTurnAction,
   switchVersionAction,
   timelineAction,
-  updateConversationAction,
 } from "@/app/actions";
 import type { TurnEvent } from "@/lib/chat/events";
 import type { AttemptView, BackgroundWorkView, ContextMeterView, TimelineItem } from "@/lib/views";
@@ -129,19 +128,7 @@ async function fetchChanges(conversationId: string): Promise<z.infer<typeof chan
   }
 }
 
-const DEFAULT_TITLE = "New conversation";
-
-/** A conversation still called "New conversation" is named after its first message. */
-async function nameAfterFirstMessage(conversationId: string, content: string): Promise<void> {
-  const listed = useConversationList.getState().conversations.find((c) => c.id === conversationId);
-  if (!listed || listed.title !== DEFAULT_TITLE || listed.messageCount > 0) return;
-  const title = content.replace(/\s+/g, " ").trim().slice(0, 60);
-  if (!title) return;
-  const result = await updateConversationAction({ conversationId, title });
-  if (result.ok) useConversationList.getState().rename(conversationId, title);
-}
-
-type TurnProgress = { compacted: boolean; finished: boolean };
+type TurnProgress = { compacted: boolean; finished: boolean; metered: boolean };
 
 export const useChat = create<ChatState>()((set, get) => {
   /** Runs `work` only if the conversation is still the open one. */
@@ -187,6 +174,7 @@ export const useChat = create<ChatState>()((set, get) => {
           break;
         case "done":
           turn.finished = true;
+          turn.metered = true;
           set({ meter: event.context, streaming: null, compressing: null });
           break;
       }
@@ -201,14 +189,17 @@ export const useChat = create<ChatState>()((set, get) => {
     const abort = new AbortController();
     set({ busy: true, abort, lastError: null, streaming: null, compressing: null });
     before?.();
-    const turn: TurnProgress = { compacted: false, finished: false };
+    const turn: TurnProgress = { compacted: false, finished: false, metered: false };
     let accepted = false;
+    // The name the server gave the conversation with this first message; shown once the turn ends.
+    let title: string | null = null;
     try {
       for await (const event of streamTurn(conversationId, request, abort.signal)) {
         if (event.type === "message" && event.message.role === "user" && !accepted) {
           accepted = true;
           onAccepted?.();
         }
+        if (event.type === "title") title = event.title;
         applyEvent(conversationId, event, turn);
       }
     } catch (error) {
@@ -230,8 +221,9 @@ export const useChat = create<ChatState>()((set, get) => {
       // A new version changes the versions shown beside it: the server says which.
       const versioned = "editSeq" in request || "regenerateSeq" in request;
       if (abort.signal.aborted || turn.compacted || !turn.finished || versioned) await get().refreshTimeline();
-      await Promise.all([get().refreshMeter(), get().activityOpen ? get().refreshAttempts() : null]);
-      if ("content" in request && !("editSeq" in request)) await nameAfterFirstMessage(conversationId, request.content);
+      // The done event carried the meter; without it (error, stop, cut short) it is read back.
+      await Promise.all([turn.metered ? null : get().refreshMeter(), get().activityOpen ? get().refreshAttempts() : null]);
+      if (title) useConversationList.getState().rename(conversationId, title);
       void useConversationList.getState().refresh();
       settle();
     }

@@ -2,27 +2,32 @@ import { elideMiddle } from "./elide";
 import { breakdownOf, budgetFor, calibrationOf, measureTranscript, toServerTokens, type MeasureDeps } from "./measure";
 import { formatCount, MESSAGE_OVERHEAD_TOKENS, renderCompactionText, renderedCompactionTokens } from "./render";
 import type { CompressionSettings } from "./settings";
-import type { BuiltRequest, ChatMessage, CompressionLogger, Transcript, TranscriptMessage } from "./types";
+import type { BuiltRequest, ChatMessage, CompressionLogger, ToolCall, Transcript, TranscriptMessage } from "./types";
 
 type EntrySource = "system" | "summary" | "message" | "note";
 type Entry = { chat: ChatMessage; tokens: number; source: EntrySource; seq?: number; keep?: boolean };
 
 const MIN_ELIDED_TOKENS = 32;
 
+/** An assistant reply as the model API takes it back (the chat loop counts its tokens in this shape too). */
+export function assistantChat(content: string, toolCalls: readonly ToolCall[] | undefined): ChatMessage {
+  return toolCalls?.length
+    ? {
+        role: "assistant",
+        content: content || null,
+        tool_calls: toolCalls.map((call) => ({
+          id: call.id,
+          type: "function" as const,
+          function: { name: call.name, arguments: call.arguments },
+        })),
+      }
+    : { role: "assistant", content };
+}
+
 function toChat(message: TranscriptMessage): ChatMessage {
   switch (message.role) {
     case "assistant":
-      return message.toolCalls?.length
-        ? {
-            role: "assistant",
-            content: message.content || null,
-            tool_calls: message.toolCalls.map((call) => ({
-              id: call.id,
-              type: "function" as const,
-              function: { name: call.name, arguments: call.arguments },
-            })),
-          }
-        : { role: "assistant", content: message.content };
+      return assistantChat(message.content, message.toolCalls);
     case "tool":
       return { role: "tool", content: message.content, tool_call_id: message.toolCallId };
     default:

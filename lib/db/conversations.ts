@@ -8,6 +8,28 @@ import type { ConversationSummary, ConversationView } from "../views";
 
 type Reader = Pick<Db, "conversation">;
 
+/** What a conversation is called until its first message names it. */
+export const DEFAULT_TITLE = "New conversation";
+const NAMED_TITLE_CHARS = 60;
+
+/**
+ * Names a conversation still called DEFAULT_TITLE after its first message (seq 1: nothing
+ * was written before it), from the message's first 60 characters on one line. Runs in the
+ * transaction that stores the message, so the name and the message appear together.
+ * Returns the new title, or null when the conversation keeps the one it has.
+ */
+export async function nameAfterFirstMessage(
+  tx: Reader,
+  conversationId: string,
+  message: { seq: number; content: string },
+): Promise<string | null> {
+  if (message.seq !== 1) return null;
+  const title = Array.from(message.content.replace(/\s+/g, " ").trim()).slice(0, NAMED_TITLE_CHARS).join("");
+  if (!title) return null;
+  const { count } = await tx.conversation.updateMany({ where: { id: conversationId, title: DEFAULT_TITLE }, data: { title } });
+  return count > 0 ? title : null;
+}
+
 /** The `where` of one owned conversation; conversation-scoped queries filter through it. */
 export function ownedConversation(userId: string, conversationId: string): Prisma.ConversationWhereInput {
   return { id: conversationId, userId };

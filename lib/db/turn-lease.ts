@@ -5,6 +5,7 @@
 // otherwise). A process that dies mid-turn leaves a lease that expires by itself.
 import type { Db } from "./client.ts";
 import { Prisma } from "./generated/client.ts";
+import { nameAfterFirstMessage } from "./conversations.ts";
 import { appendWithRowChange, type ConversationRowChange, type MessageDraft } from "./messages.ts";
 import { toMessageView } from "./mappers.ts";
 import { AppError, notFound } from "../errors.ts";
@@ -33,26 +34,28 @@ async function refusal(db: Db, userId: string, conversationId: string): Promise<
  * Takes the conversation's turn lease and, in the same statement, stores the user's
  * message (when the turn has one). Throws "busy" while another turn holds a lease that
  * has not expired. One statement is atomic and takes the conversation row's lock, so two
- * claims at once are serialized and the second sees the first one's lease.
+ * claims at once are serialized and the second sees the first one's lease. A first
+ * message also names the conversation (`title`: the new name, else null).
  */
 export async function takeTurnLease(
   db: Db,
   userId: string,
   conversationId: string,
   options: { leaseId: string; leaseMs: number; userMessage?: MessageDraft },
-): Promise<{ userMessage: MessageView | null }> {
+): Promise<{ userMessage: MessageView | null; title: string | null }> {
   const { leaseId, leaseMs, userMessage } = options;
   if (userMessage) {
     const take = { set: Prisma.sql`, "turnLeaseId" = ${leaseId}, "turnLeaseUntil" = ${leaseUntil(leaseMs)}`, where: leaseFree };
     const [stored] = await appendWithRowChange(db, userId, conversationId, userMessage, take);
     if (!stored) throw await refusal(db, userId, conversationId);
-    return { userMessage: toMessageView(stored) };
+    // Only the first message of a conversation costs this second statement.
+    return { userMessage: toMessageView(stored), title: await nameAfterFirstMessage(db, conversationId, stored) };
   }
   const taken = await db.$executeRaw`
     UPDATE "Conversation" SET "turnLeaseId" = ${leaseId}, "turnLeaseUntil" = ${leaseUntil(leaseMs)}
     WHERE id = ${conversationId} AND "userId" = ${userId} ${leaseFree}`;
   if (taken === 0) throw await refusal(db, userId, conversationId);
-  return { userMessage: null };
+  return { userMessage: null, title: null };
 }
 
 /**

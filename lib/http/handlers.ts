@@ -1,9 +1,8 @@
 // Shared plumbing for the JSON API's route handlers: body parsing with limits,
 // AppError → HTTP status, and NDJSON streaming of a turn.
-import { AppError } from "../errors";
+import { AppError, toActionError } from "../errors";
 import { config } from "../config";
 import { requireRequestUser, type CurrentUser } from "../auth/current-user";
-import { toActionError } from "../chat/result";
 import type { TurnEvent } from "../chat/events";
 import { eventStream } from "../chat/event-stream";
 import { span, withServerTiming } from "../log/timing";

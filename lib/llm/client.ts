@@ -4,14 +4,14 @@
 //   OPENAI_API_KEY set             → that key, OPENAI_BASE_URL or api.openai.com     (demo: false)
 //   only OPENAI_BASE_URL set       → that URL with a placeholder key (Ollama, vLLM,
 //                                    LM Studio and friends don't check keys)         (demo: false)
-//   neither                        → the offline demo model: the test server started
+//   neither                        → the offline demo model: the demo server started
 //                                    in-process on 127.0.0.1 with an ephemeral port  (demo: true)
 // The demo server is a singleton on globalThis because Next dev re-evaluates this
 // module on hot reload and must not start a second server each time.
 //
 // Retries: the openai client retries 408/409/429/5xx and connection errors. That's
 // worth it against a remote API, but against a local server it only multiplies the
-// wait (and would swallow the test server's one-shot faults), so loopback endpoints
+// wait (and would swallow the one-shot faults tests inject), so loopback endpoints
 // default to 0 retries and others to 2; STRATA_MODEL_MAX_RETRIES overrides both.
 
 import OpenAI from "openai";
@@ -24,7 +24,7 @@ import type { ChatMessage, ToolCall } from "../compression/types";
 import { config } from "../config";
 import { abortedError, malformedError, timeoutError, toModelError, type AbortContext } from "./errors";
 import { DEMO_MODEL, normalizeModelName } from "./models";
-import type { TestServer } from "./test-server";
+import type { DemoServer } from "./demo-server";
 
 export { ModelError, isModelError, type ModelErrorKind } from "./errors";
 
@@ -99,16 +99,16 @@ function cachedEndpoint(baseURL: string, apiKey: string, demo: boolean, env: Env
 }
 
 const DEMO_SERVER_KEY = Symbol.for("strata.llm.demoServer");
-type DemoHolder = Record<symbol, Promise<TestServer> | undefined>;
+type DemoHolder = Record<symbol, Promise<DemoServer> | undefined>;
 
 /** Starts (once per process) and returns the in-process demo server. */
-export function getDemoServer(): Promise<TestServer> {
+export function getDemoServer(): Promise<DemoServer> {
   const holder = globalThis as unknown as DemoHolder;
   let server = holder[DEMO_SERVER_KEY];
   if (!server) {
     // Loaded lazily: with a real endpoint configured the server code is never needed.
-    server = import("./test-server").then(({ startTestServer }) =>
-      startTestServer({ host: "127.0.0.1", port: 0, unref: true, ...DEMO_SERVER_LATENCY }),
+    server = import("./demo-server").then(({ startDemoServer }) =>
+      startDemoServer({ host: "127.0.0.1", port: 0, unref: true, ...DEMO_SERVER_LATENCY }),
     );
     // A failed start must not poison the singleton: the next call tries again.
     server.catch(() => {

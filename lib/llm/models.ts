@@ -17,7 +17,7 @@ export function normalizeModelName(model: string): string {
   return slash >= 0 ? trimmed.slice(slash + 1) : trimmed;
 }
 
-/** The offline demo model (the in-process test server). Small on purpose: compression shows up after a few turns. */
+/** The offline demo model (the in-process demo server). Small on purpose: compression shows up after a few turns. */
 export const DEMO_MODEL = "strata-demo";
 export const DEMO_CONTEXT_WINDOW = 8192;
 
@@ -120,8 +120,8 @@ export function createModelCatalog(defaults: Readonly<Record<string, number>> = 
   };
 }
 
-/** Models the test/demo server lists on GET /v1/models. */
-export const TEST_SERVER_MODELS = [DEMO_MODEL, "gpt-4o-mini", "gpt-4o", "gpt-4.1-mini", "gpt-3.5-turbo"] as const;
+/** Models the demo server lists on GET /v1/models. */
+export const DEMO_SERVER_MODELS = [DEMO_MODEL, "gpt-4o-mini", "gpt-4o", "gpt-4.1-mini", "gpt-3.5-turbo"] as const;
 
 /** The built-in table as a ModelCatalog. */
 export const modelCatalog: ModelCatalog = createModelCatalog();

@@ -21,6 +21,10 @@ test("(a) a conversation streams replies and survives a reload", async ({ page, 
   await expect(streaming).toHaveCount(0, { timeout: 20_000 });
   await request.post(`${MODEL_SERVER}/__admin/latency`, { data: { chatLatencyMs: 0, tokensPerChunk: 3 } });
   await expect(page.getByTestId("send-button")).toBeVisible();
+  // The server named the conversation after its first message; the sidebar shows it.
+  await expect(page.getByTestId("conversation-item").filter({ has: page.locator(`a[href="/c/${id}"]`) })).toContainText(
+    "Hello Strata, please remember FACT color=teal",
+  );
 
   await sendMessage(page, "A second message with a list:\n\n- one\n- two");
 

@@ -113,6 +113,33 @@ describe("a chat turn", () => {
   });
 });
 
+describe("naming a conversation", () => {
+  const untitled = () => ops.createConversation(h.user, { model: "gpt-4o-mini" });
+  const titleOf = async (id: string) => (await h.db.conversation.findUniqueOrThrow({ where: { id } })).title;
+
+  it("names a new conversation after its first message, on the server, and says so in the turn", async () => {
+    const conversation = await untitled();
+    expect(conversation.title).toBe("New conversation");
+    const first = "  Plan the   harbour\nwalk for Saturday morning, with two stops for coffee and a bakery 🥐🥐";
+    const events = await send(conversation.id, first);
+    const title = "Plan the harbour walk for Saturday morning, with two stops f";
+    expect(await titleOf(conversation.id)).toBe(title);
+    // Right after the stored message, before the reply.
+    expect(events.slice(0, 2)).toEqual([expect.objectContaining({ type: "message" }), { type: "title", title }]);
+
+    const second = await send(conversation.id, "and a second message");
+    expect(second.some((event) => event.type === "title")).toBe(false);
+    expect(await titleOf(conversation.id)).toBe(title);
+  });
+
+  it("keeps a title the user gave", async () => {
+    const named = await newConversation();
+    const events = await send(named.id, "hello");
+    expect(events.some((event) => event.type === "title")).toBe(false);
+    expect(await titleOf(named.id)).toBe("Test");
+  });
+});
+
 describe("bad input is refused clearly and stores nothing", () => {
   async function expectRefused(input: unknown, pattern: RegExp) {
     const error = await ops.startTurn(h.user, input).then(

@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it, vi } from "vitest";
 import { DEFAULT_SETTINGS } from "../../lib/compression/settings";
 import * as ops from "../../lib/chat/operations";
 import { appendMessages } from "../../lib/db/messages";
-import type { ActionResult } from "../../lib/chat/result";
+import type { ActionResult } from "../../lib/errors";
 import { setupHarness } from "../support/harness";
 import { bearer, signUp, type TestUser } from "../support/accounts";
 

@@ -3,7 +3,7 @@
 // ./accounts.ts), and helpers to drive turns exactly as the server actions and route
 // handlers do.
 import { afterAll, beforeAll, beforeEach, expect } from "vitest";
-import { startTestServer, type TestServer, type TestServerOptions } from "../../lib/llm/test-server";
+import { startDemoServer, type TestServer, type DemoServerOptions } from "../../lib/llm/demo-server";
 import { closeDb, getDb, type Db } from "../../lib/db/client";
 import { writeDefaults, writeUserSettings } from "../../lib/db/settings";
 import { DEFAULT_SETTINGS, type CompressionSettings } from "../../lib/compression/settings";
@@ -32,11 +32,11 @@ async function resetSettings(db: Db, user: TestUser): Promise<void> {
  * `resetEachTest` (default) clears faults, recorded requests and settings before every
  * test; suites whose tests build on each other turn it off.
  */
-export function setupHarness(options: TestServerOptions & { resetEachTest?: boolean } = {}): Harness {
+export function setupHarness(options: DemoServerOptions & { resetEachTest?: boolean } = {}): Harness {
   const { resetEachTest = true, ...serverOptions } = options;
   const harness = {} as Harness;
   beforeAll(async () => {
-    harness.server = await startTestServer(serverOptions);
+    harness.server = await startDemoServer({ ...serverOptions, testControls: true });
     process.env.OPENAI_BASE_URL = harness.server.url;
     process.env.OPENAI_API_KEY = "test-key";
     harness.db = await getDb();

@@ -1,4 +1,4 @@
-// The test server over real HTTP, driven by the unmodified openai client and by
+// The demo server over real HTTP, driven by the unmodified openai client and by
 // lib/llm's own client code. No mocks.
 
 import net from "node:net";
@@ -19,7 +19,7 @@ import {
   type StreamChatOptions,
 } from "@/lib/llm/client";
 import { createSummarizer } from "@/lib/llm/summarizer";
-import { startTestServer, type TestServer } from "@/lib/llm/test-server";
+import { startDemoServer, type TestServer } from "@/lib/llm/demo-server";
 import { countRequestTokens, countTextTokens } from "@/lib/llm/tokens";
 import { runTool, toolDefinitions } from "@/lib/llm/tools";
 
@@ -28,7 +28,7 @@ let endpoint: ModelEndpoint;
 let openai: OpenAI;
 
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startDemoServer({ testControls: true });
   endpoint = createModelEndpoint({ baseURL: server.url, apiKey: "test-key", maxRetries: 0 });
   openai = new OpenAI({ baseURL: server.url, apiKey: "test-key", maxRetries: 0 });
 });
@@ -498,7 +498,7 @@ describe("listModels", () => {
   });
 
   it("returns null when nothing listens", async () => {
-    const dead = await startTestServer();
+    const dead = await startDemoServer({ testControls: true });
     const deadEndpoint = createModelEndpoint({ baseURL: dead.url });
     await dead.close();
     expect(await listModels(deadEndpoint)).toBeNull();
@@ -525,7 +525,7 @@ describe("listModels", () => {
 
 describe("close()", () => {
   it("does not hang on a hung request and ends it for the client", async () => {
-    const own = await startTestServer();
+    const own = await startDemoServer({ testControls: true });
     own.injectFault({ type: "hang" });
     const ownEndpoint = createModelEndpoint({ baseURL: own.url });
     const pending = (async () => {
@@ -575,5 +575,29 @@ describe("endpoint selection", () => {
     for await (const event of streamChat({ endpoint: first, model: "strata-demo", messages: [user("FACT x=1 RECALL x?")] }))
       events.push(event);
     expect(textOf(events)).toBe("x=1");
+  });
+
+  it("gives the demo server a user runs no test controls: /__admin answers 404", async () => {
+    const demo = await getModelEndpoint({});
+    const origin = new URL(demo.baseURL).origin;
+    const fault = await fetch(`${origin}/__admin/faults`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ type: "http_500" }),
+    });
+    expect(fault.status).toBe(404);
+    for (const path of ["/__admin/faults", "/__admin/requests", "/__admin/health"]) {
+      expect((await fetch(`${origin}${path}`)).status).toBe(404);
+    }
+    // The 404 above did not queue a fault: the next reply is the model's.
+    const events: ChatStreamEvent[] = [];
+    for await (const event of streamChat({ endpoint: demo, model: "strata-demo", messages: [user("RECALL y?")] })) events.push(event);
+    expect(textOf(events)).toBe("y=UNKNOWN");
+  });
+
+  it("answers /__admin with test controls on", async () => {
+    const response = await fetch(`${new URL(server.url).origin}/__admin/faults`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ faults: [] });
   });
 });

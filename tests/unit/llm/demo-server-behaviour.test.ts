@@ -8,8 +8,8 @@ import {
   requestKind,
   summaryKind,
   summaryReply,
-} from "@/lib/llm/test-server/behaviour";
-import { splitWords } from "@/lib/llm/test-server";
+} from "@/lib/llm/demo-server/behaviour";
+import { splitWords } from "@/lib/llm/demo-server";
 import type { ChatMessage } from "@/lib/compression/types";
 
 const sys = (content: string): ChatMessage => ({ role: "system", content });

@@ -1,11 +1,16 @@
 /**
- * Strata's OpenAI-compatible test server — also the app's offline demo model.
- * A real HTTP server (node:http), so tests exercise the unmodified `openai` client.
+ * Strata's OpenAI-compatible demo server: the offline model the app talks to without a key,
+ * and — started with `testControls: true` — the model server of the tests. A real HTTP server
+ * (node:http), so tests exercise the unmodified `openai` client.
  *
  * ENDPOINTS
  *   GET  /v1/models                 → { object: "list", data: [{ id, object: "model", created, owned_by }] }
  *                                     (strata-demo, gpt-4o-mini, gpt-4o, gpt-4.1-mini, gpt-3.5-turbo)
  *   POST /v1/chat/completions       → streaming (SSE) or not; any model name is accepted.
+ *
+ * TEST CONTROLS (only with `testControls: true`; otherwise every /__admin path answers 404 and
+ * nothing is recorded, so the demo a user runs cannot be steered over HTTP by anyone who reaches
+ * its port, and keeps no request log growing for as long as the app runs):
  *   POST   /__admin/faults          body: a fault or an array of faults → { queued: Fault[] } (400 if invalid)
  *   GET    /__admin/faults          → { faults }      DELETE /__admin/faults → { ok: true }
  *   GET    /__admin/requests        → { requests }    DELETE /__admin/requests → { ok: true }
@@ -13,7 +18,7 @@
  *   POST   /__admin/latency         body: { chatLatencyMs?, summaryLatencyMs?, tokensPerChunk? } → the current values
  *   GET    /__admin/health          → { ok: true }
  *
- * RECORDING: every /v1 request is recorded as { method, path, time (epoch ms), kind?, body, fault? }
+ * RECORDING (test controls): every /v1 request is recorded as { method, path, time (epoch ms), kind?, body, fault? }
  * (parsed JSON body; `kind` "chat" | "summary" and the applied fault type for chat completions).
  *
  * CLASSIFICATION: a request is a SUMMARY request when its first system message contains
@@ -65,7 +70,7 @@
  * LATENCY: chatLatencyMs pauses before each content chunk of a streamed chat reply (once before
  * a non-streamed one); summaryLatencyMs pauses once before any summary reply. Both default to 0.
  *
- * FAULTS (see ./faults.ts): queued; each chat-completions request takes the first fault whose
+ * FAULTS (test controls; see ./faults.ts): queued; each chat-completions request takes the first fault whose
  * target ("chat" | "summary" | "any", default any) matches, using one of its `times` (default 1).
  *   http_500 / http_error{status} → OpenAI-style error body with that status
  *   delay{ms}        → waits ms, then answers normally
@@ -85,13 +90,13 @@ import type { AddressInfo } from "node:net";
 import type { Socket } from "node:net";
 import type { ChatMessage } from "../../compression/types";
 import { countRequestTokens, countTextTokens, type ToolDefinitionLike } from "../tokens";
-import { TEST_SERVER_MODELS } from "../models";
+import { DEMO_SERVER_MODELS } from "../models";
 import { chatReply, hash32, requestKind, summaryKind, summaryReply, type Reply, type RequestKind } from "./behaviour";
 import { FaultQueue, type Fault, type FaultType, type QueuedFault } from "./faults";
 
 export type { Fault, QueuedFault, FaultType } from "./faults";
 
-export type TestServerOptions = {
+export type DemoServerOptions = {
   /** 0 (default) picks a free port. */
   port?: number;
   host?: string;
@@ -101,6 +106,8 @@ export type TestServerOptions = {
   tokensPerChunk?: number;
   /** Don't keep the process alive for the server (the in-app demo server uses this). */
   unref?: boolean;
+  /** Fault injection, latency control and request recording, over /__admin and on the returned object. */
+  testControls?: boolean;
 };
 
 export type RecordedRequest = {
@@ -115,11 +122,16 @@ export type RecordedRequest = {
 
 export type Latency = { chatLatencyMs: number; summaryLatencyMs: number; tokensPerChunk: number };
 
-export type TestServer = {
+export type DemoServer = {
   /** Base URL for the openai client, e.g. http://127.0.0.1:PORT/v1 */
   url: string;
   port: number;
   host: string;
+  close(): Promise<void>;
+};
+
+/** The demo server started with `testControls: true`. */
+export type TestServer = DemoServer & {
   /** Live list of recorded /v1 requests. */
   readonly requests: RecordedRequest[];
   injectFault(fault: Fault): QueuedFault;
@@ -128,12 +140,14 @@ export type TestServer = {
   setLatency(latency: Partial<Latency>): Latency;
   /** Clears faults and requests, restores the start latencies. */
   reset(): void;
-  close(): Promise<void>;
 };
 
 const MAX_BODY_BYTES = 32 * 1024 * 1024;
 
-export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
+export function startDemoServer(options: DemoServerOptions & { testControls: true }): Promise<TestServer>;
+export function startDemoServer(options?: DemoServerOptions): Promise<DemoServer>;
+export async function startDemoServer(options: DemoServerOptions = {}): Promise<DemoServer | TestServer> {
+  const testControls = options.testControls === true;
   const host = options.host ?? "127.0.0.1";
   const initial: Latency = {
     chatLatencyMs: options.chatLatencyMs ?? 0,
@@ -172,26 +186,30 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       try {
         body = JSON.parse(raw);
       } catch {
-        if (path.startsWith("/v1")) requests.push({ method, path, time: Date.now(), body: raw });
+        if (path.startsWith("/v1")) record({ method, path, time: Date.now(), body: raw });
         return sendError(res, 400, "The request body is not valid JSON.");
       }
     }
 
-    if (path.startsWith("/__admin")) return handleAdmin(method, path, body, res);
+    if (testControls && path.startsWith("/__admin")) return handleAdmin(method, path, body, res);
     if (!path.startsWith("/v1")) return sendError(res, 404, `Unknown path ${path}`, "invalid_request_error", 404);
 
-    const record: RecordedRequest = { method, path, time: Date.now(), body };
-    requests.push(record);
+    const entry: RecordedRequest = { method, path, time: Date.now(), body };
+    record(entry);
 
     if (method === "GET" && path === "/v1/models") {
       const created = 1_700_000_000;
       return sendJson(res, 200, {
         object: "list",
-        data: TEST_SERVER_MODELS.map((id) => ({ id, object: "model", created, owned_by: "strata" })),
+        data: DEMO_SERVER_MODELS.map((id) => ({ id, object: "model", created, owned_by: "strata" })),
       });
     }
-    if (method === "POST" && path === "/v1/chat/completions") return handleCompletion(req, res, body, record);
+    if (method === "POST" && path === "/v1/chat/completions") return handleCompletion(req, res, body, entry);
     return sendError(res, 404, `Unknown endpoint ${method} ${path}`, "invalid_request_error", 404);
+  }
+
+  function record(entry: RecordedRequest): void {
+    if (testControls) requests.push(entry);
   }
 
   async function handleCompletion(
@@ -404,18 +422,10 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const urlHost = host.includes(":") ? `[${host}]` : host;
 
   let closed: Promise<void> | undefined;
-  return {
+  const demo: DemoServer = {
     url: `http://${urlHost}:${port}/v1`,
     port,
     host,
-    get requests() {
-      return requests;
-    },
-    injectFault: (fault) => faults.add(fault),
-    clearFaults: () => faults.clear(),
-    faults: () => faults.list(),
-    setLatency,
-    reset,
     close() {
       closed ??= new Promise<void>((resolve) => {
         closing.abort();
@@ -425,6 +435,18 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       });
       return closed;
     },
+  };
+  if (!testControls) return demo;
+  return {
+    ...demo,
+    get requests() {
+      return requests;
+    },
+    injectFault: (fault) => faults.add(fault),
+    clearFaults: () => faults.clear(),
+    faults: () => faults.list(),
+    setLatency,
+    reset,
   };
 }
 
