@@ -15,9 +15,11 @@ test("(a) a conversation streams replies and survives a reload", async ({ page, 
   await request.post(`${MODEL_SERVER}/__admin/latency`, { data: { chatLatencyMs: 60, tokensPerChunk: 1 } });
   await page.getByTestId("composer").fill("Hello Strata, please remember FACT color=teal");
   await page.getByTestId("composer").press("Enter");
+  // Stop is offered from the moment the message is sent, so it is checked first: on a
+  // busy machine the whole reply may have arrived by the time the text is seen.
+  await expect(page.getByTestId("stop-button")).toBeVisible();
   const streaming = page.getByTestId("streaming-reply");
   await expect(streaming).toContainText("Demo model");
-  await expect(page.getByTestId("stop-button")).toBeVisible();
   await expect(streaming).toHaveCount(0, { timeout: 20_000 });
   await request.post(`${MODEL_SERVER}/__admin/latency`, { data: { chatLatencyMs: 0, tokensPerChunk: 3 } });
   await expect(page.getByTestId("send-button")).toBeVisible();
