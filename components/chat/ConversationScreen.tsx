@@ -1,6 +1,7 @@
 "use client";
 import { useEffect, useLayoutEffect } from "react";
 import { useChat } from "@/lib/client/chat-store";
+import { rememberOpenedCompactions } from "@/lib/client/compaction-tree-store";
 import type { ContextMeterView, ConversationView, TimelineItem } from "@/lib/views";
 import { FindBar } from "../search/FindBar";
 import { HashReveal } from "../search/HashReveal";
@@ -68,6 +69,8 @@ export function ConversationScreen({
       document.title = "Strata";
     };
   }, [title, deleted]);
+
+  useEffect(rememberOpenedCompactions, []);
 
   // "/" (outside a text field) or Shift+Esc: to the message box from anywhere.
   useEffect(() => {

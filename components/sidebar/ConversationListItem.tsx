@@ -105,7 +105,7 @@ export function ConversationListItem({
             <span className="block truncate text-[13px] font-medium" data-testid="conversation-title">
               {conversation.title}
             </span>
-            <span className="block text-[11px] text-neutral-500">{formatCount(conversation.messageCount)} messages</span>
+            <span className="block text-[11px] text-neutral-600 dark:text-neutral-400">{formatCount(conversation.messageCount)} messages</span>
           </Link>
           <div className="flex pr-1 opacity-0 group-hover:opacity-100 group-focus-within:opacity-100">
             <button

@@ -46,7 +46,7 @@ export const CompactionBlock = memo(function CompactionBlock({ compaction }: { c
             L{compaction.level}
           </span>
           <span>{compaction.kind === "truncation" ? "Truncation" : "Summary"}</span>
-          <span className="font-normal text-neutral-500">{expanded ? "hide originals" : openLabel(compaction)}</span>
+          <span className="font-normal text-neutral-600 dark:text-neutral-400">{expanded ? "hide originals" : openLabel(compaction)}</span>
         </button>
         <span className="rounded border border-neutral-300 px-1 py-px text-[10.5px] text-neutral-600 dark:border-neutral-700 dark:text-neutral-400">
           {triggerLabel(compaction.trigger)}

@@ -1,4 +1,5 @@
 "use client";
+import { useEffect, useRef } from "react";
 import { useCompactionTree } from "@/lib/client/compaction-tree-store";
 import type { CompactionView } from "@/lib/views";
 import { itemKey } from "@/lib/client/timeline-items";
@@ -12,6 +13,25 @@ export function CompactionChildren({ compaction, id }: { compaction: CompactionV
   const loadChildren = useCompactionTree((state) => state.loadChildren);
   const collapse = useCompactionTree((state) => state.collapse);
   const style = levelStyle(compaction.level);
+  const more = useRef<HTMLDivElement>(null);
+  const nextAfterSeq = loaded?.nextAfterSeq ?? null;
+  const busy = loaded?.loading ?? false;
+
+  // Opened without its children (reopened after a reload): load the first page.
+  useEffect(() => {
+    if (!loaded) void loadChildren(compaction.id);
+  }, [loaded, loadChildren, compaction.id]);
+
+  // The next page loads as the end of this one scrolls into view ("Load more" stays for keyboards).
+  useEffect(() => {
+    const target = more.current;
+    if (!target || nextAfterSeq == null || busy) return;
+    const observer = new IntersectionObserver((entries) => {
+      if (entries.some((entry) => entry.isIntersecting)) void loadChildren(compaction.id, true);
+    });
+    observer.observe(target);
+    return () => observer.disconnect();
+  }, [nextAfterSeq, busy, loadChildren, compaction.id]);
 
   return (
     <div id={id} data-testid="compaction-children" className={`ml-1 space-y-1.5 border-l-2 border-dashed pl-3 ${style.rail}`}>
@@ -32,7 +52,7 @@ export function CompactionChildren({ compaction, id }: { compaction: CompactionV
       {loaded?.loaded && loaded.items.length === 0 ? (
         <p className="text-[12px] text-neutral-500">Nothing left to show (the covered messages were rewound).</p>
       ) : null}
-      <div className="flex items-center gap-2 pt-0.5">
+      <div ref={more} className="flex items-center gap-2 pt-0.5">
         {loaded?.nextAfterSeq != null ? (
           <Button
             size="xs"

@@ -1,5 +1,5 @@
 import { expect, test } from "./support/fixtures";
-import { newConversation, resetModelServer, screenshotPath, scriptTurns, sendMessage, SMALL_WINDOW, saveTestSettings } from "./support/helpers";
+import { newConversation, resetModelServer, screenshotPath, scriptTurns, sendMessage, seriousAxeViolations, SMALL_WINDOW, saveTestSettings } from "./support/helpers";
 
 test.beforeEach(async ({ request }) => {
   await resetModelServer(request);
@@ -52,6 +52,8 @@ test("(b) compactions stack up to level 2 and open down to the original messages
   await expect(first1.getByTestId("compaction-children").locator('[data-testid=message][data-role=assistant]').first()).toBeVisible();
   await level2.scrollIntoViewIfNeeded();
   await page.screenshot({ path: screenshotPath("chat-compaction-tree") });
+  // The chat view with the tree open, as a screen reader or keyboard user meets it.
+  expect(await seriousAxeViolations(page)).toEqual([]);
 
   // Collapse the level-1 block: back to its summary.
   await first1.getByTestId("compaction-toggle").click();
@@ -59,11 +61,16 @@ test("(b) compactions stack up to level 2 and open down to the original messages
   await expect(first1.getByTestId("compaction-summary")).toBeVisible();
   await expect(first1.getByTestId("compaction-children")).toHaveCount(0);
 
-  // Reload: the tree is stored, not a view-only state.
+  // Reload: the tree is stored, not a view-only state, and what was open is open again
+  // (level 2), what was closed closed (its level-1 block).
   await page.reload();
   const reloaded2 = page.locator('[data-testid=compaction-block][data-level="2"]').first();
   await expect(reloaded2).toBeVisible();
-  await reloaded2.getByTestId("compaction-toggle").first().click();
+  await expect(reloaded2.getByTestId("compaction-toggle").first()).toHaveAttribute("aria-expanded", "true");
+  await expect(reloaded2.locator('[data-testid=compaction-block][data-level="1"]').first().getByTestId("compaction-toggle")).toHaveAttribute(
+    "aria-expanded",
+    "false",
+  );
   const reloaded1 = reloaded2.getByTestId("compaction-children").first().locator('[data-testid=compaction-block][data-level="1"]').first();
   await reloaded1.getByTestId("compaction-toggle").click();
   await expect(reloaded1.getByTestId("compaction-children").getByTestId("message").first()).toContainText("Turn 1: FACT k1=v1");
@@ -73,4 +80,24 @@ test("(b) compactions stack up to level 2 and open down to the original messages
   // The model still knows the oldest fact through the summaries.
   await sendMessage(page, "RECALL k1?");
   await expect(page.locator("[data-testid=message][data-role=assistant]").last()).toContainText("k1=v1");
+});
+
+test("a large compaction loads its originals page by page as they scroll into view", async ({ page, request }) => {
+  test.setTimeout(120_000);
+  await saveTestSettings(request, { threshold: 0.99, preemptiveThreshold: 0, keepRecentCount: 2 });
+  await page.goto("/");
+  const id = await newConversation(page);
+  await scriptTurns(request, id, Array.from({ length: 32 }, (_, i) => `Line ${i + 1} REPLY_WORDS=5`));
+  const compacted = await request.post(`/api/conversations/${id}/compact`, { data: {} });
+  expect(compacted.ok(), await compacted.text()).toBeTruthy();
+  await page.reload();
+  const block = page.getByTestId("compaction-block").first();
+  await block.getByTestId("compaction-toggle").click();
+  const originals = block.getByTestId("compaction-children").getByTestId("message");
+  // The first page (50), then the rest once its end is on screen: no "Load more" click.
+  await expect(originals).toHaveCount(50);
+  await originals.nth(49).scrollIntoViewIfNeeded();
+  await block.getByTestId("compaction-load-more").scrollIntoViewIfNeeded().catch(() => undefined);
+  await expect.poll(() => originals.count()).toBeGreaterThan(50);
+  await expect(block.getByTestId("compaction-load-more")).toHaveCount(0);
 });

@@ -1,7 +1,6 @@
-import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { expect, test } from "./support/fixtures";
-import { newConversation, resetModelServer, scriptTurns, SMALL_WINDOW, saveTestSettings } from "./support/helpers";
+import { newConversation, resetModelServer, scriptTurns, seriousAxeViolations, SMALL_WINDOW, saveTestSettings } from "./support/helpers";
 
 test.use({ viewport: { width: 390, height: 844 } });
 // Ten scripted turns and three axe runs on a shared 2-core machine.
@@ -32,11 +31,7 @@ async function expectNoHorizontalScroll(page: Page, view: string) {
 /** Serious and critical axe violations of the page as it is now, collected per view and checked at the end. */
 const violations: string[] = [];
 async function collectSeriousViolations(page: Page, view: string) {
-  const results = await new AxeBuilder({ page }).analyze();
-  for (const violation of results.violations) {
-    if (violation.impact !== "serious" && violation.impact !== "critical") continue;
-    violations.push(`${view} · ${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).slice(0, 4).join(", ")}`);
-  }
+  for (const violation of await seriousAxeViolations(page)) violations.push(`${view} · ${violation}`);
 }
 
 test("at 390×844: drawer, header menu, no sideways scroll and no serious axe violations on chat, settings and search", async ({ page, request }) => {

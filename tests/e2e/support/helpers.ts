@@ -1,6 +1,7 @@
 // Shared steps for the e2e specs: test-server control, settings, and chat actions
 // that wait for the app to finish (the conversation element counts finished
 // operations in data-settled).
+import AxeBuilder from "@axe-core/playwright";
 import { expect, type APIRequestContext, type Page } from "@playwright/test";
 import path from "node:path";
 import { DEFAULT_SETTINGS, type CompressionSettings } from "../../../lib/compression/settings";
@@ -20,6 +21,14 @@ export const SMALL_WINDOW: Partial<CompressionSettings> = {
 
 export async function resetModelServer(request: APIRequestContext): Promise<void> {
   expect((await request.post(`${MODEL_SERVER}/__admin/reset`)).ok()).toBeTruthy();
+}
+
+/** Serious and critical axe violations of the page as it is now, one line each. */
+export async function seriousAxeViolations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).analyze();
+  return results.violations
+    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
+    .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).slice(0, 4).join(", ")}`);
 }
 
 type RecordedMessage = { role: string; content: string | null };
