@@ -36,6 +36,22 @@ async function fillToThreshold(extra: Parameters<typeof saveTestSettings>[1] = {
   return conversation;
 }
 
+/**
+ * Turns until one leaves a background compaction writing its summary (slow summaries
+ * set by the caller); `settled` turns true when that compaction has finished.
+ */
+async function untilBackgroundSummaryRuns(conversationId: string) {
+  let running = false;
+  for (let turn = 1; turn <= 20 && !running; turn++) {
+    await send(conversationId, `Turn ${turn} REPLY_WORDS=60`);
+    running = h.server.requests.some((r) => r.kind === "summary");
+  }
+  expect(running).toBe(true);
+  const state = { settled: false, done: Promise.resolve() };
+  state.done = backgroundSettled(conversationId).then(() => void (state.settled = true));
+  return state;
+}
+
 function sentMessages(body: unknown): ChatMessage[] {
   return (body as { messages: ChatMessage[] }).messages;
 }
@@ -287,20 +303,12 @@ describe("manual, tool, background and rewind", () => {
     const conversation = await newConversation(MODEL);
     h.server.setLatency({ summaryLatencyMs: 8_000 });
     try {
-      // Turns until one leaves a background compaction running (its summary takes 8 s).
-      let running = false;
-      for (let turn = 1; turn <= 20 && !running; turn++) {
-        await send(conversation.id, `Turn ${turn} REPLY_WORDS=60`);
-        running = h.server.requests.some((r) => r.kind === "summary");
-      }
-      expect(running).toBe(true);
-      let settled = false;
-      const background = backgroundSettled(conversation.id).then(() => (settled = true));
+      const background = await untilBackgroundSummaryRuns(conversation.id);
       // The next turn is under the threshold: it is answered before that summary is.
       const events = await send(conversation.id, "Quick question REPLY_WORDS=5");
       expect(events.some((e) => e.type === "message" && e.message.role === "assistant")).toBe(true);
-      expect(settled).toBe(false);
-      await background;
+      expect(background.settled).toBe(false);
+      await background.done;
       expect(await h.db.compaction.count({ where: { conversationId: conversation.id, background: true } })).toBeGreaterThan(0);
     } finally {
       h.server.setLatency({ summaryLatencyMs: 0 });
@@ -314,22 +322,15 @@ describe("manual, tool, background and rewind", () => {
     const hardLimit = WINDOW - 300;
     h.server.setLatency({ summaryLatencyMs: 8_000 });
     try {
-      let running = false;
-      for (let turn = 1; turn <= 20 && !running; turn++) {
-        await send(conversation.id, `Turn ${turn} REPLY_WORDS=60`);
-        running = h.server.requests.some((r) => r.kind === "summary");
-      }
-      expect(running).toBe(true);
-      let settled = false;
-      const background = backgroundSettled(conversation.id).then(() => (settled = true));
+      const background = await untilBackgroundSummaryRuns(conversation.id);
 
       // Turns that push the request past the auto threshold while that summary is being written.
       let dueButFitting: number | undefined;
       // Each adds ~120 tokens, less than the 300 between the threshold and the hard limit.
-      for (let turn = 1; turn <= 14 && dueButFitting === undefined && !settled; turn++) {
+      for (let turn = 1; turn <= 14 && dueButFitting === undefined && !background.settled; turn++) {
         const events = await send(conversation.id, `Meanwhile ${turn} REPLY_WORDS=90`);
         const sent = countRequestTokens(sentMessages(chatRequests(h.server).at(-1)!.body));
-        if (sent > threshold && !settled) {
+        if (sent > threshold && !background.settled) {
           expect(sent).toBeLessThanOrEqual(hardLimit);
           // Answered from the context as it was: no compaction of its own, nothing cut.
           expect(events.some((e) => e.type === "compaction" || e.type === "compaction_failed")).toBe(false);
@@ -337,14 +338,14 @@ describe("manual, tool, background and rewind", () => {
         }
       }
       expect(dueButFitting, "no turn crossed the threshold while the summary was being written").toBeDefined();
-      expect(settled).toBe(false);
+      expect(background.settled).toBe(false);
 
       // A request over the hard limit cannot go out as it is: it waits for the summary under way.
       const events = await send(conversation.id, `Long one: ${"word ".repeat(400)} REPLY_WORDS=5`);
-      expect(settled).toBe(true);
+      expect(background.settled).toBe(true);
       expect(events.some((e) => e.type === "message" && e.message.role === "assistant")).toBe(true);
       expect(countRequestTokens(sentMessages(chatRequests(h.server).at(-1)!.body))).toBeLessThanOrEqual(hardLimit);
-      await background;
+      await background.done;
       const truncations = await h.db.compaction.count({ where: { conversationId: conversation.id, kind: "truncation" } });
       expect(truncations).toBe(0);
     } finally {
