@@ -1,7 +1,7 @@
 "use client";
 import { useState } from "react";
 import { createTokenAction, revokeTokenAction } from "@/app/actions";
-import { formatTime } from "@/lib/client/format";
+import { formatTime } from "@/components/format";
 import type { TokenView } from "@/lib/views";
 import { Button } from "../ui/Button";
 

@@ -1,7 +1,7 @@
 "use client";
 import Link from "next/link";
 import { useState } from "react";
-import { authRequest, socialSignIn } from "@/lib/client/auth-requests";
+import { authRequest, socialSignIn } from "@/components/auth/requests";
 import { Button } from "../ui/Button";
 
 const INPUT =

@@ -1,6 +1,6 @@
 "use client";
 import { useState } from "react";
-import { authRequest } from "@/lib/client/auth-requests";
+import { authRequest } from "@/components/auth/requests";
 import { Button } from "../ui/Button";
 
 /** Ends the session on the server, then reloads so no signed-in state stays in memory. */

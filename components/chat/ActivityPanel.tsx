@@ -1,7 +1,7 @@
 "use client";
 import { useEffect } from "react";
-import { useChat } from "@/lib/client/chat-store";
-import { formatCount, formatDuration, formatTime, strategyLabel, triggerLabel } from "@/lib/client/format";
+import { useChat } from "@/components/stores/chat-store";
+import { formatCount, formatDuration, formatTime, strategyLabel, triggerLabel } from "@/components/format";
 import type { AttemptView } from "@/lib/views";
 import { BackgroundWork } from "./BackgroundWork";
 

@@ -1,4 +1,4 @@
-import { formatTime } from "@/lib/client/format";
+import { formatTime } from "@/components/format";
 import type { BackgroundWorkView } from "@/lib/views";
 
 function describe(work: BackgroundWorkView): string {

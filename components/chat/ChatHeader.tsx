@@ -1,8 +1,8 @@
 "use client";
 import Link from "next/link";
 import { useCallback, useRef, useState } from "react";
-import { useChat } from "@/lib/client/chat-store";
-import { useConversationList } from "@/lib/client/conversation-list-store";
+import { useChat } from "@/components/stores/chat-store";
+import { useConversationList } from "@/components/stores/conversation-list-store";
 import type { ConversationSource, ConversationView } from "@/lib/views";
 import { ActivityIcon, GearIcon, MoreIcon } from "../ui/icons";
 import { ExportMenu } from "../shell/ExportMenu";

@@ -1,6 +1,6 @@
 "use client";
-import { useChat } from "@/lib/client/chat-store";
-import { plural } from "@/lib/client/format";
+import { useChat } from "@/components/stores/chat-store";
+import { plural } from "@/components/format";
 import { CloseIcon } from "../ui/icons";
 
 const TONES = {

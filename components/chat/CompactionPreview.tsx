@@ -1,7 +1,7 @@
 "use client";
 import { useState } from "react";
-import { useChat, type Proposal } from "@/lib/client/chat-store";
-import { formatCount } from "@/lib/client/format";
+import { useChat, type Proposal } from "@/components/stores/chat-store";
+import { formatCount } from "@/components/format";
 import { Button } from "../ui/Button";
 
 /** The proposed summary, editable, with Apply and Discard. */

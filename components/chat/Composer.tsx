@@ -1,6 +1,6 @@
 "use client";
 import { useEffect, useRef, useState } from "react";
-import { useChat } from "@/lib/client/chat-store";
+import { useChat } from "@/components/stores/chat-store";
 import { Button } from "../ui/Button";
 import { ArrowUpIcon, StopIcon } from "../ui/icons";
 import { DeleteLastTurn } from "./DeleteLastTurn";

@@ -1,6 +1,6 @@
 "use client";
 import { useRef, useState } from "react";
-import { useChat, type Proposal } from "@/lib/client/chat-store";
+import { useChat, type Proposal } from "@/components/stores/chat-store";
 import { Button } from "../ui/Button";
 import { CloseIcon, LayersIcon } from "../ui/icons";
 import { CompactionPreview } from "./CompactionPreview";

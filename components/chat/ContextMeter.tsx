@@ -1,7 +1,7 @@
 "use client";
 import { useId } from "react";
-import { useChat } from "@/lib/client/chat-store";
-import { formatCount, formatPercent } from "@/lib/client/format";
+import { useChat } from "@/components/stores/chat-store";
+import { formatCount, formatPercent } from "@/components/format";
 import type { ContextMeterView } from "@/lib/views";
 import { useHoverPopover } from "../ui/hover-popover";
 

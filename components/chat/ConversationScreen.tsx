@@ -1,7 +1,7 @@
 "use client";
 import { useEffect, useLayoutEffect } from "react";
-import { useChat } from "@/lib/client/chat-store";
-import { rememberOpenedCompactions } from "@/lib/client/compaction-tree-store";
+import { useChat } from "@/components/stores/chat-store";
+import { rememberOpenedCompactions } from "@/components/stores/compaction-tree-store";
 import type { ContextMeterView, ConversationView, TimelineItem } from "@/lib/views";
 import { FindBar } from "../search/FindBar";
 import { HashReveal } from "../search/HashReveal";
@@ -11,7 +11,7 @@ import { ChatHeader } from "./ChatHeader";
 import { ChatStatus } from "./ChatStatus";
 import { COMPOSER_ID, Composer } from "./Composer";
 import Link from "next/link";
-import { useConversationList } from "@/lib/client/conversation-list-store";
+import { useConversationList } from "@/components/stores/conversation-list-store";
 
 /** Shown instead of the messages when the conversation was deleted elsewhere (another tab, Back to a deleted one). */
 function DeletedState() {

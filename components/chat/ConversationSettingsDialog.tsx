@@ -1,8 +1,8 @@
 "use client";
 import { useRef, useState } from "react";
 import { conversationSettingsAction, updateConversationSettingsAction } from "@/app/actions";
-import { useChat } from "@/lib/client/chat-store";
-import { SETTING_FIELDS, type SettingName } from "@/lib/client/settings-fields";
+import { useChat } from "@/components/stores/chat-store";
+import { SETTING_FIELDS, type SettingName } from "@/components/settings/fields";
 import { STRATEGIES } from "@/lib/compression/settings";
 import { OVERRIDABLE_SETTINGS, type OverridableSetting, type ResolvedSettings, type SettingSource } from "@/lib/settings-layers";
 import { Button } from "../ui/Button";

@@ -1,6 +1,6 @@
 "use client";
 import { useState } from "react";
-import { useChat } from "@/lib/client/chat-store";
+import { useChat } from "@/components/stores/chat-store";
 
 /** Rewind by one turn, after an inline confirmation. */
 export function DeleteLastTurn() {

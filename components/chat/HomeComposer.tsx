@@ -2,7 +2,7 @@
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { createConversationAction } from "@/app/actions";
-import { useConversationList } from "@/lib/client/conversation-list-store";
+import { useConversationList } from "@/components/stores/conversation-list-store";
 import { Composer } from "./Composer";
 import { stashFirstMessage } from "./first-message";
 

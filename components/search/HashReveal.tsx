@@ -1,7 +1,7 @@
 "use client";
 import { useEffect } from "react";
-import { useChat } from "@/lib/client/chat-store";
-import { revealAnchor, useReveal } from "@/lib/client/reveal-store";
+import { useChat } from "@/components/stores/chat-store";
+import { revealAnchor, useReveal } from "@/components/stores/reveal-store";
 
 /**
  * Opens what the URL fragment (`#m-SEQ`, `#s-FROM-lLEVEL`) or a search result points

@@ -1,7 +1,7 @@
 "use client";
 import { useRouter } from "next/navigation";
 import { useCallback } from "react";
-import { useReveal } from "@/lib/client/reveal-store";
+import { useReveal } from "@/components/stores/reveal-store";
 import type { SearchHit } from "@/lib/views";
 import { hitHref } from "./hit-label";
 

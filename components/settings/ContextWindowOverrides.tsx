@@ -1,5 +1,5 @@
 "use client";
-import { newOverrideRow, type OverrideRow } from "@/lib/client/settings-form-state";
+import { newOverrideRow, type OverrideRow } from "@/components/settings/form-state";
 import { Button } from "../ui/Button";
 import { CloseIcon, PlusIcon } from "../ui/icons";
 

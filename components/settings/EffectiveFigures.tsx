@@ -1,7 +1,7 @@
 "use client";
 import { contextBudget } from "@/lib/compression/budget";
 import type { CompressionSettings } from "@/lib/compression/settings";
-import { formatCount, formatPercent } from "@/lib/client/format";
+import { formatCount, formatPercent } from "@/components/format";
 import { contextWindow } from "@/lib/llm/models";
 import { formatSetting } from "../chat/ContextMeter";
 

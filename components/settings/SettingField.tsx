@@ -1,7 +1,7 @@
 "use client";
 import { useId } from "react";
-import { SETTING_FIELDS, describeDefault, type SettingName } from "@/lib/client/settings-fields";
-import type { FormValues, OverrideRow } from "@/lib/client/settings-form-state";
+import { SETTING_FIELDS, describeDefault, type SettingName } from "@/components/settings/fields";
+import type { FormValues, OverrideRow } from "@/components/settings/form-state";
 import { ContextWindowOverrides } from "./ContextWindowOverrides";
 
 const INPUT =

@@ -2,7 +2,7 @@
 import { useEffect, useRef, useState } from "react";
 import type { CompressionSettings } from "@/lib/compression/settings";
 import type { ActionResult } from "@/lib/errors";
-import { SETTING_GROUPS } from "@/lib/client/settings-fields";
+import { SETTING_GROUPS } from "@/components/settings/fields";
 import {
   sameValues,
   serverFieldErrors,
@@ -10,7 +10,7 @@ import {
   validateSettings,
   type FieldErrors,
   type FormValues,
-} from "@/lib/client/settings-form-state";
+} from "@/components/settings/form-state";
 import { Button } from "../ui/Button";
 import { EffectiveFigures } from "./EffectiveFigures";
 import { SettingField } from "./SettingField";

@@ -2,7 +2,7 @@
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from "react";
-import { useReveal } from "@/lib/client/reveal-store";
+import { useReveal } from "@/components/stores/reveal-store";
 import { MenuIcon, LayersIcon } from "../ui/icons";
 
 const NARROW = "(max-width: 767.98px)";

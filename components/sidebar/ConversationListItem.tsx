@@ -2,8 +2,8 @@
 import Link from "next/link";
 import { useState } from "react";
 import { deleteConversationAction, updateConversationAction } from "@/app/actions";
-import { useConversationList } from "@/lib/client/conversation-list-store";
-import { formatCount } from "@/lib/client/format";
+import { useConversationList } from "@/components/stores/conversation-list-store";
+import { formatCount } from "@/components/format";
 import type { ConversationSummary } from "@/lib/views";
 import { Button } from "../ui/Button";
 import { PencilIcon, TrashIcon } from "../ui/icons";

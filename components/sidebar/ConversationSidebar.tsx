@@ -3,7 +3,7 @@ import Link from "next/link";
 import { usePathname, useRouter } from "next/navigation";
 import { useEffect, useState } from "react";
 import { createConversationAction } from "@/app/actions";
-import { useConversationList } from "@/lib/client/conversation-list-store";
+import { useConversationList } from "@/components/stores/conversation-list-store";
 import type { ConversationSummary } from "@/lib/views";
 import { Button } from "../ui/Button";
 import { GearIcon, LayersIcon, PlusIcon } from "../ui/icons";

@@ -1,7 +1,7 @@
 "use client";
 import { useRouter } from "next/navigation";
 import { useRef, useState } from "react";
-import { useConversationList } from "@/lib/client/conversation-list-store";
+import { useConversationList } from "@/components/stores/conversation-list-store";
 
 /** Imports a JSON export as a new conversation (through the API: exports exceed an action's body limit). */
 export function ImportButton() {

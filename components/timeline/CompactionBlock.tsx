@@ -1,7 +1,7 @@
 "use client";
 import { memo } from "react";
-import { useCompactionTree } from "@/lib/client/compaction-tree-store";
-import { formatCount, formatDuration, formatTime, plural, strategyLabel, triggerLabel } from "@/lib/client/format";
+import { useCompactionTree } from "@/components/stores/compaction-tree-store";
+import { formatCount, formatDuration, formatTime, plural, strategyLabel, triggerLabel } from "@/components/format";
 import type { CompactionView } from "@/lib/views";
 import { ChevronIcon } from "../ui/icons";
 import { CompactionChildren } from "./CompactionChildren";

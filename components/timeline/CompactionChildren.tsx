@@ -1,8 +1,8 @@
 "use client";
 import { useEffect, useRef } from "react";
-import { useCompactionTree } from "@/lib/client/compaction-tree-store";
+import { useCompactionTree } from "@/components/stores/compaction-tree-store";
 import type { CompactionView } from "@/lib/views";
-import { itemKey } from "@/lib/client/timeline-items";
+import { itemKey } from "@/components/timeline/items";
 import { Button } from "../ui/Button";
 import { levelStyle } from "./levels";
 import { TimelineEntry } from "./TimelineEntry";

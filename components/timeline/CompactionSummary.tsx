@@ -2,7 +2,7 @@
 import { useId, useState } from "react";
 import type { CompactionView } from "@/lib/views";
 import type { SummarySections } from "@/lib/compression/types";
-import { plural } from "@/lib/client/format";
+import { plural } from "@/components/format";
 import { Markdown } from "../ui/Markdown";
 import { SECTION_LABELS, summaryPreview } from "./summary-preview";
 

@@ -2,7 +2,7 @@
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { conversationFromSummaryAction } from "@/app/actions";
-import { useConversationList } from "@/lib/client/conversation-list-store";
+import { useConversationList } from "@/components/stores/conversation-list-store";
 
 /** "New conversation from this summary": starts one whose first context is this compaction's text. */
 export function ContinueFromSummary({ compactionId }: { compactionId: string }) {

@@ -1,6 +1,6 @@
 "use client";
 import { useState } from "react";
-import { useChat } from "@/lib/client/chat-store";
+import { useChat } from "@/components/stores/chat-store";
 import type { MessageView } from "@/lib/views";
 import { Button } from "../ui/Button";
 

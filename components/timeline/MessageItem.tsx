@@ -1,10 +1,10 @@
 "use client";
 import { memo, useState } from "react";
-import { useChat } from "@/lib/client/chat-store";
-import { formatCount, formatTime } from "@/lib/client/format";
+import { useChat } from "@/components/stores/chat-store";
+import { formatCount, formatTime } from "@/components/format";
 import type { MessageView } from "@/lib/views";
 import { Markdown } from "../ui/Markdown";
-import { lastMessage } from "@/lib/client/timeline-items";
+import { lastMessage } from "@/components/timeline/items";
 import { PencilIcon, PinIcon, RegenerateIcon } from "../ui/icons";
 import { Button } from "../ui/Button";
 import { MessageEditor } from "./MessageEditor";

@@ -1,5 +1,5 @@
 "use client";
-import { useChat } from "@/lib/client/chat-store";
+import { useChat } from "@/components/stores/chat-store";
 import { Button } from "../ui/Button";
 
 /** After a model error (or an unanswered last message): try the reply again. */

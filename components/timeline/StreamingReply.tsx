@@ -1,5 +1,5 @@
 "use client";
-import { useChat } from "@/lib/client/chat-store";
+import { useChat } from "@/components/stores/chat-store";
 import { Markdown } from "../ui/Markdown";
 
 /** The assistant's reply while it streams (or a waiting indicator before the first token). */

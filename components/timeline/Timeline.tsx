@@ -1,9 +1,9 @@
 "use client";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef } from "react";
-import { useChat } from "@/lib/client/chat-store";
-import { useReveal } from "@/lib/client/reveal-store";
-import { itemKey, lastMessage } from "@/lib/client/timeline-items";
+import { useChat } from "@/components/stores/chat-store";
+import { useReveal } from "@/components/stores/reveal-store";
+import { itemKey, lastMessage } from "@/components/timeline/items";
 import type { TimelineItem } from "@/lib/views";
 import { Button } from "../ui/Button";
 import { RetryRow } from "./RetryRow";

@@ -1,5 +1,5 @@
 "use client";
-import { useChat } from "@/lib/client/chat-store";
+import { useChat } from "@/components/stores/chat-store";
 import type { MessageVersions } from "@/lib/views";
 
 const ARROW = "rounded px-1 text-neutral-500 hover:bg-neutral-200 hover:text-neutral-900 disabled:opacity-30 dark:hover:bg-neutral-800 dark:hover:text-neutral-100";

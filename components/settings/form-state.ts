@@ -1,7 +1,7 @@
 // The settings form holds what the user typed (strings for numbers, rows for the
 // overrides) and converts it to the schema's shape for validation and saving.
 import { compressionSettingsSchema, DEFAULT_SETTINGS, type CompressionSettings } from "@/lib/compression/settings";
-import { SETTING_FIELDS, type SettingName } from "./settings-fields";
+import { SETTING_FIELDS, type SettingName } from "@/components/settings/fields";
 
 export type OverrideRow = { key: number; model: string; tokens: string };
 

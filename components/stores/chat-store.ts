@@ -17,11 +17,11 @@ import {
 } from "@/app/actions";
 import type { TurnEvent } from "@/lib/chat/events";
 import type { AttemptView, BackgroundWorkView, ContextMeterView, TimelineItem } from "@/lib/views";
-import { patchLoadedMessage } from "./compaction-tree-store";
-import { useConversationList } from "./conversation-list-store";
-import { plural } from "./format";
-import { streamTurn, TurnRequestError, type TurnRequest } from "./stream-turn";
-import { applyCompaction, itemSeq, lastMessage, patchMessage, prependPage, upsertMessage } from "./timeline-items";
+import { patchLoadedMessage } from "@/components/stores/compaction-tree-store";
+import { useConversationList } from "@/components/stores/conversation-list-store";
+import { plural } from "@/components/format";
+import { streamTurn, TurnRequestError, type TurnRequest } from "@/components/stores/stream-turn";
+import { applyCompaction, itemSeq, lastMessage, patchMessage, prependPage, upsertMessage } from "@/components/timeline/items";
 
 const STOP_GRACE_MS = 5000;
 

@@ -5,9 +5,9 @@
 // Anchors are the URL fragments of search hits: `m-SEQ` (a message) and
 // `s-FROMSEQ-lLEVEL` (the summary of that level whose range starts there).
 import { create } from "zustand";
-import { useChat } from "./chat-store";
-import { useCompactionTree } from "./compaction-tree-store";
-import { itemKey } from "./timeline-items";
+import { useChat } from "@/components/stores/chat-store";
+import { useCompactionTree } from "@/components/stores/compaction-tree-store";
+import { itemKey } from "@/components/timeline/items";
 import type { TimelineItem } from "@/lib/views";
 
 export type Anchor = { kind: "message"; seq: number } | { kind: "summary"; seq: number; level: number };
