@@ -8,7 +8,7 @@ import { unapplied } from "../compression/records";
 import type { CompressionSettings } from "../compression/settings";
 import type { AttemptRecord, CompressionChange, ProcessOptions, Transcript } from "../compression/types";
 import { getDb } from "../db/client";
-import { withConversationLease } from "../db/cluster";
+import { tryConversationLease, withConversationLease } from "../db/cluster";
 import { enqueueCompaction, pendingCompactionJobs, queueRunning } from "../queue";
 import { getCompactionView, recordAttempts, saveCompressionChange } from "../db/compactions";
 import { readSettings } from "../db/settings";
@@ -117,12 +117,30 @@ export function withTranscript(
   settings: CompressionSettings,
   work: (transcript: Transcript) => Promise<CompressionChange> | CompressionChange,
 ): Promise<AppliedChange> {
-  return services().lock.run(conversationId, () =>
-    withConversationLease(conversationId, async () => {
-      const { transcript, historyVersion } = await loadActive(userId, conversationId);
-      return persist(userId, conversationId, transcript, await work(transcript), historyVersion);
-    }),
-  );
+  return services().lock.run(conversationId, () => withConversationLease(conversationId, loadedThen(userId, conversationId, work)));
+}
+
+/** Loads the active transcript (once the caller holds the locks), runs `work` on it and saves its change. */
+function loadedThen(
+  userId: string,
+  conversationId: string,
+  work: (transcript: Transcript) => Promise<CompressionChange> | CompressionChange,
+): () => Promise<AppliedChange> {
+  return async () => {
+    const { transcript, historyVersion } = await loadActive(userId, conversationId);
+    return persist(userId, conversationId, transcript, await work(transcript), historyVersion);
+  };
+}
+
+/** withTranscript when nobody, in this process or another, holds the conversation's locks; undefined otherwise. */
+async function withTranscriptIfFree(
+  userId: string,
+  conversationId: string,
+  work: (transcript: Transcript) => Promise<CompressionChange> | CompressionChange,
+): Promise<AppliedChange | undefined> {
+  const attempt = services().lock.tryRun(conversationId, () => tryConversationLease(conversationId, loadedThen(userId, conversationId, work)));
+  const result = await attempt;
+  return result?.taken ? result.value : undefined;
 }
 
 /**
@@ -139,10 +157,11 @@ export async function withConversationLock<T>(conversationId: string, work: () =
  * The automatic check before a model call. When nothing is due the turn goes on at once,
  * without the lock: a pre-emptive compaction running here or on another instance (which
  * holds the lock and the lease through its summary call) does not hold up a turn that
- * fits. When a trigger fired but the request still fits the hard limit and this process
- * is already writing the pre-emptive summary, the turn goes on too: that summary is the
- * compaction the trigger asks for, and the next turn finds it saved. Only a request over
- * the hard limit waits for it, and is then compacted (or, failing that, truncated).
+ * fits. When a trigger fired but the request still fits the hard limit, the turn
+ * compacts only if nobody is compacting this conversation already (a background job
+ * here, or anyone holding the lock or the lease): that summary is the compaction the
+ * trigger asks for, and the next turn finds it saved. Only a request over the hard limit
+ * waits for a run under way, and is then compacted (or, failing that, truncated).
  */
 export async function compressBeforeCall(
   userId: string,
@@ -152,15 +171,15 @@ export async function compressBeforeCall(
   onSummarizing?: ProcessOptions["onSummarizing"],
 ): Promise<AppliedChange> {
   const { transcript: current } = await loadActive(userId, conversationId);
+  const unchanged: AppliedChange = { change: { created: [], attempts: [], transcript: current }, transcript: current, compactions: [], attempts: [], saved: true };
   const need = compressionManager().needBeforeCall(current, settings);
+  if (need === "nothing") return unchanged;
+  const process = (transcript: Transcript) =>
+    compressionManager().process(transcript, settings, { ...(signal ? { signal } : {}), ...(onSummarizing ? { onSummarizing } : {}) });
   const running = services().background.get(conversationId);
-  if (need === "nothing" || (need === "due" && running)) {
-    return { change: { created: [], attempts: [], transcript: current }, transcript: current, compactions: [], attempts: [], saved: true };
-  }
+  if (need === "due") return running ? unchanged : ((await withTranscriptIfFree(userId, conversationId, process)) ?? unchanged);
   if (running) await running.done;
-  return withTranscript(userId, conversationId, settings, (transcript) =>
-    compressionManager().process(transcript, settings, { ...(signal ? { signal } : {}), ...(onSummarizing ? { onSummarizing } : {}) }),
-  );
+  return withTranscript(userId, conversationId, settings, process);
 }
 
 /**

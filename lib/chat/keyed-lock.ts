@@ -4,6 +4,11 @@
 export class KeyedLock {
   private readonly tails = new Map<string, Promise<void>>();
 
+  /** Runs `work` now when nobody holds `key`; undefined (nothing run) when somebody does. */
+  tryRun<T>(key: string, work: () => Promise<T>): Promise<T> | undefined {
+    return this.tails.has(key) ? undefined : this.run(key, work);
+  }
+
   async run<T>(key: string, work: () => Promise<T>): Promise<T> {
     const previous = this.tails.get(key) ?? Promise.resolve();
     let release!: () => void;

@@ -28,23 +28,26 @@ function pool(url: string): pg.Pool {
   return state.pool;
 }
 
-/**
- * Runs `work` holding the conversation's lease across every instance on this
- * database. Waits while another instance holds it. Without DATABASE_URL: just runs.
- */
-export async function withConversationLease<T>(conversationId: string, work: () => Promise<T>): Promise<T> {
+/** What a lease attempt gave: `work`'s result, or nothing because another holder had the lease. */
+export type Leased<T> = { taken: true; value: T } | { taken: false };
+
+async function leased<T>(conversationId: string, work: () => Promise<T>, wait: boolean): Promise<Leased<T>> {
   const url = config().DATABASE_URL;
-  if (!url) return work();
+  if (!url) return { taken: true, value: await work() };
   const client = await pool(url).connect();
   const key = [LEASE_NAMESPACE, conversationId];
   try {
-    await client.query("SELECT pg_advisory_lock($1, hashtext($2))", key);
+    if (wait) await client.query("SELECT pg_advisory_lock($1, hashtext($2))", key);
+    else if (!(await client.query<{ taken: boolean }>("SELECT pg_try_advisory_lock($1, hashtext($2)) AS taken", key)).rows[0]?.taken) {
+      client.release();
+      return { taken: false };
+    }
   } catch (error) {
     client.release(true);
     throw error;
   }
   try {
-    return await work();
+    return { taken: true, value: await work() };
   } finally {
     // Unlock failing means the connection is gone, and the lock with it: drop the client.
     const unlocked = await client.query("SELECT pg_advisory_unlock($1, hashtext($2))", key).then(
@@ -56,6 +59,21 @@ export async function withConversationLease<T>(conversationId: string, work: () 
     );
     client.release(!unlocked);
   }
+}
+
+/**
+ * Runs `work` holding the conversation's lease across every instance on this
+ * database. Waits while another instance holds it. Without DATABASE_URL: just runs.
+ */
+export async function withConversationLease<T>(conversationId: string, work: () => Promise<T>): Promise<T> {
+  const result = await leased(conversationId, work, true);
+  if (!result.taken) throw new Error("a waiting lease is always taken");
+  return result.value;
+}
+
+/** withConversationLease without the wait: nothing runs while another holder has the lease. */
+export function tryConversationLease<T>(conversationId: string, work: () => Promise<T>): Promise<Leased<T>> {
+  return leased(conversationId, work, false);
 }
 
 /** Tells every instance (this one included) to stop the conversation's running turns. */

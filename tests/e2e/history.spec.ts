@@ -94,8 +94,8 @@ test("a large compaction loads its originals page by page as they scroll into vi
   const block = page.getByTestId("compaction-block").first();
   await block.getByTestId("compaction-toggle").click();
   const originals = block.getByTestId("compaction-children").getByTestId("message");
-  // The first page (50), then the rest once its end is on screen: no "Load more" click.
-  await expect(originals).toHaveCount(50);
+  // The first page (50), then the rest once its end is on screen (it may be at once): no "Load more" click.
+  await expect(originals.nth(49)).toBeAttached();
   await originals.nth(49).scrollIntoViewIfNeeded();
   await expect.poll(() => originals.count()).toBeGreaterThan(50);
   await expect(block.getByTestId("compaction-load-more")).toHaveCount(0);

@@ -1,11 +1,13 @@
 // Compression through the real chat loop, database and HTTP test model server.
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import * as ops from "../../lib/chat/operations";
 import { compressionManager, activeTranscript, backgroundSettled, contextMeter } from "../../lib/chat/compressor";
+import { withConversationLease } from "../../lib/db/cluster";
 import { saveCompressionChange } from "../../lib/db/compactions";
 import { readSettings } from "../../lib/db/settings";
 import { countMessageTokens, countRequestTokens } from "../../lib/llm/tokens";
 import type { ChatMessage } from "../../lib/compression/types";
+import { TEST_DB } from "./support/database";
 import { chatRequests, newConversation, send, setupHarness, saveTestSettings } from "../support/harness";
 
 const h = setupHarness();
@@ -352,6 +354,28 @@ describe("manual, tool, background and rewind", () => {
       h.server.setLatency({ summaryLatencyMs: 0 });
     }
   }, 90_000);
+
+  it.skipIf(TEST_DB === "embedded")(
+    "a due turn that fits goes on while another instance holds the conversation's lease, and compacts once it is free",
+    async () => {
+      const conversation = await fillToThreshold();
+      // Another instance writing a summary of this conversation: its lease, on a connection of its own.
+      let release: (() => void) | undefined;
+      const held = withConversationLease(conversation.id, () => new Promise<void>((resolve) => (release = resolve)));
+      await vi.waitFor(() => expect(release).toBeDefined());
+      const summaries = () => h.server.requests.filter((r) => r.kind === "summary").length;
+      const before = summaries();
+      const during = await send(conversation.id, "Due now REPLY_WORDS=5");
+      expect(during.some((e) => e.type === "message" && e.message.role === "assistant")).toBe(true);
+      expect(during.some((e) => e.type === "compaction" || e.type === "compaction_failed")).toBe(false);
+      expect(summaries()).toBe(before);
+      release!();
+      await held;
+      const after = await send(conversation.id, "And now REPLY_WORDS=5");
+      expect(after.some((e) => e.type === "compaction")).toBe(true);
+    },
+    60_000,
+  );
 
   it("rewind removes the last turn and undoes a compaction that covered it", async () => {
     await smallWindow({ threshold: 0.99, keepRecentCount: 0 });
