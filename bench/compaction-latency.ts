@@ -131,7 +131,7 @@ async function main(): Promise<boolean> {
       target: "pre-emptive on: p95 of turns during / right after a due compaction within 10% of the reference p95",
       measured: `${fmt(p95(dueAll), 0)} vs ${fmt(refP95, 0)} ms (${fmt(p95(dueAll) / refP95, 2)}×)`,
       met: dueAll.length > 0 && p95(dueAll) <= refP95 * 1.1,
-      note: "a turn that is not due, or due but under the hard limit while this process runs the job, no longer waits (p50); the slow ones queue behind the job's lock when it was not yet registered as running (queued in pg-boss, or reading its settings): a try-lock for due turns is the next step",
+      note: "a turn that is not due, or due but under the hard limit while anyone compacts the conversation, no longer waits (p50); the slow ones wait the summary's length: a turn over the hard limit must, and which of them were is not yet broken down",
     },
     { target: "compactions were due in both modes", measured: `${during.length} background, ${inlineDue.length} inline`, met: during.length > 0 && inlineDue.length > 0 },
     { target: "no inline compaction with pre-emptive on", measured: String(backgroundInline), met: backgroundInline === 0 },
