@@ -84,7 +84,7 @@ export function machine(): { cpu: string; cores: number; ramGb: number; node: st
   };
 }
 
-export type Verdict = { target: string; measured: string; met: boolean; note?: string };
+export type Verdict = { target: string; measured: string; met: boolean; note?: string | undefined };
 
 export function verdictTable(verdicts: Verdict[]): Table {
   return {
