@@ -1,6 +1,6 @@
 "use client";
 import { useEffect } from "react";
-import { useChat } from "@/components/stores/chat-store";
+import { useActivity } from "@/components/stores/activity-store";
 import { formatCount, formatDuration, formatTime, strategyLabel, triggerLabel } from "@/components/format";
 import type { AttemptView } from "@/lib/views";
 import { BackgroundWork } from "./BackgroundWork";
@@ -37,10 +37,10 @@ function AttemptRow({ attempt }: { attempt: AttemptView }) {
 }
 
 export function ActivityPanel() {
-  const attempts = useChat((state) => state.attempts);
-  const attemptsError = useChat((state) => state.attemptsError);
-  const backgroundWork = useChat((state) => state.backgroundWork);
-  const refresh = useChat((state) => state.refreshAttempts);
+  const attempts = useActivity((state) => state.attempts);
+  const attemptsError = useActivity((state) => state.error);
+  const backgroundWork = useActivity((state) => state.backgroundWork);
+  const refresh = useActivity((state) => state.refresh);
   // While background work is pending, look again so it turns into its attempt when done.
   const pending = backgroundWork.length > 0;
   useEffect(() => {

@@ -1,7 +1,7 @@
 "use client";
 import Link from "next/link";
 import { useCallback, useRef, useState } from "react";
-import { useChat } from "@/components/stores/chat-store";
+import { useActivity } from "@/components/stores/activity-store";
 import { useConversationList } from "@/components/stores/conversation-list-store";
 import type { ConversationSource, ConversationView } from "@/lib/views";
 import { ActivityIcon, GearIcon, MoreIcon } from "../ui/icons";
@@ -25,8 +25,8 @@ function SourceLink({ source }: { source: ConversationSource }) {
 
 export function ChatHeader({ conversation, demo }: { conversation: ConversationView; demo: boolean }) {
   const title = useConversationList((state) => state.conversations.find((c) => c.id === conversation.id)?.title) ?? conversation.title;
-  const activityOpen = useChat((state) => state.activityOpen);
-  const toggleActivity = useChat((state) => state.toggleActivity);
+  const activityOpen = useActivity((state) => state.open);
+  const toggleActivity = useActivity((state) => state.toggle);
   // Below 768 px the controls fold into a menu: the same elements, shown as a panel.
   const [menuOpen, setMenuOpen] = useState(false);
   const menuRef = useRef<HTMLDivElement>(null);

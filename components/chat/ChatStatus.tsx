@@ -1,5 +1,6 @@
 "use client";
 import { useChat } from "@/components/stores/chat-store";
+import { useNotices } from "@/components/stores/notices-store";
 import { plural } from "@/components/format";
 import { CloseIcon } from "../ui/icons";
 
@@ -12,8 +13,8 @@ const TONES = {
 /** Non-blocking feedback above the composer: compression in progress and notices. */
 export function ChatStatus() {
   const compressing = useChat((state) => state.compressing);
-  const notices = useChat((state) => state.notices);
-  const dismiss = useChat((state) => state.dismissNotice);
+  const notices = useNotices((state) => state.notices);
+  const dismiss = useNotices((state) => state.dismiss);
   if (!compressing && notices.length === 0) return null;
   return (
     <div className="space-y-1.5 px-4 pb-2" aria-live="polite">

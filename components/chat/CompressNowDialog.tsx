@@ -1,6 +1,7 @@
 "use client";
 import { useRef, useState } from "react";
 import { useChat, type Proposal } from "@/components/stores/chat-store";
+import { useNotices } from "@/components/stores/notices-store";
 import { Button } from "../ui/Button";
 import { CloseIcon, LayersIcon } from "../ui/icons";
 import { CompactionPreview } from "./CompactionPreview";
@@ -31,7 +32,7 @@ export function CompressNowDialog() {
         setOutcome(null);
         const proposed = await previewCompaction(instructions);
         setProposal(proposed);
-        if (!proposed) setOutcome(useChat.getState().notices.at(-1)?.text ?? "Nothing to preview.");
+        if (!proposed) setOutcome(useNotices.getState().notices.at(-1)?.text ?? "Nothing to preview.");
       } else {
         await compactNow(instructions);
         setInstructions("");

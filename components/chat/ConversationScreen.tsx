@@ -1,6 +1,7 @@
 "use client";
 import { useEffect, useLayoutEffect } from "react";
 import { useChat } from "@/components/stores/chat-store";
+import { useActivity } from "@/components/stores/activity-store";
 import { rememberOpenedCompactions } from "@/components/stores/compaction-tree-store";
 import type { ContextMeterView, ConversationView, TimelineItem } from "@/lib/views";
 import { FindBar } from "../search/FindBar";
@@ -51,7 +52,7 @@ export function ConversationScreen({
   demo: boolean;
 }) {
   const ready = useChat((state) => state.conversationId === conversation.id);
-  const activityOpen = useChat((state) => state.activityOpen);
+  const activityOpen = useActivity((state) => state.open);
   const busy = useChat((state) => state.busy);
   const settled = useChat((state) => state.settled);
   const synced = useChat((state) => state.synced);

@@ -1,12 +1,12 @@
 "use client";
-// The open conversation: its timeline, the turn in flight, notices, the context meter
-// and the compaction activity. Actions here are the only place the chat view talks
-// to the server.
+// The open conversation: its timeline, the turn in flight and the context meter.
+// Actions here are the only place the chat view talks to the server about them; what
+// they have to say goes to the notices store, and the activity panel reloads itself
+// after them (activity-store.ts).
 import { create } from "zustand";
 import { z } from "zod";
 import {
   applyProposalAction,
-  attemptsAction,
   compactNowAction,
   contextMeterAction,
   pinMessageAction,
@@ -16,7 +16,9 @@ import {
   timelineAction,
 } from "@/app/actions";
 import type { TurnEvent } from "@/lib/chat/events";
-import type { AttemptView, BackgroundWorkView, ContextMeterView, TimelineItem } from "@/lib/views";
+import type { ContextMeterView, TimelineItem } from "@/lib/views";
+import { useActivity } from "@/components/stores/activity-store";
+import { notify, useNotices } from "@/components/stores/notices-store";
 import { patchLoadedMessage } from "@/components/stores/compaction-tree-store";
 import { useConversationList } from "@/components/stores/conversation-list-store";
 import { plural } from "@/components/format";
@@ -26,8 +28,6 @@ import { applyCompaction, itemSeq, lastMessage, patchMessage, prependPage, upser
 const STOP_GRACE_MS = 5000;
 
 export const TIMELINE_PAGE_SIZE = 200;
-
-export type Notice = { id: number; tone: "error" | "warning" | "info"; text: string };
 
 export type Proposal = { summary: string; fromSeq: number; toSeq: number; instructions: string };
 
@@ -43,14 +43,7 @@ type ChatState = {
   /** A compaction is running; messageCount when the server said how many. */
   compressing: { messageCount: number | null } | null;
   lastError: { message: string; retryable: boolean } | null;
-  notices: Notice[];
   meter: ContextMeterView | null;
-  attempts: AttemptView[] | null;
-  /** Background compaction queued or running, shown above the attempts. */
-  backgroundWork: BackgroundWorkView[];
-  /** Why the activity could not be loaded (shown instead of "Loading…", with a retry). */
-  attemptsError: string | null;
-  activityOpen: boolean;
   abort: AbortController | null;
   /** Counts operations this tab started and finished (turns, compactions, rewinds): lets tests and observers wait for one. */
   settled: number;
@@ -86,18 +79,13 @@ type ChatState = {
   loadEarlier: () => Promise<void>;
   refreshTimeline: () => Promise<void>;
   refreshMeter: () => Promise<void>;
-  refreshAttempts: () => Promise<void>;
-  toggleActivity: () => void;
   compactNow: (instructions: string) => Promise<boolean>;
   previewCompaction: (instructions: string) => Promise<Proposal | null>;
   applyProposal: (proposal: Proposal) => Promise<boolean>;
   setPinned: (messageId: string, seq: number, pinned: boolean) => Promise<void>;
   deleteLastTurn: () => Promise<void>;
-  notify: (tone: Notice["tone"], text: string) => void;
-  dismissNotice: (id: number) => void;
 };
 
-let noticeIds = 0;
 
 /** The user's message as typed, shown at once while the server stores it (status "streaming" until then). */
 const PENDING_ID = "pending-user-message";
@@ -154,7 +142,7 @@ export const useChat = create<ChatState>()((set, get) => {
           break;
         case "compaction_failed":
           set({ compressing: null });
-          get().notify(
+          notify(
             "warning",
             `Compression failed (${event.attempt.trigger.replace("_", " ")}, ${event.attempt.strategy.replaceAll("_", " ")}): ${
               event.attempt.error ?? event.attempt.reason
@@ -170,7 +158,7 @@ export const useChat = create<ChatState>()((set, get) => {
         case "error":
           turn.finished = true;
           set({ lastError: { message: event.message, retryable: event.retryable }, streaming: null, compressing: null });
-          get().notify("error", `The model failed: ${event.message}`);
+          notify("error", `The model failed: ${event.message}`);
           break;
         case "done":
           turn.finished = true;
@@ -182,6 +170,7 @@ export const useChat = create<ChatState>()((set, get) => {
   };
 
   const settle = () => set((state) => ({ settled: state.settled + 1 }));
+  const refreshActivity = () => useActivity.getState().refreshIfOpen();
 
   const runTurn = async (request: TurnRequest, before?: () => void, onAccepted?: () => void) => {
     const conversationId = get().conversationId;
@@ -207,7 +196,7 @@ export const useChat = create<ChatState>()((set, get) => {
         const message =
           error instanceof TurnRequestError ? error.message : `The connection to the server failed: ${String(error)}`;
         forConversation(conversationId, () => {
-          get().notify("error", onAccepted && !accepted ? `${message} Your message was not sent; it is still in the box.` : message);
+          notify("error", onAccepted && !accepted ? `${message} Your message was not sent; it is still in the box.` : message);
           if (error instanceof TurnRequestError && error.code === "not_found") set({ deleted: true });
           if (error instanceof TurnRequestError && error.code === "busy") set({ remoteTurn: true });
         });
@@ -222,7 +211,7 @@ export const useChat = create<ChatState>()((set, get) => {
       const versioned = "editSeq" in request || "regenerateSeq" in request;
       if (abort.signal.aborted || turn.compacted || !turn.finished || versioned) await get().refreshTimeline();
       // The done event carried the meter; without it (error, stop, cut short) it is read back.
-      await Promise.all([turn.metered ? null : get().refreshMeter(), get().activityOpen ? get().refreshAttempts() : null]);
+      await Promise.all([turn.metered ? null : get().refreshMeter(), refreshActivity()]);
       if (title) useConversationList.getState().rename(conversationId, title);
       void useConversationList.getState().refresh();
       settle();
@@ -238,12 +227,7 @@ export const useChat = create<ChatState>()((set, get) => {
     streaming: null,
     compressing: null,
     lastError: null,
-    notices: [],
     meter: null,
-    attempts: null,
-    backgroundWork: [],
-    attemptsError: null,
-    activityOpen: false,
     abort: null,
     settled: 0,
     synced: 0,
@@ -264,14 +248,12 @@ export const useChat = create<ChatState>()((set, get) => {
         streaming: null,
         compressing: null,
         lastError: null,
-        notices: [],
-        attempts: null,
-        backgroundWork: [],
         version,
         remoteTurn: false,
         deleted: false,
       });
-      if (get().activityOpen) void get().refreshAttempts();
+      useNotices.getState().clear();
+      useActivity.getState().show(conversationId);
     },
 
     send: (content, onAccepted) =>
@@ -292,7 +274,7 @@ export const useChat = create<ChatState>()((set, get) => {
         set({ version, remoteTurn: turnRunning });
         if (known === null || known === version) return;
         void (async () => {
-          await Promise.all([get().refreshTimeline(), get().refreshMeter(), get().activityOpen ? get().refreshAttempts() : null]);
+          await Promise.all([get().refreshTimeline(), get().refreshMeter(), refreshActivity()]);
           void useConversationList.getState().refresh();
           set((state) => ({ synced: state.synced + 1 }));
         })();
@@ -326,7 +308,7 @@ export const useChat = create<ChatState>()((set, get) => {
       set({ busy: true });
       try {
         const result = await switchVersionAction({ conversationId, messageId });
-        if (!result.ok) get().notify("error", `Could not show that version: ${result.error.message}`);
+        if (!result.ok) notify("error", `Could not show that version: ${result.error.message}`);
       } finally {
         forConversation(conversationId, () => set({ busy: false, lastError: null }));
         await Promise.all([get().refreshTimeline(), get().refreshMeter()]);
@@ -356,7 +338,7 @@ export const useChat = create<ChatState>()((set, get) => {
           set((state) => ({ items: prependPage(state.items, result.data.items), hasEarlier: result.data.hasEarlier, loadingEarlier: false }));
         } else {
           set({ loadingEarlier: false });
-          get().notify("error", `Could not load earlier messages: ${result.error.message}`);
+          notify("error", `Could not load earlier messages: ${result.error.message}`);
         }
       });
     },
@@ -375,22 +357,6 @@ export const useChat = create<ChatState>()((set, get) => {
       if (result.ok) forConversation(conversationId, () => set({ meter: result.data }));
     },
 
-    async refreshAttempts() {
-      const conversationId = get().conversationId;
-      if (!conversationId) return;
-      const result = await attemptsAction(conversationId);
-      forConversation(conversationId, () => {
-        if (result.ok) set({ attempts: result.data.attempts, backgroundWork: result.data.background, attemptsError: null });
-        else set({ attemptsError: result.error.message });
-      });
-    },
-
-    toggleActivity() {
-      const open = !get().activityOpen;
-      set({ activityOpen: open });
-      if (open) void get().refreshAttempts();
-    },
-
     async compactNow(instructions) {
       const conversationId = get().conversationId;
       if (!conversationId || get().busy) return false;
@@ -398,21 +364,21 @@ export const useChat = create<ChatState>()((set, get) => {
       try {
         const result = await compactNowAction({ conversationId, ...(instructions.trim() ? { instructions: instructions.trim() } : {}) });
         if (!result.ok) {
-          get().notify("error", `Compression refused: ${result.error.message}`);
+          notify("error", `Compression refused: ${result.error.message}`);
           return false;
         }
         for (const failed of result.data.failed) {
-          get().notify(failed.outcome === "failed" ? "warning" : "info", `Compression ${failed.outcome}: ${failed.error ?? failed.reason}`);
+          notify(failed.outcome === "failed" ? "warning" : "info", `Compression ${failed.outcome}: ${failed.error ?? failed.reason}`);
         }
         const applied = result.data.compactions;
         if (applied.length) {
           const covered = applied.reduce((sum, c) => sum + c.coveredMessageCount, 0);
-          get().notify("info", `Compressed ${plural(covered, "message")} into ${plural(applied.length, "summary", "summaries")}.`);
+          notify("info", `Compressed ${plural(covered, "message")} into ${plural(applied.length, "summary", "summaries")}.`);
         }
         return applied.length > 0;
       } finally {
         forConversation(conversationId, () => set({ busy: false, compressing: null }));
-        await Promise.all([get().refreshTimeline(), get().refreshMeter(), get().activityOpen ? get().refreshAttempts() : null]);
+        await Promise.all([get().refreshTimeline(), get().refreshMeter(), refreshActivity()]);
         settle();
       }
     },
@@ -425,18 +391,18 @@ export const useChat = create<ChatState>()((set, get) => {
         const trimmed = instructions.trim();
         const result = await compactNowAction({ conversationId, preview: true, ...(trimmed ? { instructions: trimmed } : {}) });
         if (!result.ok) {
-          get().notify("error", `Preview failed: ${result.error.message}`);
+          notify("error", `Preview failed: ${result.error.message}`);
           return null;
         }
         if (!result.data.proposal) {
           const why = result.data.failed[0];
-          get().notify("warning", `Nothing to preview${why ? `: ${why.error ?? why.reason}` : "."}`);
+          notify("warning", `Nothing to preview${why ? `: ${why.error ?? why.reason}` : "."}`);
           return null;
         }
         return { ...result.data.proposal, instructions: trimmed };
       } finally {
         forConversation(conversationId, () => set({ busy: false, compressing: null }));
-        if (get().activityOpen) await get().refreshAttempts();
+        await refreshActivity();
         settle();
       }
     },
@@ -454,14 +420,14 @@ export const useChat = create<ChatState>()((set, get) => {
           ...(proposal.instructions ? { instructions: proposal.instructions } : {}),
         });
         if (!result.ok) {
-          get().notify("error", `Could not apply the summary: ${result.error.message}`);
+          notify("error", `Could not apply the summary: ${result.error.message}`);
           return false;
         }
-        for (const failed of result.data.failed) get().notify("warning", `Compression ${failed.outcome}: ${failed.error ?? failed.reason}`);
+        for (const failed of result.data.failed) notify("warning", `Compression ${failed.outcome}: ${failed.error ?? failed.reason}`);
         return result.data.compactions.length > 0;
       } finally {
         forConversation(conversationId, () => set({ busy: false }));
-        await Promise.all([get().refreshTimeline(), get().refreshMeter(), get().activityOpen ? get().refreshAttempts() : null]);
+        await Promise.all([get().refreshTimeline(), get().refreshMeter(), refreshActivity()]);
         settle();
       }
     },
@@ -475,7 +441,7 @@ export const useChat = create<ChatState>()((set, get) => {
       if (!result.ok) {
         set((state) => ({ items: patchMessage(state.items, messageId, { pinned: !pinned }) }));
         patchLoadedMessage(messageId, { pinned: !pinned });
-        get().notify("error", `Could not ${pinned ? "pin" : "unpin"} the message: ${result.error.message}`);
+        notify("error", `Could not ${pinned ? "pin" : "unpin"} the message: ${result.error.message}`);
       } else {
         void get().refreshMeter();
       }
@@ -485,20 +451,11 @@ export const useChat = create<ChatState>()((set, get) => {
       const conversationId = get().conversationId;
       if (!conversationId || get().busy) return;
       const result = await rewindAction({ conversationId, turns: 1 });
-      if (!result.ok) get().notify("error", `Could not delete the last turn: ${result.error.message}`);
+      if (!result.ok) notify("error", `Could not delete the last turn: ${result.error.message}`);
       set({ lastError: null });
       await Promise.all([get().refreshTimeline(), get().refreshMeter()]);
       void useConversationList.getState().refresh();
       settle();
-    },
-
-    notify(tone, text) {
-      const id = ++noticeIds;
-      set((state) => ({ notices: [...state.notices.slice(-4), { id, tone, text }] }));
-    },
-
-    dismissNotice(id) {
-      set((state) => ({ notices: state.notices.filter((notice) => notice.id !== id) }));
     },
   };
 });
