@@ -1,7 +1,7 @@
 // Every query here names the owner: a conversation of another user is answered exactly
 // like one that does not exist, so ids cannot be probed.
 import type { Db } from "./client.ts";
-import type { Prisma } from "./generated/client.ts";
+import type { Conversation, Prisma } from "./generated/client.ts";
 import { toConversationView } from "./mappers.ts";
 import { notFound } from "../errors.ts";
 import type { ConversationSummary, ConversationView } from "../views";
@@ -41,6 +41,9 @@ export async function assertOwnsConversation(db: Reader, userId: string, convers
   if (!found) throw notFound("conversation", conversationId);
 }
 
+/** The messages it shows: every one written (sequence numbers have no gaps) but the hidden ones. */
+const toCountedView = (row: Conversation): ConversationView => toConversationView(row, row.lastSeq - row.hiddenMessageCount);
+
 export async function createConversation(
   db: Db,
   userId: string,
@@ -52,15 +55,13 @@ export async function createConversation(
 
 export async function listConversations(db: Db, userId: string, limit = 200): Promise<ConversationSummary[]> {
   const rows = await db.conversation.findMany({ where: { userId }, orderBy: { updatedAt: "desc" }, take: limit });
-  // lastSeq counts every message ever written; cheap and good enough for a list.
-  return rows.map((row) => toConversationView(row, row.lastSeq));
+  return rows.map(toCountedView);
 }
 
 export async function getConversation(db: Db, userId: string, id: string): Promise<ConversationView> {
   const row = await db.conversation.findFirst({ where: ownedConversation(userId, id) });
   if (!row) throw notFound("conversation", id);
-  const messageCount = await db.message.count({ where: { conversationId: id, rewoundAt: null } });
-  const view = toConversationView(row, messageCount);
+  const view = toCountedView(row);
   if (!view.source) return view;
   // The source's title, if it still exists and is still the user's.
   const source = await db.conversation.findFirst({ where: ownedConversation(userId, view.source.conversationId), select: { title: true } });
@@ -78,7 +79,7 @@ export async function updateConversation(
   const { count } = await db.conversation.updateMany({ where: ownedConversation(userId, id), data });
   if (count === 0) throw notFound("conversation", id);
   const row = await db.conversation.findUniqueOrThrow({ where: { id } });
-  return toConversationView(row, row.lastSeq);
+  return toCountedView(row);
 }
 
 export async function deleteConversation(db: Db, userId: string, id: string): Promise<void> {

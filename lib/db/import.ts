@@ -87,6 +87,7 @@ export async function importConversation(db: Db, userId: string, doc: Conversati
           systemPrompt: doc.conversation.systemPrompt,
           settingsOverrides: json(Object.fromEntries(Object.entries(doc.settings.overrides).filter(([, value]) => value != null))),
           lastSeq,
+          hiddenMessageCount: doc.messages.filter((m) => m.rewound).length,
           createdAt: new Date(doc.conversation.createdAt),
         },
       });

@@ -57,6 +57,9 @@ export async function rewindFrom(
     const shown = branch.show
       ? await tx.message.updateMany({ where: { conversationId, branchOf: branch.show }, data: { rewoundAt: null, branchOf: null } })
       : { count: 0 };
+    if (count !== shown.count) {
+      await tx.conversation.update({ where: { id: conversationId }, data: { hiddenMessageCount: { increment: count - shown.count } } });
+    }
     return { hiddenMessages: count, shownMessages: shown.count, undoneCompactions: undo.length };
   });
 }

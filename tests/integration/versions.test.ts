@@ -22,6 +22,13 @@ async function shown(conversationId: string): Promise<MessageView[]> {
   return items.flatMap((item) => (item.type === "message" ? [item.message] : []));
 }
 
+/** The count the sidebar and the conversation's view give: what the timeline shows. */
+async function expectCountOfShown(conversationId: string): Promise<void> {
+  const count = (await shown(conversationId)).length;
+  expect((await ops.listConversations(h.user)).find((c) => c.id === conversationId)?.messageCount).toBe(count);
+  expect((await ops.getConversation(h.user, conversationId)).messageCount).toBe(count);
+}
+
 async function row(conversationId: string, seq: number) {
   return h.db.message.findUniqueOrThrow({ where: { conversationId_seq: { conversationId, seq } } });
 }
@@ -64,6 +71,7 @@ describe("regenerating a reply keeps the previous one as a version", () => {
     expect(await ops.switchVersion(h.user, { conversationId, messageId: first.id })).toEqual({ switched: true });
     let view = await shown(conversationId);
     expect(view.map((m) => m.seq)).toEqual([1, 2, 3, 4, 5, 6]);
+    await expectCountOfShown(conversationId);
     expect(view[1]!.versions).toEqual({ ids: [first.id, second.id], current: 0 });
     await send(conversationId, "fifth, on the old branch");
     expect(lastRequest().filter((m) => m.role === "user").map((m) => m.content)).toEqual(["first", "second", "third", "fifth, on the old branch"]);
@@ -72,6 +80,7 @@ describe("regenerating a reply keeps the previous one as a version", () => {
     await ops.switchVersion(h.user, { conversationId, messageId: second.id });
     view = await shown(conversationId);
     expect(view.map((m) => m.seq)).toEqual([1, 7, 8, 9]);
+    await expectCountOfShown(conversationId);
     await send(conversationId, "sixth");
     expect(lastRequest().filter((m) => m.role === "user").map((m) => m.content)).toEqual(["first", "fourth, on the new branch", "sixth"]);
     // Switching to the version already shown changes nothing.
