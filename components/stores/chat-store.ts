@@ -146,7 +146,7 @@ export const useChat = create<ChatState>()((set, get) => {
           }));
           break;
         case "status":
-          set({ compressing: { messageCount: event.messageCount ?? null } });
+          set({ compressing: { messageCount: event.stage === "compressing" ? event.messageCount : null } });
           break;
         case "compaction":
           turn.compacted = true;

@@ -169,6 +169,7 @@ export async function compressBeforeCall(
   settings: CompressionSettings,
   signal?: AbortSignal,
   onSummarizing?: ProcessOptions["onSummarizing"],
+  onAwaiting?: () => void,
 ): Promise<AppliedChange> {
   const { transcript: current } = await loadActive(userId, conversationId);
   const unchanged: AppliedChange = { change: { created: [], attempts: [], transcript: current }, transcript: current, compactions: [], attempts: [], saved: true };
@@ -178,7 +179,10 @@ export async function compressBeforeCall(
     compressionManager().process(transcript, settings, { ...(signal ? { signal } : {}), ...(onSummarizing ? { onSummarizing } : {}) });
   const running = services().background.get(conversationId);
   if (need === "due") return running ? unchanged : ((await withTranscriptIfFree(userId, conversationId, process)) ?? unchanged);
-  if (running) await running.done;
+  if (running) {
+    onAwaiting?.();
+    await running.done;
+  }
   return withTranscript(userId, conversationId, settings, process);
 }
 

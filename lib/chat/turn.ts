@@ -100,13 +100,22 @@ export async function* runTurn(input: TurnInput): AsyncGenerator<TurnEvent> {
     // The active context after the last reply, for the meter: what a fresh load would give.
     let context: Transcript | undefined;
     for (let round = 0; round < MAX_TOOL_ROUNDS; round++) {
-      // Say "compressing" as soon as a summary starts, not when it is done.
-      let announce: (range: { messageCount: number }) => void = () => {};
-      const announced = new Promise<{ messageCount: number }>((resolve) => (announce = resolve));
+      // Say "compressing" as soon as a summary starts (or the turn starts waiting for one
+      // under way), not when it is done.
+      type Status = Extract<TurnEvent, { type: "status" }>;
+      let announce: (status: Status) => void = () => {};
+      const announced = new Promise<Status>((resolve) => (announce = resolve));
       const compressStarted = performance.now();
-      const compression = compressBeforeCall(userId, conversationId, settings, turn.signal, (range) => announce(range));
-      const started = await Promise.race([compression.then(() => null), announced]);
-      if (started) yield { type: "status", stage: "compressing", messageCount: started.messageCount };
+      const compression = compressBeforeCall(
+        userId,
+        conversationId,
+        settings,
+        turn.signal,
+        (range) => announce({ type: "status", stage: "compressing", messageCount: range.messageCount }),
+        () => announce({ type: "status", stage: "awaiting_compaction" }),
+      );
+      const status = await Promise.race([compression.then(() => null), announced]);
+      if (status) yield status;
       const applied = await compression;
       recordSpan("compress", performance.now() - compressStarted);
       for (const compaction of applied.compactions) yield { type: "compaction", compaction };

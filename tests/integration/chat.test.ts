@@ -194,7 +194,7 @@ describe("progress", () => {
     expect(compaction).toBeGreaterThan(0);
     expect(status).toBeGreaterThan(0);
     expect(status).toBeLessThan(compaction);
-    const announced = events[status] as Extract<(typeof events)[number], { type: "status" }>;
+    const announced = events[status] as Extract<(typeof events)[number], { type: "status"; stage: "compressing" }>;
     const applied = events[compaction] as Extract<(typeof events)[number], { type: "compaction" }>;
     expect(announced.messageCount).toBe(applied.compaction.coveredMessageCount);
   });

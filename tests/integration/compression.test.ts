@@ -345,6 +345,10 @@ describe("manual, tool, background and rewind", () => {
       // A request over the hard limit cannot go out as it is: it waits for the summary under way.
       const events = await send(conversation.id, `Long one: ${"word ".repeat(400)} REPLY_WORDS=5`);
       expect(background.settled).toBe(true);
+      // ...and says so before the reply starts, so the user knows what the turn is waiting for.
+      const awaiting = events.findIndex((e) => e.type === "status" && e.stage === "awaiting_compaction");
+      expect(awaiting).toBeGreaterThanOrEqual(0);
+      expect(awaiting).toBeLessThan(events.findIndex((e) => e.type === "assistant_start"));
       expect(events.some((e) => e.type === "message" && e.message.role === "assistant")).toBe(true);
       expect(countRequestTokens(sentMessages(chatRequests(h.server).at(-1)!.body))).toBeLessThanOrEqual(hardLimit);
       await background.done;
