@@ -3,7 +3,6 @@ import { requirePageUser } from "@/lib/auth/current-user";
 import { DemoBadge } from "@/components/chat/DemoBadge";
 import { HomeComposer } from "@/components/chat/HomeComposer";
 import { MAX_MESSAGE_CHARS } from "@/lib/chat/inputs";
-import { StartConversationButton } from "@/components/sidebar/StartConversationButton";
 import { LayersIcon } from "@/components/ui/icons";
 
 export const dynamic = "force-dynamic";
@@ -22,9 +21,6 @@ export default async function HomePage() {
         </p>
         <div className="mt-5">
           <HomeComposer maxChars={MAX_MESSAGE_CHARS} />
-        </div>
-        <div className="mt-3 flex items-center justify-center gap-3">
-          <StartConversationButton />
         </div>
         {info ? (
           <p className="mt-4 flex items-center justify-center gap-2 text-[12px] text-neutral-500">

@@ -68,7 +68,7 @@ export function machine(): { cpu: string; cores: number; ramGb: number; node: st
   try {
     commit = execSync("git rev-parse --short HEAD", { cwd: ROOT, stdio: ["ignore", "pipe", "ignore"] }).toString().trim();
     // The results file itself changes with every benchmark of a run: not a code change.
-    const dirty = execSync("git status --porcelain -- . ':!docs/benchmarks.md'", { cwd: ROOT, stdio: ["ignore", "pipe", "ignore"] }).toString().trim();
+    const dirty = execSync("git status --porcelain -- . ':!docs/benchmarks.md' ':!docs/*.svg'", { cwd: ROOT, stdio: ["ignore", "pipe", "ignore"] }).toString().trim();
     if (dirty) commit += " (working tree modified)";
   } catch {
     // not a git checkout
@@ -84,7 +84,7 @@ export function machine(): { cpu: string; cores: number; ramGb: number; node: st
   };
 }
 
-export type Verdict = { target: string; measured: string; met: boolean; note?: string };
+export type Verdict = { target: string; measured: string; met: boolean; note?: string | undefined };
 
 export function verdictTable(verdicts: Verdict[]): Table {
   return {

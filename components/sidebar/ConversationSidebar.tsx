@@ -2,7 +2,7 @@
 import Link from "next/link";
 import { usePathname, useRouter } from "next/navigation";
 import { useEffect, useState } from "react";
-import { createConversationAction } from "@/app/actions";
+import { COMPOSER_ID } from "@/components/chat/Composer";
 import { useConversationList } from "@/components/stores/conversation-list-store";
 import type { ConversationSummary } from "@/lib/views";
 import { Button } from "../ui/Button";
@@ -36,9 +36,8 @@ export function ConversationSidebar({
 }) {
   const router = useRouter();
   const pathname = usePathname();
-  const { conversations, seed, refresh } = useConversationList();
-  const [creating, setCreating] = useState(false);
-  const [error, setError] = useState<string | null>(loadError);
+  const { conversations, seed } = useConversationList();
+  const error = loadError;
   const [query, setQuery] = useState("");
   const searching = query.trim() !== "";
 
@@ -46,17 +45,10 @@ export function ConversationSidebar({
 
   const activeId = pathname.startsWith("/c/") ? decodeURIComponent(pathname.slice(3).split("/")[0] ?? "") : null;
 
-  async function createConversation() {
-    setCreating(true);
-    setError(null);
-    const result = await createConversationAction({});
-    setCreating(false);
-    if (!result.ok) {
-      setError(result.error.message);
-      return;
-    }
-    await refresh();
-    router.push(`/c/${result.data.id}`);
+  // "New" opens the home page's composer: a conversation is stored with its first message, never empty.
+  function startNew() {
+    if (pathname === "/") document.getElementById(COMPOSER_ID)?.focus();
+    else router.push("/");
   }
 
   return (
@@ -73,8 +65,7 @@ export function ConversationSidebar({
           variant="primary"
           size="xs"
           data-testid="new-conversation"
-          onClick={createConversation}
-          disabled={creating}
+          onClick={startNew}
           aria-label="New conversation"
         >
           <PlusIcon className="size-3" /> New

@@ -9,6 +9,7 @@ import { Button } from "../ui/Button";
 import { RetryRow } from "./RetryRow";
 import { StreamingReply } from "./StreamingReply";
 import { TimelineEntry } from "./TimelineEntry";
+import { rememberPlace, rememberedPlace } from "./scroll-memory";
 
 type Row =
   | { kind: "earlier" }
@@ -25,6 +26,7 @@ const FOLLOW_SLACK = 96;
 
 /** The conversation as it happened, virtualized: only the rows on screen are rendered. */
 export function Timeline() {
+  const conversationId = useChat((state) => state.conversationId);
   const items = useChat((state) => state.items);
   const hasEarlier = useChat((state) => state.hasEarlier);
   const loadingEarlier = useChat((state) => state.loadingEarlier);
@@ -87,6 +89,42 @@ export function Timeline() {
     anchor.current = element ? { key: firstKey, height: element.scrollHeight } : null;
   }, [firstKey]);
 
+  // Opening where the reader left this conversation (a reload, Back), unless a link or a
+  // search asks for a row: the row that was at the top of the view, as far into it.
+  const restoredFor = useRef<string | null>(null);
+  useLayoutEffect(() => {
+    if (!conversationId || restoredFor.current === conversationId || rows.length === 0) return;
+    restoredFor.current = conversationId;
+    const place = rememberedPlace(conversationId);
+    if (!place || window.location.hash) return;
+    const index = rows.findIndex((row) => rowKey(row) === place.key);
+    if (index < 0) return;
+    following.current = false;
+    virtualizer.scrollToIndex(index, { align: "start" });
+    // Rows above are measured as they render: place it again once they have been.
+    requestAnimationFrame(() =>
+      requestAnimationFrame(() => {
+        const start = virtualizer.measurementsCache[index]?.start;
+        if (start !== undefined && !following.current) virtualizer.scrollToOffset(start + place.offset);
+      }),
+    );
+    // Once per conversation opened; later rows must not pull the view back.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [conversationId, rows.length]);
+
+  const saveTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const savePlace = (element: HTMLDivElement) => {
+    if (saveTimer.current) clearTimeout(saveTimer.current);
+    saveTimer.current = setTimeout(() => {
+      if (!conversationId || restoredFor.current !== conversationId) return;
+      const top = virtualizer.getVirtualItems().find((row) => row.end > element.scrollTop);
+      rememberPlace(conversationId, following.current || !top ? null : { key: String(top.key), offset: element.scrollTop - top.start });
+    }, 150);
+  };
+  useEffect(() => () => {
+    if (saveTimer.current) clearTimeout(saveTimer.current);
+  }, []);
+
   // A search hit or a #m-SEQ link asks for a row: stop following and bring it on screen.
   const scrollTo = useReveal((state) => state.scrollTo);
   useEffect(() => {
@@ -115,6 +153,7 @@ export function Timeline() {
         if (fromBottom < FOLLOW_SLACK) following.current = true;
         else if (element.scrollTop < lastScrollTop.current - 2) following.current = false;
         lastScrollTop.current = element.scrollTop;
+        savePlace(element);
       }}
       className="min-h-0 flex-1 overflow-y-auto [overflow-anchor:none] focus:outline-none"
     >

@@ -72,7 +72,7 @@ function useHighlighted(code: string, language: CodeLanguage | null): ReactNode 
 }
 
 /** A code block with a Copy button for its text (the source, whatever the colouring). */
-export function CodeBlock({ node, children, ...props }: React.ComponentProps<"pre"> & { node?: Element }) {
+export function CodeBlock({ node, children, ...props }: React.ComponentProps<"pre"> & { node?: Element | undefined }) {
   const { code, language } = codeSource(node);
   const tokens = useHighlighted(code, language);
   return (

@@ -10,7 +10,7 @@ type MdNode = {
   type: string;
   value?: string;
   children?: MdNode[];
-  position?: { start: { offset?: number }; end: { offset?: number } };
+  position?: { start: { offset?: number | undefined }; end: { offset?: number | undefined } } | undefined;
 };
 
 /**

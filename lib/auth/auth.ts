@@ -101,7 +101,7 @@ export type Auth = ReturnType<typeof createAuth>;
 
 // Kept on globalThis like the database client, and rebuilt when that client changes
 // (closeDb in tests and scripts), since the instance holds it.
-const globalForAuth = globalThis as unknown as { strataAuth?: { db: Db; auth: Promise<Auth> } };
+const globalForAuth = globalThis as unknown as { strataAuth?: { db: Db; auth: Promise<Auth> } | undefined };
 
 export async function getAuth(): Promise<Auth> {
   const db = await getDb();

@@ -56,10 +56,10 @@ export type PromptParts = {
   /** Replaces the default instructions when non-empty (settings.customPrompt). */
   instructions: string;
   /** Per-compaction instructions, appended. */
-  extraInstructions?: string;
-  limits?: string;
+  extraInstructions?: string | undefined;
+  limits?: string | undefined;
   /** Earlier summaries the model may use to understand the range, not to repeat. */
-  context?: string;
+  context?: string | undefined;
   body: string;
 };
 

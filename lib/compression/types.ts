@@ -173,8 +173,8 @@ export type SummaryRequest = {
   maxTokens: number;
   temperature: number;
   timeoutMs: number;
-  json?: boolean;
-  signal?: AbortSignal;
+  json?: boolean | undefined;
+  signal?: AbortSignal | undefined;
 };
 
 /** The summary model's reply; finishReason "length" means it was cut at maxTokens. */

@@ -17,7 +17,7 @@ type DbHandle = { db: Db; kind: DbKind; close: () => Promise<void> };
 
 // Kept on globalThis so Next's dev reloads and repeated imports share one client,
 // and above all one PGlite instance: its data directory admits a single opener.
-const globalForDb = globalThis as unknown as { strataDb?: Promise<DbHandle> };
+const globalForDb = globalThis as unknown as { strataDb?: Promise<DbHandle> | undefined };
 
 export function embeddedDataDir(): string {
   return config().STRATA_DATA_DIR ?? path.join(process.cwd(), "data", "pglite");

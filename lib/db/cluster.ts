@@ -15,7 +15,7 @@ import { logger } from "../log/logger";
 const LEASE_NAMESPACE = 0x53545241; // "STRA"
 export const STOP_CHANNEL = "strata_stop_turn";
 
-type ClusterState = { pool?: pg.Pool; listener?: Promise<pg.Client> };
+type ClusterState = { pool?: pg.Pool | undefined; listener?: Promise<pg.Client> | undefined };
 const holder = globalThis as unknown as { strataCluster?: ClusterState };
 const state = (holder.strataCluster ??= {});
 

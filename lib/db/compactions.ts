@@ -38,7 +38,7 @@ export function compactionData(conversationId: string, record: CompactionRecord)
     summary: record.summary,
     ...(record.kind === "summary"
       ? {
-          sections: record.sections ? (record.sections as Prisma.InputJsonValue) : undefined,
+          ...(record.sections ? { sections: record.sections as Prisma.InputJsonValue } : {}),
           summaryModel: record.summaryModel ?? null,
           instructions: record.instructions ?? null,
         }

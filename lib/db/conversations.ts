@@ -71,9 +71,11 @@ export async function updateConversation(
   db: Db,
   userId: string,
   id: string,
-  patch: { title?: string; model?: string; systemPrompt?: string },
+  patch: { title?: string | undefined; model?: string | undefined; systemPrompt?: string | undefined },
 ): Promise<ConversationView> {
-  const { count } = await db.conversation.updateMany({ where: ownedConversation(userId, id), data: patch });
+  // Only what the patch names changes (an absent field is not a reset).
+  const data = Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined)) as { [K in keyof typeof patch]?: string };
+  const { count } = await db.conversation.updateMany({ where: ownedConversation(userId, id), data });
   if (count === 0) throw notFound("conversation", id);
   const row = await db.conversation.findUniqueOrThrow({ where: { id } });
   return toConversationView(row, row.lastSeq);

@@ -29,7 +29,7 @@ function draftData(conversationId: string, seq: number, draft: MessageDraft): Pr
     case "assistant":
       return {
         ...base,
-        toolCalls: draft.toolCalls?.length ? (draft.toolCalls as unknown as Prisma.InputJsonValue) : undefined,
+        ...(draft.toolCalls?.length ? { toolCalls: draft.toolCalls as unknown as Prisma.InputJsonValue } : {}),
         model: draft.model,
         status: draft.status,
         error: draft.error ?? null,

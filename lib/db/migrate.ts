@@ -261,8 +261,8 @@ export type MigrationErrorCode =
 
 export class MigrationError extends Error {
   readonly code: MigrationErrorCode;
-  readonly migration?: string;
-  constructor(code: MigrationErrorCode, message: string, opts: { migration?: string; cause?: unknown } = {}) {
+  readonly migration: string | undefined;
+  constructor(code: MigrationErrorCode, message: string, opts: { migration?: string | undefined; cause?: unknown } = {}) {
     super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
     this.name = "MigrationError";
     this.code = code;
@@ -272,7 +272,7 @@ export class MigrationError extends Error {
 
 export interface ApplyMigrationsOptions {
   /** Defaults to <cwd>/prisma/migrations. */
-  migrationsDir?: string;
+  migrationsDir?: string | undefined;
   /** Progress messages (default: silent). */
   log?: (message: string) => void;
 }

@@ -23,7 +23,7 @@ const jobData = z.object({ userId: z.string().min(1), conversationId: z.string()
 export type CompactionJob = z.infer<typeof jobData>;
 
 type QueueState = {
-  boss?: PgBoss;
+  boss?: PgBoss | undefined;
   status: "off" | "starting" | "running" | "stopping" | "failed";
   error?: string;
 };

@@ -35,7 +35,7 @@ test("signing out ends the session on the server; a wrong password is refused; s
   await page.goto("/settings");
   await expect(page).toHaveURL(/\/sign-in$/);
   // The old cookie, replayed, no longer opens anything: the session is gone on the server.
-  const replay = await playwrightRequest.newContext({ ...NO_SESSION, baseURL, extraHTTPHeaders: { cookie: `${session.name}=${session.value}` } });
+  const replay = await playwrightRequest.newContext({ ...NO_SESSION, baseURL: baseURL!, extraHTTPHeaders: { cookie: `${session.name}=${session.value}` } });
   expect((await replay.get("/api/conversations")).status()).toBe(401);
   await replay.dispose();
   await context.close();
@@ -82,7 +82,7 @@ test("a personal API token works for scripts until it is revoked", async ({ page
   expect(token).toMatch(/^strata_[A-Za-z]{48}$/);
 
   // As in the README: no cookie, only the token.
-  const script = await playwrightRequest.newContext({ ...NO_SESSION, baseURL, extraHTTPHeaders: { authorization: `Bearer ${token}` } });
+  const script = await playwrightRequest.newContext({ ...NO_SESSION, baseURL: baseURL!, extraHTTPHeaders: { authorization: `Bearer ${token}` } });
   const created = await script.post("/api/conversations", { data: {} });
   expect(created.status()).toBe(201);
   const { conversation } = (await created.json()) as { conversation: { id: string } };
@@ -143,7 +143,7 @@ test("security headers on pages and on the API", async ({ page, request, baseURL
   const api = await request.get("/api/settings");
   expect(api.headers()["content-security-policy"]).toBe("default-src 'none'; frame-ancestors 'none'");
   expect(api.headers()["x-content-type-options"]).toBe("nosniff");
-  const anonymous = await playwrightRequest.newContext({ ...NO_SESSION, baseURL });
+  const anonymous = await playwrightRequest.newContext({ ...NO_SESSION, baseURL: baseURL! });
   expect((await anonymous.get("/api/settings")).status()).toBe(401);
   await anonymous.dispose();
 });

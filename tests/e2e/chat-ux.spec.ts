@@ -1,7 +1,7 @@
 // The chat as people expect it (issue 14): typed text is never lost, text that looks
 // like HTML is shown as written, one turn at a time per conversation with every open
 // tab kept up to date.
-import type { Page } from "@playwright/test";
+import type { APIRequestContext, Page } from "@playwright/test";
 import { ADMIN_STATE } from "./support/accounts";
 import { expect, test } from "./support/fixtures";
 import { MODEL_SERVER, newConversation, resetModelServer, saveTestSettings, scriptTurns, sendMessage, untilSettled } from "./support/helpers";
@@ -12,6 +12,8 @@ test.beforeEach(async ({ request }) => {
 });
 
 const messages = (page: Page) => page.getByTestId("message");
+const conversationCount = async (request: APIRequestContext) =>
+  ((await (await request.get("/api/conversations")).json()) as { conversations: unknown[] }).conversations.length;
 
 test("a message over the length limit is held in the composer with a visible counter", async ({ page }) => {
   await page.goto("/");
@@ -138,7 +140,7 @@ test("Back and Forward show the conversation as it is now, and a deleted one as 
 });
 
 test("the home page has a composer: the first message starts the conversation, and nothing is stored before it", async ({ page, request }) => {
-  const count = async () => ((await (await request.get("/api/conversations")).json()) as { conversations: unknown[] }).conversations.length;
+  const count = () => conversationCount(request);
   const before = await count();
   await page.goto("/");
   const composer = page.getByTestId("home-composer").getByTestId("composer");
@@ -158,4 +160,56 @@ test("the home page has a composer: the first message starts the conversation, a
   // Sent once, however the page rendered.
   await page.reload();
   await expect(messages(page)).toHaveCount(2);
+});
+
+test("New opens the home page's composer and stores no empty conversation", async ({ page, request }) => {
+  await newConversation(page);
+  const before = await conversationCount(request);
+  await page.getByTestId("new-conversation").click();
+  await page.waitForURL((url) => url.pathname === "/");
+  const composer = page.getByTestId("home-composer").getByTestId("composer");
+  await expect(composer).toBeFocused();
+  // Pressed again on the home page, it brings the focus back to the composer.
+  await page.getByTestId("sidebar-search").focus();
+  await page.getByTestId("new-conversation").click();
+  await expect(composer).toBeFocused();
+  expect(await conversationCount(request)).toBe(before);
+});
+
+test("the scroll position survives a reload and Back", async ({ page, request }) => {
+  const id = await newConversation(page);
+  await scriptTurns(request, id, Array.from({ length: 14 }, (_, turn) => `Question ${turn + 1} REPLY_WORDS=60`));
+  await page.reload();
+  await expect(page.getByTestId("conversation")).toHaveAttribute("data-ready", "true");
+  // The first message whose bottom is below the timeline's top edge.
+  const topSeq = () =>
+    page.evaluate(() => {
+      const top = document.querySelector('[data-testid="timeline"]')!.getBoundingClientRect().top;
+      const message = [...document.querySelectorAll<HTMLElement>('[data-testid="message"]')].find(
+        (element) => element.getBoundingClientRect().bottom > top + 1,
+      );
+      return message ? Number(message.dataset.seq) : null;
+    });
+  const remembered = () => page.evaluate((key) => sessionStorage.getItem(key), `strata:scroll:${id}`);
+  // A reload opens at the newest messages until the reader scrolls up.
+  await expect.poll(topSeq).toBeGreaterThan(20);
+  await page.getByTestId("timeline").evaluate((element) => element.scrollTo({ top: element.scrollHeight * 0.35 }));
+  await expect.poll(remembered).not.toBeNull();
+  const seq = await topSeq();
+  expect(seq).toBeGreaterThan(1);
+  expect(seq).toBeLessThan(20);
+
+  await page.reload();
+  await expect(page.getByTestId("conversation")).toHaveAttribute("data-ready", "true");
+  await expect.poll(topSeq).toBe(seq);
+
+  await page.getByTestId("new-conversation").click();
+  await page.waitForURL((url) => url.pathname === "/");
+  await page.goBack();
+  await expect(page.getByTestId("conversation")).toHaveAttribute("data-ready", "true");
+  await expect.poll(topSeq).toBe(seq);
+
+  // Back at the bottom, the next opening follows the newest messages again.
+  await page.getByTestId("timeline").evaluate((element) => element.scrollTo({ top: element.scrollHeight }));
+  await expect.poll(remembered).toBeNull();
 });

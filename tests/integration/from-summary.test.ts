@@ -53,8 +53,8 @@ describe("conversation from a summary", () => {
   it("works from a level-2 summary, through the route", async () => {
     const source = await sourceWithSummary();
     const level1 = await h.db.compaction.findUniqueOrThrow({ where: { id: source.compactionId } });
-    const { id: _id, createdAt: _created, searchVector: _vector, ...rest } = level1 as typeof level1 & { searchVector?: unknown };
-    const level2 = await h.db.compaction.create({ data: { ...rest, sections: undefined, level: 2, summary: "Level two: Lisbon, tram 28, 900 euros." } });
+    const { id: _id, createdAt: _created, searchVector: _vector, sections: _sections, ...rest } = level1 as typeof level1 & { searchVector?: unknown };
+    const level2 = await h.db.compaction.create({ data: { ...rest, level: 2, summary: "Level two: Lisbon, tram 28, 900 euros." } });
     await h.db.compaction.update({ where: { id: level1.id }, data: { supersededById: level2.id } });
 
     const response = await route.POST(

@@ -98,16 +98,16 @@ export type { Fault, QueuedFault, FaultType } from "./faults";
 
 export type DemoServerOptions = {
   /** 0 (default) picks a free port. */
-  port?: number;
-  host?: string;
-  chatLatencyMs?: number;
-  summaryLatencyMs?: number;
+  port?: number | undefined;
+  host?: string | undefined;
+  chatLatencyMs?: number | undefined;
+  summaryLatencyMs?: number | undefined;
   /** Words per streamed content chunk (default 3). */
-  tokensPerChunk?: number;
+  tokensPerChunk?: number | undefined;
   /** Don't keep the process alive for the server (the in-app demo server uses this). */
-  unref?: boolean;
+  unref?: boolean | undefined;
   /** Fault injection, latency control and request recording, over /__admin and on the returned object. */
-  testControls?: boolean;
+  testControls?: boolean | undefined;
 };
 
 export type RecordedRequest = {

@@ -65,12 +65,17 @@ export async function saveTestSettings(request: APIRequestContext, patch: Partia
   expect(response.ok(), await response.text()).toBeTruthy();
 }
 
-/** Creates a conversation through the UI and waits for its empty view. */
+/**
+ * An empty conversation, opened. Made through the JSON API with the page's session: the
+ * UI stores a conversation only with its first message (the home page's composer).
+ */
 export async function newConversation(page: Page): Promise<string> {
-  await page.getByTestId("new-conversation").click();
-  await page.waitForURL(/\/c\/[0-9a-f-]+$/);
+  const response = await page.request.post("/api/conversations", { data: {} });
+  expect(response.status(), await response.text()).toBe(201);
+  const { id } = ((await response.json()) as { conversation: { id: string } }).conversation;
+  await page.goto(`/c/${id}`);
   await expect(page.getByTestId("conversation")).toHaveAttribute("data-ready", "true");
-  return page.url().split("/c/")[1]!;
+  return id;
 }
 
 async function settledCount(page: Page): Promise<number> {

@@ -2,7 +2,7 @@
 //   [--context-window 8192] [--seed 1] [--summary-latency-ms 0] [--chat-latency-ms 0] [--fail-rate 0] [--hang]
 import { parseArgs } from "node:util";
 import { SUMMARY_MODES, type SummaryMode } from "./behaviour";
-import { startOutsideModel, type OutsideModelOptions } from "./server";
+import { startOutsideModel, type OutsideModelOptions, type OutsideModelPatch } from "./server";
 
 const { values } = parseArgs({
   options: {
@@ -36,7 +36,7 @@ if (!["always", "never", "random"].includes(values.usage)) fail("--usage must be
 const failRate = number("fail-rate", values["fail-rate"]) ?? 0;
 if (failRate > 1) fail("--fail-rate must be between 0 and 1");
 
-const options: OutsideModelOptions = {
+const options: OutsideModelPatch = {
   port: number("port", values.port),
   summaryMode: values.summary as SummaryMode,
   usage: values.usage as OutsideModelOptions["usage"],

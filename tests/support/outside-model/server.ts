@@ -36,10 +36,13 @@ export type OutsideModelOptions = {
   hang?: boolean;
 };
 
+/** Options as callers pass them: an undefined value means "the default". */
+export type OutsideModelPatch = { [K in keyof OutsideModelOptions]?: OutsideModelOptions[K] | undefined };
+
 export type RecordedRequest = {
   kind: "chat" | "summary";
   promptTokens: number;
-  maxTokens?: number;
+  maxTokens?: number | undefined;
   body: unknown;
   reply?: { text: string; finishReason: string; toolCall?: { id: string; name: string; arguments: string } };
   /** 0 while unanswered (a hung request stays at 0). */
@@ -52,7 +55,7 @@ export type OutsideModelStats = { chat: number; summary: number; failed: number;
 export type OutsideModel = {
   url: string;
   port: number;
-  configure(patch: Partial<OutsideModelOptions>): void;
+  configure(patch: OutsideModelPatch): void;
   requests(): RecordedRequest[];
   reset(): void;
   stats(): OutsideModelStats;
@@ -102,7 +105,7 @@ class HttpError extends Error {
   }
 }
 
-export async function startOutsideModel(options: OutsideModelOptions = {}): Promise<OutsideModel> {
+export async function startOutsideModel(options: OutsideModelPatch = {}): Promise<OutsideModel> {
   const { port: wantedPort = 0, ...rest } = options;
   let config: Config = { ...DEFAULTS, ...withoutUndefined(rest) };
   let rng = generators(config.seed);
@@ -112,7 +115,7 @@ export async function startOutsideModel(options: OutsideModelOptions = {}): Prom
   let toolCalls = 0;
   const timers = new Set<NodeJS.Timeout>();
 
-  function configure(patch: Partial<OutsideModelOptions>): void {
+  function configure(patch: OutsideModelPatch): void {
     const { port: _port, ...clean } = patch;
     config = { ...config, ...withoutUndefined(clean) };
     if ("contextWindow" in clean && (clean.contextWindow === undefined || clean.contextWindow === null)) delete config.contextWindow;
@@ -330,6 +333,6 @@ async function readJson(req: http.IncomingMessage): Promise<unknown> {
   }
 }
 
-function withoutUndefined<T extends object>(value: T): Partial<T> {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined && v !== null)) as Partial<T>;
+function withoutUndefined<T extends object>(value: T): { [K in keyof T]?: Exclude<T[K], undefined | null> } {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined && v !== null)) as { [K in keyof T]?: Exclude<T[K], undefined | null> };
 }
