@@ -27,7 +27,8 @@ const depthCell = (result: SimResult, depth: string) => {
 
 async function main() {
   const rows: (string | number)[][] = [];
-  const perWindow = new Map<number, { calls: number[]; blocks: number[]; over: number; problems: number; visible: number; planted: number }>();
+  type Depths = Record<string, { planted: number; visible: number }>;
+  const perWindow = new Map<number, { calls: number[]; blocks: number[]; over: number; problems: number; visible: number; planted: number; depths: Depths }>();
   for (const window of WINDOWS) {
     for (const size of SIZES) {
       for (const [name, summarizer] of Object.entries(SUMMARIZERS)) {
@@ -52,7 +53,7 @@ async function main() {
             problems.length === 0 ? "kept" : `**${problems.length} broken**: ${problems[0]}`,
           ]);
           if (carryDetails) {
-            const entry = perWindow.get(window) ?? { calls: [], blocks: [], over: 0, problems: 0, visible: 0, planted: 0 };
+            const entry = perWindow.get(window) ?? { calls: [], blocks: [], over: 0, problems: 0, visible: 0, planted: 0, depths: {} };
             entry.calls.push(result.summaryCallsPer100Turns);
             entry.blocks.push(result.maxSummaryBlocks);
             entry.over += result.overWindow;
@@ -60,6 +61,11 @@ async function main() {
             if (!summarizer.failRate) {
               entry.visible += result.retention.visible;
               entry.planted += result.retention.planted;
+              for (const [depth, row] of Object.entries(result.retention.byDepth)) {
+                entry.depths[depth] ??= { planted: 0, visible: 0 };
+                entry.depths[depth].planted += row.planted;
+                entry.depths[depth].visible += row.visible;
+              }
             }
             perWindow.set(window, entry);
           }
@@ -73,7 +79,18 @@ async function main() {
     rows,
   };
   const summary: Table = {
-    headers: ["window", "summary calls / 100 turns (median, max)", "max blocks / request", "requests over the window", "facts visible (working summarizers, carry on)", "broken invariants"],
+    headers: [
+      "window",
+      "summary calls / 100 turns (median, max)",
+      "max blocks / request",
+      "requests over the window",
+      "facts visible (working summarizers, carry on)",
+      "depth 0",
+      "depth 1",
+      "depth 2",
+      "depth 3+",
+      "broken invariants",
+    ],
     rows: [...perWindow].map(([window, entry]) => {
       const sorted = [...entry.calls].sort((a, b) => a - b);
       return [
@@ -82,6 +99,10 @@ async function main() {
         Math.max(...entry.blocks),
         entry.over,
         `${entry.visible}/${entry.planted} (${pct(entry.visible, entry.planted)})`,
+        ...["0", "1", "2", "3+"].map((depth) => {
+          const row = entry.depths[depth];
+          return row ? `${row.visible}/${row.planted} (${pct(row.visible, row.planted)})` : "–";
+        }),
         entry.problems,
       ];
     }),
@@ -92,7 +113,7 @@ async function main() {
       `\`npx tsx bench/engine-matrix.ts\`: the real engine, in memory, ${TURNS} turns (300 at 128k) per row against the outside model's rules ` +
       "(its own token count decides whether a request fits; its own summaries). Facts are plain sentences planted every fifth turn " +
       "(\"Project Falcon-3 uses port 4021 in production.\"), FACT lines are off (`preserveFactLines: false`); a fact counts as visible " +
-      "when its sentence is in the last request. Depth is the level of the compaction that covers the fact's message at the end (0: still a message). " +
+      "when its sentence is in the last request; retention by depth counts, per window, the facts covered at that depth and how many of them were visible. Depth is the level of the compaction that covers the fact's message at the end (0: still a message). " +
       "Messages: short ≈ 40–230 tokens a turn, long ≈ 500–1,200, mixed adds a 5,000-token tool result every twelfth turn. " +
       "Invariants (tests/support/matrix.ts): no request over the window by the server's count, no truncation while summaries succeed " +
       "unless the protected part alone does not fit, every fact in an active summary in the request, every original kept, " +

@@ -56,7 +56,8 @@ function MeterBar({ meter }: { meter: ContextMeterView }) {
   );
 }
 
-function MeterDetails({ meter, id }: { meter: ContextMeterView; id: string }) {
+/** Exported for its test: the figures the engine works with, and any setting it had to change. */
+export function MeterDetails({ meter, id }: { meter: ContextMeterView; id: string }) {
   const rows: [string, string, string | null][] = SEGMENTS.map((segment) => [
     segment.label,
     formatCount(meter[segment.key]),

@@ -25,17 +25,22 @@ describe("messages compression leaves where they are", () => {
     expect(manager.buildRequest(again.transcript).messages.some((m) => m.content === messages[2]!.content)).toBe(true);
   });
 
-  it("a pinned tool call keeps its result beside it (and a pinned result its call): the pair is taken whole or not at all", async () => {
+  it.each(["call", "result"] as const)("a pinned tool %s keeps its other half beside it: the pair is taken whole or not at all", async (pinned) => {
+    resetSeq();
     const { manager } = setup(countMode, 1_000_000);
     const messages = [
       msg("user", `look ${text(200)}`),
-      msg("assistant", "", { toolCalls: [{ id: "t1", name: "ls", arguments: "{}" }], pinned: true }),
-      msg("tool", `listing ${text(200)}`, { toolCallId: "t1" }),
+      msg("assistant", "", { toolCalls: [{ id: "t1", name: "ls", arguments: "{}" }], pinned: pinned === "call" }),
+      msg("tool", `listing ${text(200)}`, { toolCallId: "t1", pinned: pinned === "result" }),
       ...chat(4, 300),
       msg("user", "q"),
     ];
     const change = await manager.process(transcriptOf(messages));
     expect(change.created.length).toBeGreaterThan(0);
+    // The pair lies inside the compacted range and is kept beside the summary, whole.
+    expect(change.created[0]!.fromSeq).toBeLessThanOrEqual(2);
+    expect(change.created[0]!.toSeq).toBeGreaterThanOrEqual(3);
+    expect(change.created[0]!.keptSeqs).toEqual([2, 3]);
     const request = manager.buildRequest(change.transcript);
     assertValidToolPairs(request.messages);
     expect(request.messages.some((m) => m.role === "tool" && (m.content ?? "").startsWith("listing"))).toBe(true);

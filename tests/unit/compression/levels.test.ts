@@ -1,9 +1,11 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { MAX_BLOCKS_PER_LEVEL } from "@/lib/compression/budget";
+import { contextBudget, MAX_BLOCKS_PER_LEVEL, MAX_SUMMARY_BLOCKS } from "@/lib/compression/budget";
+import { planMerge } from "@/lib/compression/levels";
+import { DEFAULT_SETTINGS } from "@/lib/compression/settings";
 import { extractFacts } from "@/lib/compression/facts";
 import { PROMPT_TAGS } from "@/lib/compression/prompts";
 import type { CompactionRecord, Transcript } from "@/lib/compression/types";
-import { compaction, msg, resetSeq, setup, text, transcriptOf } from "./fakes";
+import { compaction, counter, msg, resetSeq, setup, text, transcriptOf } from "./fakes";
 
 beforeEach(() => resetSeq());
 
@@ -112,5 +114,36 @@ describe("multi-level compression", () => {
     expect(merged[0]!.summary).toMatch(/^Messages \d+–\d+: /);
     expect(merged[0]!.summary).toContain("FACT k0=v0");
     expect(transcript.compactions.every((c) => c.strategy === "simple_extract")).toBe(true);
+  });
+});
+
+describe("what a level of summaries costs", () => {
+  const budget = contextBudget(3000, { ...DEFAULT_SETTINGS, keepRecentCount: 6, hardLimitReserve: 400, maxSummaryTokensPerLevel: 500 }, 0);
+  /** Neighbouring summaries with nothing summarizable between them, each claiming `summaryTokens` 1. */
+  const run = (levels: number[], chars: number) =>
+    transcriptOf([msg("user", "now")], {
+      compactions: levels.map((level, i) => compaction(`s${i}`, i * 4 + 1, i * 4 + 4, { level, summary: text(chars), summaryTokens: 1 })),
+    });
+
+  it("is what its summaries cost in the request (their rendering), not the summary tokens they were stored with", () => {
+    // Three level-1 blocks (within the block count) whose renderings outgrow the level budget together.
+    const chars = Math.ceil((budget.levelBudgetTokens / 2.5) * 4);
+    const plan = planMerge(run([1, 1, 1], chars), budget, counter);
+    expect(plan).toMatchObject({ level: 2 });
+    expect(plan!.children.map((c) => c.id)).toEqual(["s0", "s1", "s2"]);
+    expect(plan!.reason).toMatch(/^level 1 summaries cost [\d,]+ tokens \(budget [\d,]+\)/);
+    // The same three blocks, short: nothing to merge.
+    expect(planMerge(run([1, 1, 1], 40), budget, counter)).toBeNull();
+  });
+
+  it("the number of summary blocks in a request is bounded across levels, however cheap they are", () => {
+    // No level holds more than its share of blocks, but together they are over the bound.
+    const levels = [5, 5, 4, 4, 4, 3, 3, 3, 2, 2, 2].slice(0, MAX_SUMMARY_BLOCKS + 1);
+    expect(levels.length).toBeGreaterThan(MAX_SUMMARY_BLOCKS);
+    const plan = planMerge(run(levels, 20), budget, counter);
+    expect(plan).not.toBeNull();
+    expect(plan!.reason).toMatch(new RegExp(`^${levels.length} summary blocks \\(at most ${MAX_SUMMARY_BLOCKS}\\)`));
+    expect(levels.length - plan!.children.length + 1).toBeLessThanOrEqual(MAX_SUMMARY_BLOCKS);
+    expect(planMerge(run(levels.slice(0, MAX_SUMMARY_BLOCKS), 20), budget, counter)).toBeNull();
   });
 });

@@ -1,0 +1,53 @@
+// The settings page and the context meter show the figures the engine really uses for a
+// model's window, and say which settings it had to change (a reserve of 4,096 tokens
+// cannot work at 8k: the hard limit would sit below the thresholds).
+import { describe, expect, it } from "vitest";
+import { createElement } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
+import { MeterDetails } from "../../../components/chat/ContextMeter";
+import { EffectiveFigures } from "../../../components/settings/EffectiveFigures";
+import { contextBudget } from "../../../lib/compression/budget";
+import { DEFAULT_SETTINGS } from "../../../lib/compression/settings";
+import type { ContextMeterView } from "../../../lib/views";
+
+const text = (html: string) => html.replace(/<[^>]+>/g, " ").replace(/&gt;/g, ">").replace(/\s+/g, " ");
+const settings = { ...DEFAULT_SETTINGS, contextWindowOverrides: { "LLAMA3.1": 8192 } };
+
+/** The row of one model in the effective-figures table, as text. */
+function rowOf(html: string, model: string): string {
+  const row = html.split("<tr").find((r) => r.includes(`>${model}<`));
+  expect(row, `row of ${model}`).toBeDefined();
+  return text(`<tr${row!}`);
+}
+
+describe("EffectiveFigures", () => {
+  it("shows each model's effective hard limit, with the reserve clamped at 8k and left alone at 128k", () => {
+    const html = renderToStaticMarkup(createElement(EffectiveFigures, { settings, models: ["llama3.1:8b", "gpt-4o"], overheadTokens: 0 }));
+    const small = contextBudget(8192, DEFAULT_SETTINGS, 0);
+    // The override is found by the same lookup the engine uses (case-insensitive prefix).
+    const llama = rowOf(html, "llama3.1:8b");
+    expect(llama).toContain("8,192");
+    expect(llama).toContain(small.hardLimit.toLocaleString("en-US"));
+    expect(llama).toMatch(/hardLimitReserve: 4,096 → 1,228 \(.*15% of a 8,192-token window/);
+    const gpt = rowOf(html, "gpt-4o");
+    expect(gpt).toContain((128_000 - DEFAULT_SETTINGS.hardLimitReserve).toLocaleString("en-US"));
+    expect(gpt).not.toContain("hardLimitReserve");
+  });
+});
+
+describe("the context meter's details", () => {
+  it("list the settings the engine changed for this window, with the effective hard limit", () => {
+    const budget = contextBudget(8192, DEFAULT_SETTINGS, 0);
+    const meter: ContextMeterView = {
+      systemTokens: 20, summaryTokens: 0, messageTokens: 980, toolTokens: 0, correctionTokens: 0, totalTokens: 1000,
+      contextWindow: 8192, ratio: 1000 / 8192, calibration: { source: "reported", factor: 1 },
+      threshold: budget.threshold, preemptiveThreshold: budget.preemptiveThreshold, hardLimit: budget.hardLimit,
+      reserve: budget.reserve, summaryMaxTokens: budget.summaryMaxTokens, adjustments: budget.adjustments,
+    };
+    const shown = text(renderToStaticMarkup(createElement(MeterDetails, { meter, id: "m" })));
+    expect(shown).toContain(`Hard limit (window − 1,228 for the reply) ${budget.hardLimit.toLocaleString("en-US")} tokens`);
+    expect(shown).toMatch(/hardLimitReserve 4,096 → 1,228: .*15% of a 8,192-token window/);
+    const untouched = text(renderToStaticMarkup(createElement(MeterDetails, { meter: { ...meter, adjustments: [] }, id: "m" })));
+    expect(untouched).not.toContain("hardLimitReserve");
+  });
+});
