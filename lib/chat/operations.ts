@@ -34,7 +34,7 @@ import { overridesPatchSchema, type ResolvedSettings } from "../settings-layers"
 import type { UserRole } from "../db/users";
 import type { TokenView } from "../views";
 import type { CreatedToken } from "../auth/tokens";
-import { AppError, invalidInput } from "../errors";
+import { AppError, assertNoNul, invalidInput } from "../errors";
 import { defaultModel, getModelEndpoint, listModels } from "../llm/client";
 import { attemptRecordToView } from "../db/mappers";
 import {
@@ -78,6 +78,7 @@ export type Actor = { id: string; role: UserRole };
 export function parse<T extends z.ZodType>(schema: T, input: unknown): z.infer<T> {
   const result = schema.safeParse(input);
   if (!result.success) throw invalidInput(result.error);
+  assertNoNul(result.data);
   return result.data;
 }
 
