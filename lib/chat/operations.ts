@@ -295,7 +295,7 @@ async function regenerate(
     for await (const event of events) {
       if (event.type === "message" && event.message.role === "assistant" && !stored) {
         stored = true;
-        await markVersion(db, conversationId, event.message.id, root);
+        await markVersion(db, actor.id, conversationId, event.message.id, root);
       }
       yield event;
     }
