@@ -94,7 +94,7 @@ test("at 390×844: drawer, header menu, no sideways scroll and no serious axe vi
 });
 
 test("home screen: the manifest and its icons load without a session (browsers fetch them without cookies) and pages link them", async ({ baseURL }) => {
-  const anonymous = await playwrightRequest.newContext({ baseURL, storageState: { cookies: [], origins: [] } });
+  const anonymous = await playwrightRequest.newContext({ baseURL: baseURL!, storageState: { cookies: [], origins: [] } });
   try {
     const signIn = await anonymous.get("/sign-in");
     const html = await signIn.text();
