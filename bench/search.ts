@@ -3,7 +3,7 @@
 //     compaction trees) for a rare word, a common word, a phrase and a scoped query;
 //   - export of one 10,000-message conversation: JSON document, serialized file and
 //     Markdown, with time and memory (heap growth and peak RSS).
-// Self-contained: not (yet) listed in bench/run-all.ts.
+// Also run by `npm run bench` (bench/run-all.ts).
 //
 //   npx tsx bench/search.ts [--queries 40]
 import "./lib/env";

@@ -45,6 +45,30 @@ export class AppError extends Error {
   }
 }
 
+const NUL_MESSAGE = "Text cannot contain NUL characters.";
+
+/** The path of the first string (value or object key) in `value` holding a NUL character, "" at the top, null when none does. */
+function nulPath(value: unknown, path: string[] = []): string | null {
+  if (typeof value === "string") return value.includes("\u0000") ? path.join(".") : null;
+  if (value === null || typeof value !== "object") return null;
+  for (const [key, child] of Object.entries(value)) {
+    if (key.includes("\u0000")) return [...path, key.replaceAll("\u0000", "\\0")].join(".");
+    const found = nulPath(child, [...path, key]);
+    if (found !== null) return found;
+  }
+  return null;
+}
+
+/**
+ * Refuses NUL anywhere in a parsed input. JSON can carry it, but PostgreSQL's text and
+ * jsonb cannot store it: left to the database it fails half-way through a write with a 500.
+ */
+export function assertNoNul(value: unknown, prefix = ""): void {
+  const path = nulPath(value);
+  if (path === null) return;
+  throw new AppError("invalid_input", `${prefix}${path ? `${path}: ` : ""}${NUL_MESSAGE}`, { [path || "_"]: [NUL_MESSAGE] });
+}
+
 /** A refused input: the first problem as the message, every problem by field. */
 export function invalidInput(error: z.ZodError): AppError {
   const fields: Record<string, string[]> = {};

@@ -34,7 +34,7 @@ import { overridesPatchSchema, type ResolvedSettings } from "../settings-layers"
 import type { UserRole } from "../db/users";
 import type { TokenView } from "../views";
 import type { CreatedToken } from "../auth/tokens";
-import { AppError, invalidInput } from "../errors";
+import { AppError, assertNoNul, invalidInput } from "../errors";
 import { defaultModel, getModelEndpoint, listModels } from "../llm/client";
 import { attemptRecordToView } from "../db/mappers";
 import {
@@ -78,6 +78,7 @@ export type Actor = { id: string; role: UserRole };
 export function parse<T extends z.ZodType>(schema: T, input: unknown): z.infer<T> {
   const result = schema.safeParse(input);
   if (!result.success) throw invalidInput(result.error);
+  assertNoNul(result.data);
   return result.data;
 }
 
@@ -294,7 +295,7 @@ async function regenerate(
     for await (const event of events) {
       if (event.type === "message" && event.message.role === "assistant" && !stored) {
         stored = true;
-        await markVersion(db, conversationId, event.message.id, root);
+        await markVersion(db, actor.id, conversationId, event.message.id, root);
       }
       yield event;
     }

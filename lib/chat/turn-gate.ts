@@ -33,7 +33,7 @@ export async function openTurnGate(userId: string, conversationId: string, userM
   const opened = Date.now();
   const renew = setInterval(() => {
     if (Date.now() - opened > MAX_TURN_MS) return clearInterval(renew);
-    renewTurnLease(db, conversationId, leaseId, leaseMs).catch((error: unknown) =>
+    renewTurnLease(db, userId, conversationId, leaseId, leaseMs).catch((error: unknown) =>
       logger.warn({ conversationId, err: String(error) }, "could not renew the turn lease"),
     );
   }, Math.max(250, leaseMs / 3));
@@ -53,7 +53,7 @@ export async function openTurnGate(userId: string, conversationId: string, userM
       if (closed) return;
       closed = true;
       clearInterval(renew);
-      await releaseTurnLease(db, conversationId, leaseId).catch((error: unknown) =>
+      await releaseTurnLease(db, userId, conversationId, leaseId).catch((error: unknown) =>
         logger.warn({ conversationId, err: String(error) }, "could not release the turn lease (it expires by itself)"),
       );
     },

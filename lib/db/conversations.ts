@@ -20,13 +20,14 @@ const NAMED_TITLE_CHARS = 60;
  */
 export async function nameAfterFirstMessage(
   tx: Reader,
+  userId: string,
   conversationId: string,
   message: { seq: number; content: string },
 ): Promise<string | null> {
   if (message.seq !== 1) return null;
   const title = Array.from(message.content.replace(/\s+/g, " ").trim()).slice(0, NAMED_TITLE_CHARS).join("");
   if (!title) return null;
-  const { count } = await tx.conversation.updateMany({ where: { id: conversationId, title: DEFAULT_TITLE }, data: { title } });
+  const { count } = await tx.conversation.updateMany({ where: { ...ownedConversation(userId, conversationId), title: DEFAULT_TITLE }, data: { title } });
   return count > 0 ? title : null;
 }
 

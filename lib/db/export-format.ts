@@ -10,10 +10,13 @@ import { overridesPatchSchema } from "../settings-layers";
 export const EXPORT_FORMAT = "strata.conversation";
 export const EXPORT_VERSION = 1;
 
-const seq = z.number().int().positive();
-const count = z.number().int().nonnegative();
-// PostgreSQL text cannot hold NUL: refuse it here rather than fail half-way through.
-const text = (max: number) => z.string().max(max).refine((value) => !value.includes("\u0000"), { message: "Text cannot contain NUL characters." });
+// The tables' integer columns are 32-bit: a larger number is refused here rather than
+// failing half-way through the import. (NUL in text, which PostgreSQL cannot store
+// either, is refused for the whole document by parseExport.)
+const INT4_MAX = 2_147_483_647;
+const seq = z.number().int().positive().max(INT4_MAX);
+const count = z.number().int().nonnegative().max(INT4_MAX);
+const text = (max: number) => z.string().max(max);
 const timestamp = z.iso.datetime({ offset: true });
 
 const compactionSource = z.enum(["ai_summary", "simple_extract", "structured", "turn_digest", "model_provided", "truncation"]);

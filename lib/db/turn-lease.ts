@@ -49,7 +49,7 @@ export async function takeTurnLease(
     const [stored] = await appendWithRowChange(db, userId, conversationId, userMessage, take);
     if (!stored) throw await refusal(db, userId, conversationId);
     // Only the first message of a conversation costs this second statement.
-    return { userMessage: toMessageView(stored), title: await nameAfterFirstMessage(db, conversationId, stored) };
+    return { userMessage: toMessageView(stored), title: await nameAfterFirstMessage(db, userId, conversationId, stored) };
   }
   const taken = await db.$executeRaw`
     UPDATE "Conversation" SET "turnLeaseId" = ${leaseId}, "turnLeaseUntil" = ${leaseUntil(leaseMs)}
@@ -71,17 +71,17 @@ export function releasedWith(leaseId: string): ConversationRowChange {
 }
 
 /** Extends a lease this turn still holds; false when it was lost (expired and taken by another turn). */
-export async function renewTurnLease(db: Db, conversationId: string, leaseId: string, leaseMs: number): Promise<boolean> {
+export async function renewTurnLease(db: Db, userId: string, conversationId: string, leaseId: string, leaseMs: number): Promise<boolean> {
   const renewed = await db.$executeRaw`
     UPDATE "Conversation" SET "turnLeaseUntil" = ${leaseUntil(leaseMs)}
-    WHERE id = ${conversationId} AND "turnLeaseId" = ${leaseId}`;
+    WHERE id = ${conversationId} AND "userId" = ${userId} AND "turnLeaseId" = ${leaseId}`;
   return renewed > 0;
 }
 
-export async function releaseTurnLease(db: Db, conversationId: string, leaseId: string): Promise<void> {
+export async function releaseTurnLease(db: Db, userId: string, conversationId: string, leaseId: string): Promise<void> {
   await db.$executeRaw`
     UPDATE "Conversation" SET "turnLeaseId" = NULL, "turnLeaseUntil" = NULL
-    WHERE id = ${conversationId} AND "turnLeaseId" = ${leaseId}`;
+    WHERE id = ${conversationId} AND "userId" = ${userId} AND "turnLeaseId" = ${leaseId}`;
 }
 
 export type ConversationChangeState = {

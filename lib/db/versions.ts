@@ -75,8 +75,8 @@ export async function versionPlace(db: Db, userId: string, conversationId: strin
 }
 
 /** Records a stored message as a new version of the place `root` (a regenerated reply is stored by the turn first). */
-export async function markVersion(db: Db, conversationId: string, messageId: string, root: string): Promise<void> {
-  await db.message.updateMany({ where: { id: messageId, conversationId }, data: { versionOf: root } });
+export async function markVersion(db: Db, userId: string, conversationId: string, messageId: string, root: string): Promise<void> {
+  await db.message.updateMany({ where: { id: messageId, conversationId, conversation: { userId } }, data: { versionOf: root } });
 }
 
 /**

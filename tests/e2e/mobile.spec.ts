@@ -1,4 +1,4 @@
-import type { Page } from "@playwright/test";
+import { request as playwrightRequest, type Page } from "@playwright/test";
 import { expect, test } from "./support/fixtures";
 import { newConversation, resetModelServer, scriptTurns, seriousAxeViolations, SMALL_WINDOW, saveTestSettings } from "./support/helpers";
 
@@ -91,4 +91,32 @@ test("at 390×844: drawer, header menu, no sideways scroll and no serious axe vi
   await expectNoHorizontalScroll(page, "settings");
   await collectSeriousViolations(page, "settings");
   expect(violations, "serious accessibility violations").toEqual([]);
+});
+
+test("home screen: the manifest and its icons load without a session (browsers fetch them without cookies) and pages link them", async ({ baseURL }) => {
+  const anonymous = await playwrightRequest.newContext({ baseURL: baseURL!, storageState: { cookies: [], origins: [] } });
+  try {
+    const signIn = await anonymous.get("/sign-in");
+    const html = await signIn.text();
+    const manifestHref = /<link rel="manifest" href="([^"]+)"/.exec(html)?.[1];
+    expect(manifestHref, "a <link rel=manifest> on the page").toBeDefined();
+    expect(html).toMatch(/<link rel="apple-touch-icon" href="\/apple-icon\.png"/);
+    const response = await anonymous.get(manifestHref!);
+    expect(response.status()).toBe(200);
+    const manifest = (await response.json()) as { display: string; start_url: string; icons: { src: string; sizes: string; type: string }[] };
+    expect(manifest).toMatchObject({ display: "standalone", start_url: "/" });
+    expect(manifest.icons.map((icon) => icon.sizes)).toEqual(expect.arrayContaining(["192x192", "512x512"]));
+    for (const icon of [...manifest.icons, { src: "/apple-icon.png", sizes: "180x180", type: "image/png" }]) {
+      const file = await anonymous.get(icon.src);
+      expect(file.status(), icon.src).toBe(200);
+      expect(file.headers()["content-type"], icon.src).toContain(icon.type);
+      if (icon.type === "image/png") {
+        // The PNG header's width and height match what the manifest promises.
+        const png = await file.body();
+        expect(`${png.readUInt32BE(16)}x${png.readUInt32BE(20)}`, icon.src).toBe(icon.sizes);
+      }
+    }
+  } finally {
+    await anonymous.dispose();
+  }
 });

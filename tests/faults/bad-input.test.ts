@@ -14,6 +14,7 @@ import * as attemptsRoute from "../../app/api/conversations/[id]/attempts/route"
 import * as contextRoute from "../../app/api/conversations/[id]/context/route";
 import * as childrenRoute from "../../app/api/compactions/[id]/children/route";
 import * as settingsRoute from "../../app/api/settings/route";
+import * as conversationSettingsRoute from "../../app/api/conversations/[id]/settings/route";
 import * as ops from "../../lib/chat/operations";
 import { AppError } from "../../lib/errors";
 import { DEFAULT_SETTINGS } from "../../lib/compression/settings";
@@ -104,6 +105,17 @@ function httpCases(): Case[] {
     { name: "settings: compressionBatchSize > windowSize → 400", status: 400, call: () => settings({ windowSize: 10, compressionBatchSize: 11 }) },
     { name: "settings: summaryModel the endpoint does not offer → 400", status: 400, call: () => settings({ summaryModel: "no-such-model" }) },
     { name: "settings: body is an array → 400", status: 400, call: () => settingsRoute.PUT(json("PUT", `${BASE}/settings`, [])) },
+    // NUL: valid JSON, but PostgreSQL text and jsonb cannot hold it.
+    { name: "create: NUL in the title → 400", status: 400, call: () => conversationsRoute.POST(json("POST", `${BASE}/conversations`, { title: "a\u0000b" })) },
+    { name: "create: NUL in the system prompt → 400", status: 400, call: () => conversationsRoute.POST(json("POST", `${BASE}/conversations`, { systemPrompt: "a\u0000b" })) },
+    { name: "patch: NUL in the title → 400", status: 400, call: () => conversationRoute.PATCH(json("PATCH", `${BASE}/conversations/${conversationId}`, { title: "a\u0000b" }), params(conversationId)) },
+    { name: "message: NUL in the content → 400", status: 400, call: () => messages({ content: "a\u0000b" }) },
+    { name: "settings: NUL in the custom prompt → 400", status: 400, call: () => settings({ customPrompt: "a\u0000b" }) },
+    {
+      name: "conversation settings: NUL in the custom prompt → 400",
+      status: 400,
+      call: () => conversationSettingsRoute.PATCH(json("PATCH", `${BASE}/conversations/${conversationId}/settings`, { customPrompt: "a\u0000b" }), params(conversationId)),
+    },
   ];
   // Settings: every field with a wrong type and out of range.
   const invalid: Record<string, unknown[]> = {

@@ -265,3 +265,36 @@ describe("the auth secret", () => {
     expect((await conversationsRoute.GET(get("/conversations", { cookie }))).status).toBe(200);
   });
 });
+
+describe("OAuth providers", () => {
+  async function socialSignIn(provider: string): Promise<Response> {
+    const { getAuth } = await import("../../lib/auth/auth");
+    return (await getAuth()).handler(
+      new Request("http://localhost/api/auth/sign-in/social", {
+        method: "POST",
+        headers: { "content-type": "application/json", origin: "http://localhost" },
+        body: JSON.stringify({ provider, callbackURL: "/" }),
+      }),
+    );
+  }
+
+  it("are off unless both their variables are set; then sign-in goes to the provider and the form offers it", async () => {
+    await withEnv({ GITHUB_CLIENT_ID: "", GITHUB_CLIENT_SECRET: "" }, async () => {
+      expect((await socialSignIn("github")).status).toBeGreaterThanOrEqual(400);
+      expect((await ops.signupState()).providers).toEqual([]);
+    });
+    // An id without its secret is not a provider.
+    await withEnv({ GITHUB_CLIENT_ID: "strata-test-id", GITHUB_CLIENT_SECRET: "" }, async () => {
+      expect((await socialSignIn("github")).status).toBeGreaterThanOrEqual(400);
+      expect((await ops.signupState()).providers).toEqual([]);
+    });
+    await withEnv({ GITHUB_CLIENT_ID: "strata-test-id", GITHUB_CLIENT_SECRET: "strata-test-secret" }, async () => {
+      const response = await socialSignIn("github");
+      expect(response.status).toBe(200);
+      const { url } = (await response.json()) as { url: string };
+      expect(new URL(url).origin).toBe("https://github.com");
+      expect(new URL(url).searchParams.get("client_id")).toBe("strata-test-id");
+      expect((await ops.signupState()).providers).toEqual(["github"]);
+    });
+  });
+});

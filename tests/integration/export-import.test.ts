@@ -108,6 +108,11 @@ describe("export and import", () => {
       ["child outside its parent", { ...good, compactions: good.compactions.map((c, i) => (i === level1 ? { ...c, supersededBy: null } : c)) }, /overlap/],
       ["duplicate seq", { ...good, messages: [...good.messages, good.messages[0]] }, /not above the previous/],
       ["NUL in text", { ...good, messages: good.messages.map((m, i) => (i === 0 ? { ...m, content: "a\u0000b" } : m)) }, /NUL/],
+      // Valid JSON numbers the database's 32-bit columns cannot hold: refused up front, not a 500 half-way through.
+      ["a count past 32 bits", { ...good, messages: good.messages.map((m, i, all) => (i === all.length - 1 ? { ...m, tokenCount: 3_000_000_000 } : m)) }, /tokenCount/],
+      ["a seq past 32 bits", { ...good, messages: [...good.messages, { ...good.messages.at(-1)!, seq: 2 ** 31 }] }, /seq/],
+      ["a duration past 32 bits", { ...good, attempts: good.attempts.map((a, i, all) => (i === all.length - 1 ? { ...a, durationMs: 2 ** 40 } : a)) }, /durationMs/],
+      ["NUL inside a summary's sections", { ...good, compactions: good.compactions.map((c, i, all) => (i === all.length - 1 ? { ...c, sections: { goal: "a\u0000b" } } : c)) }, /NUL/],
     ];
     for (const [label, body, message] of broken) {
       const response = await importRequest(body);

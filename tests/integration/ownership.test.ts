@@ -1,7 +1,9 @@
 // The ownership matrix: every route handler under app/api (found on disk) and every
 // server action exported by app/actions.ts, called with no session, as another user and
 // as the owner → 401 / 404 / success. A route or action missing from the tables below
-// fails the test: a new door must state who may open it.
+// fails the test: a new door must state who may open it. So does a server action in any
+// other "use server" module, and a page that does not resolve its user, unless declared
+// public with a reason.
 import fs from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -46,6 +48,19 @@ const PUBLIC_ROUTES: Record<string, string> = {
   "/api/auth/[...all]": "better-auth's own endpoints (sign-up, sign-in, sign-out, session); the library checks what each needs",
   "/api/health": "load balancers and orchestrators probe it without credentials; it reveals only whether the database, migrations and queue are up",
   "/api/metrics": "server metrics, not account data; guarded by its own bearer token (STRATA_METRICS_TOKEN) when set, tested in health.test.ts",
+};
+
+// Server actions outside app/actions.ts that answer without a session, by design.
+const PUBLIC_ACTIONS: Record<string, Record<string, string>> = {
+  "app/health-actions.ts": {
+    databaseProblemAction: "the error boundary asks whether the database is down, which needs no session (sessions live in the database); it reveals only that",
+  },
+};
+
+// Pages that render without a signed-in user, by design. Every other page resolves its user with requirePageUser.
+const PUBLIC_PAGES: Record<string, string> = {
+  "app/(auth)/sign-in/page.tsx": "the sign-in form; a signed-in visitor is sent home",
+  "app/(auth)/sign-up/page.tsx": "the sign-up form; a signed-in visitor is sent home",
 };
 
 const conversation = (f: Fixture) => f.conversationId;
@@ -276,4 +291,35 @@ describe("every server action checks who is asking", () => {
       expect(mine.ok, JSON.stringify(mine)).toBe(true);
     });
   }
+});
+
+/** Files under `dir` (relative to the repository), recursively, whose name passes `keep`. */
+function filesUnder(dir: string, keep: (name: string) => boolean): string[] {
+  return fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
+    const relative = `${dir}/${entry.name}`;
+    if (entry.isDirectory()) return entry.name === "generated" || entry.name === "node_modules" ? [] : filesUnder(relative, keep);
+    return keep(entry.name) ? [relative] : [];
+  });
+}
+
+describe("no door outside the matrix", () => {
+  it("every module with server actions is app/actions.ts (in the matrix) or lists its actions as public with a reason", async () => {
+    const sources = ["app", "components", "lib"].flatMap((dir) => filesUnder(dir, (name) => /\.tsx?$/.test(name)));
+    const withActions = sources.filter((file) => /["']use server["']/.test(fs.readFileSync(path.join(ROOT, file), "utf8")));
+    expect(withActions).toContain("app/actions.ts");
+    expect(withActions.filter((file) => file !== "app/actions.ts" && !(file in PUBLIC_ACTIONS)), "server actions outside the matrix").toEqual([]);
+    for (const [file, listed] of Object.entries(PUBLIC_ACTIONS)) {
+      const exports = (await import(pathToFileURL(path.join(ROOT, file)).href)) as Record<string, unknown>;
+      const exported = Object.keys(exports).filter((name) => typeof exports[name] === "function");
+      expect(exported.sort(), `${file}: list each action with its reason`).toEqual(Object.keys(listed).sort());
+    }
+  });
+
+  it("every page resolves the signed-in user, or is declared public with a reason", () => {
+    const pages = filesUnder("app", (name) => /^page\.(tsx|ts|jsx|js)$/.test(name));
+    expect(pages.length).toBeGreaterThan(4);
+    const unchecked = pages.filter((page) => !(page in PUBLIC_PAGES) && !/\brequirePageUser\(/.test(fs.readFileSync(path.join(ROOT, page), "utf8")));
+    expect(unchecked, "call requirePageUser() (or list the page in PUBLIC_PAGES with a reason)").toEqual([]);
+    for (const page of Object.keys(PUBLIC_PAGES)) expect(pages, `${page} is gone; remove it from PUBLIC_PAGES`).toContain(page);
+  });
 });

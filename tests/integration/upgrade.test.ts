@@ -81,8 +81,11 @@ describe("upgrading a single-user database", () => {
     const stranded = await withClient((client) => client.query(`SELECT "userId" FROM "Conversation"`));
     expect(stranded.rows).toEqual([{ userId: null }]);
 
-    const first = await signUp(uniqueEmail("first"));
-    expect(first.role).toBe("admin");
+    // Two sign-ups at once: exactly one of them is the first account.
+    const both = await Promise.all([signUp(uniqueEmail("first")), signUp(uniqueEmail("second"))]);
+    expect(both.map((user) => user.role).sort()).toEqual(["admin", "user"]);
+    const first = both.find((user) => user.role === "admin")!;
+    const second = both.find((user) => user.role === "user")!;
     const conversations = await ops.listConversations(first);
     expect(conversations.map((c) => c.id)).toEqual([LEGACY_CONVERSATION]);
     const timeline = await ops.timeline(first, { conversationId: LEGACY_CONVERSATION });
@@ -91,8 +94,6 @@ describe("upgrading a single-user database", () => {
     expect(settings.settings).toMatchObject({ threshold: 0.7, keepRecentCount: 4, strategy: "structured" });
     expect(settings.sources).toMatchObject({ threshold: "user", keepRecentCount: "user", strategy: "user", enabled: "default" });
 
-    const second = await signUp(uniqueEmail("second"));
-    expect(second.role).toBe("user");
     expect(await ops.listConversations(second)).toEqual([]);
     await expect(ops.getConversation(second, LEGACY_CONVERSATION)).rejects.toMatchObject({ code: "not_found" });
     expect(await ops.getSettings(second)).toEqual(DEFAULT_SETTINGS);
