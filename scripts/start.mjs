@@ -44,12 +44,39 @@ function run(command, args) {
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
+/**
+ * The configuration check of instrumentation.ts, made before anything else: a value out
+ * of range must stop the start at once, not after a build of several minutes. The
+ * environment is the one `next start` will see (the shell's, then the .env files).
+ * Without tsx (an install without dev dependencies, which cannot build either) the
+ * check is left to the server's start.
+ */
+async function checkConfig() {
+  let tsImport;
+  try {
+    ({ tsImport } = await import("tsx/esm/api"));
+  } catch {
+    return;
+  }
+  const { loadEnvConfig } = (await import("@next/env")).default;
+  const { combinedEnv } = loadEnvConfig(root, false, { info: () => undefined, error: console.error });
+  const { parseConfig, ConfigError } = await tsImport("../lib/config.ts", import.meta.url);
+  try {
+    parseConfig(combinedEnv);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(`Strata cannot start. ${error.message}`);
+    process.exit(1);
+  }
+}
+
 const fingerprint = sourceFingerprint();
 // `npm run build` ends with this: any build made through it counts as current.
 if (process.argv[2] === "--record-build") {
   writeFileSync(STAMP, `${fingerprint}\n`);
   process.exit(0);
 }
+await checkConfig();
 const built = existsSync(path.join(root, ".next", "BUILD_ID")) && existsSync(STAMP) && readFileSync(STAMP, "utf8").trim() === fingerprint;
 if (built) {
   console.log("strata: the build in .next matches the source; starting it");
