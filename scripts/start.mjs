@@ -87,7 +87,9 @@ if (built) {
   writeFileSync(STAMP, `${fingerprint}\n`);
 }
 // The server runs as a child that gets our SIGTERM/SIGINT, so a process manager's
-// stop reaches Next (and its graceful shutdown, instrumentation.ts) unchanged.
+// stop reaches Next (and its graceful shutdown, instrumentation.ts) unchanged. npm
+// passes a SIGTERM only to the shell running the script, which dies without passing
+// it on: hence `exec` in package.json's "start", so that this process is that shell.
 const server = spawn(path.join(root, "node_modules", ".bin", "next"), ["start", ...process.argv.slice(2)], { cwd: root, stdio: "inherit" });
 for (const signal of ["SIGTERM", "SIGINT"]) process.on(signal, () => server.kill(signal));
 server.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

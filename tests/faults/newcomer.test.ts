@@ -2,7 +2,8 @@
 // PostgreSQL, the built-in demo model), the page opened at 127.0.0.1 rather than
 // localhost, the first account signed up through the form and one turn sent from the
 // home page's composer. A page that renders but never hydrates fails here: the form
-// and the composer do nothing without the client's scripts.
+// and the composer do nothing without the client's scripts. Then SIGTERM to npm alone,
+// as a container whose main process is `npm start` gets it: the server drains and exits.
 // Port: NEWCOMER_PORT (default 3253); the build is the one in .next (`npm start`
 // builds when it is missing or stale).
 import { spawn, type ChildProcess } from "node:child_process";
@@ -22,13 +23,13 @@ let output = "";
 
 beforeAll(async () => {
   // What a newcomer has: none of the variables this suite sets for its other files.
-  const env: NodeJS.ProcessEnv = { ...process.env, STRATA_DATA_DIR: dataDir, NEXT_TELEMETRY_DISABLED: "1", LOG_LEVEL: "warn" };
+  const env: NodeJS.ProcessEnv = { ...process.env, STRATA_DATA_DIR: dataDir, NEXT_TELEMETRY_DISABLED: "1", LOG_LEVEL: "info" };
   for (const name of ["DATABASE_URL", "OPENAI_API_KEY", "OPENAI_BASE_URL", "STRATA_DEFAULT_MODEL", "BETTER_AUTH_URL", "BETTER_AUTH_SECRET"]) delete env[name];
-  server = spawn(process.execPath, ["scripts/start.mjs", "-p", String(PORT), "-H", "127.0.0.1"], {
+  server = spawn("npm", ["start", "--", "-p", String(PORT), "-H", "127.0.0.1"], {
     cwd: ROOT,
     env,
     stdio: ["ignore", "pipe", "pipe"],
-    // Its own process group: the wrapper and the Next server stop together.
+    // Its own process group, so that afterAll can stop whatever is left of it.
     detached: true,
   });
   const append = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-50_000));
@@ -42,6 +43,15 @@ beforeAll(async () => {
   browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu", "--no-first-run"] });
 }, 16 * 60_000);
 
+/** Resolves once nothing answers on the port any more. */
+async function untilDown(timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (await fetch(`${URL_BASE}/api/health`).then(() => true, () => false)) {
+    if (Date.now() > deadline) throw new Error(`the server still answers:\n${output.slice(-2000)}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
 afterAll(async () => {
   await browser?.close();
   if (server?.pid) {
@@ -50,7 +60,7 @@ afterAll(async () => {
     } catch {
       // already gone
     }
-    await new Promise((resolve) => (server.exitCode != null ? resolve(null) : server.on("exit", resolve)));
+    await untilDown(30_000).catch(() => process.kill(-server.pid!, "SIGKILL"));
   }
   rmSync(dataDir, { recursive: true, force: true });
 });
@@ -83,4 +93,13 @@ describe("the newcomer's path", () => {
     expect(await page.locator('[data-testid=message][data-role=user][data-seq="1"]').textContent()).toContain("Hello from a fresh start");
     expect(problems).toEqual([]);
   }, 120_000);
+
+  it("SIGTERM to npm alone (a container's main process) reaches the server, which drains and exits", async () => {
+    const npmExited = new Promise((resolve) => (server.exitCode != null ? resolve(null) : server.on("exit", resolve)));
+    server.kill("SIGTERM");
+    await npmExited;
+    // The server behind npm stops listening; a signal lost on the way would leave it serving.
+    await untilDown(30_000);
+    expect(output).toContain('"msg":"SIGTERM: drained"');
+  }, 60_000);
 });
