@@ -97,7 +97,11 @@ describe("the newcomer's path", () => {
   it("SIGTERM to npm alone (a container's main process) reaches the server, which drains and exits", async () => {
     const npmExited = new Promise((resolve) => (server.exitCode != null ? resolve(null) : server.on("exit", resolve)));
     server.kill("SIGTERM");
-    await npmExited;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      npmExited,
+      new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`npm did not exit within 30 s:\n${output.slice(-3000)}`)), 30_000))),
+    ]).finally(() => clearTimeout(timer));
     // The server behind npm stops listening; a signal lost on the way would leave it serving.
     await untilDown(30_000);
     expect(output).toContain('"msg":"SIGTERM: drained"');
