@@ -81,6 +81,8 @@ export const configSchema = z.object({
   STRATA_METRICS_TOKEN: text,
   /** How long a SIGTERM waits for running turns to save their partial replies. */
   STRATA_SHUTDOWN_GRACE_MS: integer(0, 600_000, 10_000),
+  /** "1": API routes return a Server-Timing header (lib/log/timing.ts; bench/turn-overhead.ts). */
+  STRATA_SERVER_TIMING: oneOf(["0", "1"], "0"),
   /** "0" runs background work in-process even on PostgreSQL (no queue). */
   STRATA_QUEUE: oneOf(["0", "1"], "1"),
 });

@@ -44,12 +44,39 @@ function run(command, args) {
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
+/**
+ * The configuration check of instrumentation.ts, made before anything else: a value out
+ * of range must stop the start at once, not after a build of several minutes. The
+ * environment is the one `next start` will see (the shell's, then the .env files).
+ * Without tsx (an install without dev dependencies, which cannot build either) the
+ * check is left to the server's start.
+ */
+async function checkConfig() {
+  let tsImport;
+  try {
+    ({ tsImport } = await import("tsx/esm/api"));
+  } catch {
+    return;
+  }
+  const { loadEnvConfig } = (await import("@next/env")).default;
+  const { combinedEnv } = loadEnvConfig(root, false, { info: () => undefined, error: console.error });
+  const { parseConfig, ConfigError } = await tsImport("../lib/config.ts", import.meta.url);
+  try {
+    parseConfig(combinedEnv);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(`Strata cannot start. ${error.message}`);
+    process.exit(1);
+  }
+}
+
 const fingerprint = sourceFingerprint();
 // `npm run build` ends with this: any build made through it counts as current.
 if (process.argv[2] === "--record-build") {
   writeFileSync(STAMP, `${fingerprint}\n`);
   process.exit(0);
 }
+await checkConfig();
 const built = existsSync(path.join(root, ".next", "BUILD_ID")) && existsSync(STAMP) && readFileSync(STAMP, "utf8").trim() === fingerprint;
 if (built) {
   console.log("strata: the build in .next matches the source; starting it");
@@ -60,7 +87,9 @@ if (built) {
   writeFileSync(STAMP, `${fingerprint}\n`);
 }
 // The server runs as a child that gets our SIGTERM/SIGINT, so a process manager's
-// stop reaches Next (and its graceful shutdown, instrumentation.ts) unchanged.
+// stop reaches Next (and its graceful shutdown, instrumentation.ts) unchanged. npm
+// passes a SIGTERM only to the shell running the script, which dies without passing
+// it on: hence `exec` in package.json's "start", so that this process is that shell.
 const server = spawn(path.join(root, "node_modules", ".bin", "next"), ["start", ...process.argv.slice(2)], { cwd: root, stdio: "inherit" });
 for (const signal of ["SIGTERM", "SIGINT"]) process.on(signal, () => server.kill(signal));
 server.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -31,14 +31,21 @@ export async function openTurnGate(userId: string, conversationId: string, userM
   const leaseMs = config().STRATA_TURN_LEASE_MS;
   const taken = await takeTurnLease(db, userId, conversationId, { leaseId, leaseMs, ...(userMessage ? { userMessage } : {}) });
   const opened = Date.now();
+  let closed = false;
   const renew = setInterval(() => {
     if (Date.now() - opened > MAX_TURN_MS) return clearInterval(renew);
-    renewTurnLease(db, userId, conversationId, leaseId, leaseMs).catch((error: unknown) =>
-      logger.warn({ conversationId, err: String(error) }, "could not renew the turn lease"),
+    renewTurnLease(db, userId, conversationId, leaseId, leaseMs).then(
+      (kept) => {
+        if (kept || closed) return;
+        // It ran out before this renewal (a process too busy to renew in time) and another
+        // turn took it: nothing stops this turn now, but the log says where ordering broke.
+        clearInterval(renew);
+        logger.warn({ conversationId, leaseMs }, "the turn lost its lease to another turn; two turns may overlap in this conversation");
+      },
+      (error: unknown) => logger.warn({ conversationId, err: String(error) }, "could not renew the turn lease"),
     );
   }, Math.max(250, leaseMs / 3));
   renew.unref?.();
-  let closed = false;
   return {
     userMessage: taken.userMessage,
     async appendFinalReply(reply) {

@@ -3,8 +3,9 @@
 // database queries Prisma reports) for its request and returns them in a
 // `Server-Timing` header; otherwise every helper here is a plain pass-through.
 import { AsyncLocalStorage } from "node:async_hooks";
+import { config } from "../config.ts";
 
-export const timingEnabled = process.env.STRATA_SERVER_TIMING === "1";
+export const timingEnabled = config().STRATA_SERVER_TIMING === "1";
 
 type Span = { ms: number; count: number };
 export type Timings = Map<string, Span>;

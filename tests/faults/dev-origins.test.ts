@@ -2,18 +2,24 @@
 // resources (/_next/*, the HMR socket) only to origins it knows, and a page whose
 // scripts are refused renders but never hydrates. next.config.ts lists every address
 // of the machine; this checks the dev server's answer for each, and that an unknown
-// origin is still refused (so the check can fail).
+// origin is still refused (so the check can fail). next dev also adds to tsconfig.json's
+// "include" whatever type folders it misses; tsconfig.json lists them already, so a dev
+// run leaves it (and the source hash npm start builds by) unchanged.
 import { spawn, type ChildProcess } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { networkInterfaces } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const ROOT = path.resolve(__dirname, "..", "..");
 const PORT = Number(process.env.DEV_ORIGINS_PORT ?? 3252);
+const TSCONFIG = path.join(ROOT, "tsconfig.json");
 let dev: ChildProcess;
 let output = "";
+let tsconfigBefore = "";
 
 beforeAll(async () => {
+  tsconfigBefore = readFileSync(TSCONFIG, "utf8");
   dev = spawn(path.join(ROOT, "node_modules", ".bin", "next"), ["dev", "-p", String(PORT), "-H", "0.0.0.0"], {
     cwd: ROOT,
     env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", LOG_LEVEL: "warn" },
@@ -50,5 +56,9 @@ describe("next dev from other addresses", () => {
 
   it("still refuses an origin that is not this machine", async () => {
     expect(await devResource("http://attacker.example")).toBe(403);
+  });
+
+  it("leaves tsconfig.json as it is (an edit there would make the next npm start rebuild)", () => {
+    expect(readFileSync(TSCONFIG, "utf8")).toBe(tsconfigBefore);
   });
 });

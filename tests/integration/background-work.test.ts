@@ -1,7 +1,8 @@
 // The Activity panel's pending background work: a compaction job on the real pg-boss
 // queue (in this test's database) shows as queued/running in
 // GET /api/conversations/:id/attempts for its owner only, and once it has run it is
-// gone from there and its attempt is listed instead.
+// gone from there and its attempt is listed instead. A job whose run fails waits for
+// its retry ("retrying", with the time of the next attempt) and is run again.
 import { afterAll, describe, expect, it } from "vitest";
 import * as attemptsRoute from "../../app/api/conversations/[id]/attempts/route";
 import { runBackgroundCompaction } from "../../lib/chat/compressor";
@@ -85,5 +86,34 @@ describe.skipIf(TEST_DB === "embedded")("background compaction in the Activity p
     );
     // Each job's run is logged as a background attempt (its outcome is the engine's business).
     expect(after.body.attempts.filter((a) => a.background).length).toBeGreaterThanOrEqual(1);
+  }, 60_000);
+
+  it("a job whose run fails is retried with a delay, shown as retrying meanwhile, and then completes", async () => {
+    // This test's worker: the first run of each job fails, the next one succeeds.
+    await stopQueue(5_000);
+    const runs: string[] = [];
+    await startQueue(process.env.DATABASE_URL!, async ({ conversationId }) => {
+      runs.push(conversationId);
+      if (runs.length === 1) throw new Error("the summary model is down");
+    });
+    const conversation = await newConversation(MODEL);
+    await enqueueCompaction({ userId: h.user.id, conversationId: conversation.id });
+
+    const waiting = await until(
+      () => activity(h.user, conversation.id),
+      (r) => r.body.background.some((job) => job.state === "retrying"),
+      "the failed job to wait for its retry",
+    );
+    const job = waiting.body.background[0]!;
+    expect(job).toMatchObject({ where: "queue", state: "retrying", maxAttempts: 5 });
+    expect(Date.parse(job.nextRetryAt!)).toBeGreaterThan(Date.parse(job.since));
+    expect(runs).toEqual([conversation.id]);
+
+    await until(
+      () => activity(h.user, conversation.id),
+      (r) => r.body.background.length === 0,
+      "the retried job to complete",
+    );
+    expect(runs).toEqual([conversation.id, conversation.id]);
   }, 60_000);
 });

@@ -1,9 +1,11 @@
 // The turn gate: one turn at a time per conversation, enforced by the database so it
 // holds across server processes (a lease on the conversation row, taken with the user's
 // message). A second send while a turn runs is refused with "busy" (HTTP 409).
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import * as ops from "../../lib/chat/operations";
+import { openTurnGate } from "../../lib/chat/turn-gate";
 import { takeTurnLease, TURN_BUSY_MESSAGE } from "../../lib/db/turn-lease";
+import { logger } from "../../lib/log/logger";
 import { collect, newConversation, refusal, send, setupHarness } from "../support/harness";
 
 const h = setupHarness();
@@ -66,5 +68,25 @@ describe("one turn at a time per conversation", () => {
     const after = await ops.changeState(h.user, conversation.id);
     expect(after.version).not.toBe(before.version);
     expect(after.turnRunning).toBe(false);
+  });
+
+  it("says so in the log when a running turn finds its lease taken by another turn", async () => {
+    const conversation = await newConversation();
+    const warn = vi.spyOn(logger, "warn");
+    // A short lease, so the gate renews every 333 ms.
+    process.env.STRATA_TURN_LEASE_MS = "1000";
+    const gate = await openTurnGate(h.user.id, conversation.id);
+    try {
+      // The lease ran out and another process's turn took it (as after a renewal came too late).
+      await h.db.conversation.update({ where: { id: conversation.id }, data: { turnLeaseId: "other-process" } });
+      await vi.waitFor(() => expect(warn).toHaveBeenCalledWith(expect.objectContaining({ conversationId: conversation.id }), expect.stringMatching(/lost its lease/)), {
+        timeout: 5_000,
+        interval: 100,
+      });
+    } finally {
+      await gate.close();
+      delete process.env.STRATA_TURN_LEASE_MS;
+      warn.mockRestore();
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { CONFIG_VARIABLES, ConfigError, parseConfig } from "../../../lib/config";
@@ -40,6 +40,7 @@ describe("configuration", () => {
     expect(problems({ STRATA_SIGNUPS: "maybe" })[0]).toBe('STRATA_SIGNUPS must be one of: open, closed (got "maybe")');
     expect(problems({ DATABASE_URL: "mysql://x" })[0]).toMatch(/^DATABASE_URL must be a URL starting with postgres:\/\/ or postgresql:\/\//);
     expect(problems({ LOG_LEVEL: "loud" })[0]).toMatch(/^LOG_LEVEL must be one of: fatal, error/);
+    expect(problems({ STRATA_SERVER_TIMING: "yes" })).toEqual(['STRATA_SERVER_TIMING must be one of: 0, 1 (got "yes")']);
   });
 
   it("lists every invalid variable at once", () => {
@@ -57,5 +58,26 @@ describe("configuration", () => {
     }
     expect(problems(env)).toEqual([]);
     expect(Object.keys(env).filter((name) => !(CONFIG_VARIABLES as string[]).includes(name))).toEqual([]);
+  });
+
+  it("is the only server code that reads Strata's variables from process.env", () => {
+    const root = path.resolve(__dirname, "../../..");
+    // Next's own variables, set by Next itself rather than by whoever runs Strata.
+    const nextOwn = new Set(["NODE_ENV", "NEXT_RUNTIME"]);
+    const sources = (relative: string): string[] => {
+      const absolute = path.join(root, relative);
+      if (relative === path.join("lib", "db", "generated")) return [];
+      if (statSync(absolute).isDirectory()) return readdirSync(absolute).flatMap((name) => sources(path.join(relative, name)));
+      return /\.(ts|tsx|mjs)$/.test(relative) ? [relative] : [];
+    };
+    const reads = ["app", "components", "lib", "proxy.ts", "instrumentation.ts"]
+      .flatMap(sources)
+      .filter((file) => file !== path.join("lib", "config.ts"))
+      .flatMap((file) =>
+        [...readFileSync(path.join(root, file), "utf8").matchAll(/process\.env(?:\.([A-Za-z0-9_]+)|\[)/g)]
+          .filter((match) => !nextOwn.has(match[1] ?? ""))
+          .map((match) => `${file}: ${match[0]}`),
+      );
+    expect(reads).toEqual([]);
   });
 });
