@@ -270,7 +270,7 @@ export class AutoCompressionManager {
       }
       context.onSummarizing?.({ fromSeq: selection.fromSeq, toSeq: selection.toSeq, messageCount: selection.messages.length });
       const fold = this.foldFor(change.transcript, selection, context);
-      const written = await this.writer.summarize(change.transcript, selection, fold, context, decision.maxChars);
+      const written = await this.writer.summarize(change.transcript, selection, fold, fold.length ? carrying(context) : context, decision.maxChars);
       if (!this.applySummary(change, selection, fold, written, context, decision.reason)) {
         // Over the hard limit the alternative is a cut: one more try is worth its wait.
         if (decision.overHardLimit && !retried) {
@@ -312,7 +312,7 @@ export class AutoCompressionManager {
     for (let merges = 0; merges < MAX_MERGES; merges++) {
       if (context.signal?.aborted) return merged;
       const plan = planMerge(change.transcript, context.budget, this.deps.tokens);
-      if (!plan || !(await this.merge(change, plan, context))) return merged;
+      if (!plan || !(await this.merge(change, plan, carrying(context)))) return merged;
       merged = true;
     }
     return merged;
@@ -412,4 +412,15 @@ export class AutoCompressionManager {
   private cost(compactions: CompactionRecord[]): number {
     return compactions.reduce((sum, c) => sum + renderedCompactionTokens(c, this.deps.tokens), 0);
   }
+}
+
+/**
+ * A summary that takes other summaries in (a fold or a merge) carries what all of them
+ * held: it is bounded by what the summaries of one level may take, not by the bound of
+ * a summary of new messages. Held to the smaller bound, every fold squeezed the whole
+ * history back into one new summary's room, and facts fell out at each level.
+ */
+function carrying(context: RunContext): RunContext {
+  const { budget } = context;
+  return { ...context, budget: { ...budget, summaryMaxTokens: Math.max(budget.summaryMaxTokens, budget.levelBudgetTokens) } };
 }
