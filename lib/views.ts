@@ -83,7 +83,7 @@ export type ConversationSource = { conversationId: string; compactionId: string 
 export type AttemptView = {
   id: string;
   trigger: CompactionTrigger;
-  strategy: string;
+  strategy: CompactionSource;
   outcome: "applied" | "failed" | "skipped";
   reason: string;
   error: string | null;

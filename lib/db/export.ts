@@ -5,7 +5,7 @@ import type { Db } from "./client.ts";
 import type { Compaction } from "./generated/client.ts";
 import { ownedConversation } from "./conversations.ts";
 import { readSettings } from "./settings.ts";
-import { compactionColumns, toolCallsOf } from "./mappers.ts";
+import { compactionColumns, toAttemptView, toolCallsOf } from "./mappers.ts";
 import { notFound } from "../errors.ts";
 import { OVERRIDABLE_SETTINGS, storedLayer } from "../settings-layers";
 import { EXPORT_FORMAT, EXPORT_VERSION, type ConversationExport, type ExportedCompaction, type ExportedMessage } from "./export-format.ts";
@@ -75,22 +75,11 @@ export async function exportConversation(db: Db, userId: string, conversationId:
       undone: row.undoneAt != null,
       createdAt: row.createdAt.toISOString(),
     })),
-    attempts: attempts.map((row) => ({
-      trigger: row.trigger,
-      strategy: row.strategy,
-      outcome: row.outcome,
-      reason: row.reason,
-      error: row.error,
-      model: row.model,
-      background: row.background,
-      compaction: ref(row.compactionId),
-      messagesBefore: row.messagesBefore,
-      messagesAfter: row.messagesAfter,
-      tokensBefore: row.tokensBefore,
-      tokensAfter: row.tokensAfter,
-      durationMs: row.durationMs,
-      createdAt: row.createdAt.toISOString(),
-    })),
+    // The attempt as the activity panel shows it, with its compaction named by ref.
+    attempts: attempts.map((row) => {
+      const { id: _id, compactionId, ...attempt } = toAttemptView(row);
+      return { ...attempt, compaction: ref(compactionId) };
+    }),
   };
 }
 

@@ -19,7 +19,9 @@ async function userTurnsUpTo(request: APIRequestContext, question: string): Prom
 
 test("regenerate a middle reply, switch between its versions, and the next turn follows the shown branch", async ({ page, request }) => {
   await page.goto("/");
-  await newConversation(page);
+  const id = await newConversation(page);
+  // The sidebar counts what the conversation shows, hidden versions left out.
+  const listedCount = page.locator(`[data-testid=conversation-item][data-id="${id}"]`).getByText(/messages$/);
   await sendMessage(page, "first");
   await sendMessage(page, "second");
   const assistants = page.locator("[data-testid=message][data-role=assistant]");
@@ -35,11 +37,13 @@ test("regenerate a middle reply, switch between its versions, and the next turn 
   await expect(switcher.getByTestId("version-label")).toHaveText("2/2");
   await expect(switcher.getByTestId("version-next")).toBeDisabled();
   expect(await userTurnsUpTo(request, "first")).toEqual(["first"]);
+  await expect(listedCount).toHaveText("2 messages");
 
   // Back to version 1: the old branch, "second" and its reply included, is shown again.
   await untilSettled(page, () => switcher.getByTestId("version-previous").click());
   await expect(switcher.getByTestId("version-label")).toHaveText("1/2");
   await expect(page.getByTestId("message")).toHaveCount(4);
+  await expect(listedCount).toHaveText("4 messages");
   await expect(page.locator("[data-testid=message][data-role=user]").last()).toContainText("second");
   await sendMessage(page, "third");
   expect(await userTurnsUpTo(request, "third")).toEqual(["first", "second", "third"]);
