@@ -49,7 +49,9 @@ test("(d) manual compaction: preview, edit, apply; /compact with instructions", 
   await scriptTurns(request, id, ["FACT editor=helix", "FACT shell=fish", "FACT font=iosevka"]);
   await page.reload();
   await request.post(`${MODEL_SERVER}/__admin/latency`, { data: { summaryLatencyMs: 1500 } });
-  const userMessagesBefore = await page.locator("[data-testid=message][data-role=user]").count();
+  // Counted once the timeline has drawn them (it renders after hydration): the two kept and the three new.
+  await expect(page.locator("[data-testid=timeline] [data-testid=message][data-role=user]")).toHaveCount(5);
+  const userMessagesBefore = 5;
   await untilSettled(page, async () => {
     await page.getByTestId("composer").fill("/compact remember the editor");
     await page.getByTestId("composer").press("Enter");
