@@ -167,16 +167,18 @@ export async function compressBeforeCall(
   userId: string,
   conversationId: string,
   settings: CompressionSettings,
-  signal?: AbortSignal,
-  onSummarizing?: ProcessOptions["onSummarizing"],
-  onAwaiting?: () => void,
+  options: Pick<ProcessOptions, "signal" | "onSummarizing"> & {
+    /** The request is over the hard limit and waits for the compaction under way. */
+    onAwaiting?: () => void;
+  } = {},
 ): Promise<AppliedChange> {
+  const { onAwaiting, ...processOptions } = options;
   const { transcript: current } = await loadActive(userId, conversationId);
   const unchanged: AppliedChange = { change: { created: [], attempts: [], transcript: current }, transcript: current, compactions: [], attempts: [], saved: true };
   const need = compressionManager().needBeforeCall(current, settings);
   if (need === "nothing") return unchanged;
   const process = (transcript: Transcript) =>
-    compressionManager().process(transcript, settings, { ...(signal ? { signal } : {}), ...(onSummarizing ? { onSummarizing } : {}) });
+    compressionManager().process(transcript, settings, processOptions);
   const running = services().background.get(conversationId);
   if (need === "due") return running ? unchanged : ((await withTranscriptIfFree(userId, conversationId, process)) ?? unchanged);
   if (running) {

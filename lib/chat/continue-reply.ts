@@ -29,7 +29,7 @@ export async function* continueReply(input: ContinueInput): AsyncGenerator<TurnE
   const turn = registerTurn(conversationId, input.signal);
   try {
     // The continuation makes the reply longer: the request must still fit the window.
-    const applied = await compressBeforeCall(userId, conversationId, settings, turn.signal);
+    const applied = await compressBeforeCall(userId, conversationId, settings, { signal: turn.signal });
     for (const compaction of applied.compactions) yield { type: "compaction", compaction };
     if (turn.signal.aborted) return;
     const { messages, breakdown } = compressionManager().buildRequest(applied.transcript, settings);

@@ -106,14 +106,11 @@ export async function* runTurn(input: TurnInput): AsyncGenerator<TurnEvent> {
       let announce: (status: Status) => void = () => {};
       const announced = new Promise<Status>((resolve) => (announce = resolve));
       const compressStarted = performance.now();
-      const compression = compressBeforeCall(
-        userId,
-        conversationId,
-        settings,
-        turn.signal,
-        (range) => announce({ type: "status", stage: "compressing", messageCount: range.messageCount }),
-        () => announce({ type: "status", stage: "awaiting_compaction" }),
-      );
+      const compression = compressBeforeCall(userId, conversationId, settings, {
+        signal: turn.signal,
+        onSummarizing: (range) => announce({ type: "status", stage: "compressing", messageCount: range.messageCount }),
+        onAwaiting: () => announce({ type: "status", stage: "awaiting_compaction" }),
+      });
       const status = await Promise.race([compression.then(() => null), announced]);
       if (status) yield status;
       const applied = await compression;
