@@ -20,4 +20,14 @@ describe("engine matrix against the outside model", () => {
     expect(result.summaryCallsPer100Turns).toBeLessThanOrEqual(50);
     expect(result.truncations).toBe(0);
   }, 60_000);
+
+  it("facts folded three and more levels deep stay visible at 8k with default settings (plain sentences, no FACT lines)", async () => {
+    // Folds and merges are bounded by the level budget: with one summary's bound this
+    // run kept 9 of the 29 facts that ended three or more levels deep.
+    const result = await simulate({ window: 8192, turns: 400, size: "medium", summarizer: { mode: "extractive" }, factEvery: 10, seed: 3 });
+    const deep = result.retention.byDepth["3+"];
+    expect(deep?.planted).toBeGreaterThanOrEqual(20);
+    expect(deep!.visible / deep!.planted).toBeGreaterThanOrEqual(0.9);
+    expect(problemsOf(result)).toEqual([]);
+  }, 60_000);
 });
