@@ -63,7 +63,7 @@ function createAuth(db: Db, secret: string, config: AuthConfig) {
     advanced: {
       ...(trustedProxies?.length ? { ipAddress: { trustedProxies } } : {}),
       defaultCookieAttributes: { httpOnly: true, sameSite: "lax" },
-      // A long-running server: work the library defers (an API token's last-used time)
+      // A long-running server: work the library defers (deleting expired API tokens)
       // simply runs after the response; a failure is logged, never the request's.
       backgroundTasks: {
         handler: (task) => void task.catch((error: unknown) => authLogger.warn({ err: String(error) }, "deferred auth update failed")),
@@ -79,8 +79,9 @@ function createAuth(db: Db, secret: string, config: AuthConfig) {
         maximumNameLength: 64,
         // Sends are limited per user (lib/chat/send-limit.ts); the plugin's own default is 10 requests a day.
         rateLimit: { enabled: false },
-        // The token's usage timestamp is written after the response: verifying a token
-        // on every API call must not cost a database write on the turn's path.
+        // What the library defers runs after the response. Requests check tokens in
+        // lib/auth/tokens.ts (one read, no write); the library verifies only tokens
+        // with a usage quota, and its writes for those are not deferred.
         deferUpdates: true,
       }),
     ],

@@ -9,7 +9,7 @@ import { getDb } from "../db/client";
 import { findUserById, type UserRecord } from "../db/users";
 import { AppError } from "../errors";
 import { getAuth } from "./auth";
-import { parseBearer, userIdForToken } from "./tokens";
+import { parseBearer, userForToken } from "./tokens";
 
 export type CurrentUser = UserRecord;
 
@@ -31,8 +31,7 @@ export async function userFromHeaders(requestHeaders: Headers): Promise<CurrentU
   const authorization = requestHeaders.get("authorization");
   // A token that was sent but does not work is an error, never a fall-back to the cookie.
   if (authorization !== null) {
-    const userId = await userIdForToken(parseBearer(authorization));
-    const user = userId ? await findUserById(await getDb(), userId) : null;
+    const user = await userForToken(parseBearer(authorization));
     if (!user) throw new AppError("unauthorized", "The API token is not valid: it is unknown, revoked or expired.");
     return user;
   }

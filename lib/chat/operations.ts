@@ -524,10 +524,12 @@ export async function startTurn(actor: Actor, input: unknown, signal?: AbortSign
       continueReply({ ...base, messageId: await continueStopped(actor, conversationId, request.continueSeq), gate }),
     );
   }
-  const gate = await openTurnGate(actor.id, conversationId, {
-    role: "user",
-    content: request.content,
-    tokenCount: countMessageTokens({ role: "user", content: request.content }),
-  });
+  const gate = await span("gate", () =>
+    openTurnGate(actor.id, conversationId, {
+      role: "user",
+      content: request.content,
+      tokenCount: countMessageTokens({ role: "user", content: request.content }),
+    }),
+  );
   return runTurn({ ...base, gate });
 }

@@ -14,11 +14,19 @@ export function toolCallsOf(row: Pick<Message, "toolCalls">): ToolCall[] {
   return parsed.success ? parsed.data : [];
 }
 
-export function toTranscriptMessage(row: Message): TranscriptMessage {
+/** The columns a message of the active context is built from (the context load reads only these). */
+export const TRANSCRIPT_MESSAGE_COLUMNS = [
+  "seq", "role", "content", "tokenCount", "pinned", "toolCalls", "toolCallId", "toolName", "promptTokens", "completionTokens", "requestTokens",
+] as const satisfies readonly (keyof Message)[];
+
+export type TranscriptMessageRow = Pick<Message, (typeof TRANSCRIPT_MESSAGE_COLUMNS)[number]>;
+
+export function toTranscriptMessage(row: TranscriptMessageRow): TranscriptMessage {
   const base = { seq: row.seq, content: row.content, tokens: row.tokenCount, pinned: row.pinned };
   switch (row.role) {
     case "assistant": {
-      const toolCalls = toolCallsOf(row);
+      // Most replies call no tool: nothing to check then.
+      const toolCalls = row.toolCalls == null ? [] : toolCallsOf(row);
       const usage =
         row.promptTokens != null && row.requestTokens != null
           ? { promptTokens: row.promptTokens, completionTokens: row.completionTokens ?? 0, requestTokens: row.requestTokens }

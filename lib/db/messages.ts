@@ -164,13 +164,24 @@ async function appendRowsInTx(tx: Prisma.TransactionClient, userId: string, conv
   return rows.sort((a, b) => a.seq - b.seq);
 }
 
+/**
+ * Takes the conversation row's lock (false: not the user's conversation). A statement
+ * that changes messages moves the row's contextVersion (a database trigger), so it must
+ * come after this: taking the row first, like every other writer, never deadlocks.
+ */
+export async function lockConversation(tx: Prisma.TransactionClient, userId: string, conversationId: string): Promise<boolean> {
+  const rows = await tx.$queryRaw<{ id: string }[]>`
+    SELECT id FROM "Conversation" WHERE id = ${conversationId} AND "userId" = ${userId} FOR UPDATE`;
+  return rows.length > 0;
+}
+
 export async function setPinned(db: Db, userId: string, conversationId: string, seq: number, pinned: boolean): Promise<MessageView> {
-  const { count } = await db.message.updateMany({
-    where: { conversationId, seq, rewoundAt: null, conversation: { userId } },
-    data: { pinned },
+  const row = await db.$transaction(async (tx) => {
+    if (!(await lockConversation(tx, userId, conversationId))) return null;
+    const { count } = await tx.message.updateMany({ where: { conversationId, seq, rewoundAt: null }, data: { pinned } });
+    return count === 0 ? null : tx.message.findUniqueOrThrow({ where: { conversationId_seq: { conversationId, seq } } });
   });
-  if (count === 0) throw notFound("message", `${conversationId}#${seq}`);
-  const row = await db.message.findUniqueOrThrow({ where: { conversationId_seq: { conversationId, seq } } });
+  if (!row) throw notFound("message", `${conversationId}#${seq}`);
   return toMessageView(row);
 }
 

@@ -1,25 +1,40 @@
 import type { Db } from "./client.ts";
-import { toCompactionRecord, toTranscriptMessage } from "./mappers.ts";
-import { ownedConversation } from "./conversations.ts";
+import { toCompactionRecord, toTranscriptMessage, TRANSCRIPT_MESSAGE_COLUMNS, type TranscriptMessageRow } from "./mappers.ts";
 import { seqFilters, uncoveredRanges } from "./ranges.ts";
+import { cachedContext, rememberContext, type CachedContext } from "./transcript-cache.ts";
 import { notFound } from "../errors.ts";
-import type { Transcript } from "../compression/types";
-import type { Message } from "./generated/client.ts";
+import type { CompactionRecord, Transcript, TranscriptMessage } from "../compression/types";
 import { span } from "../log/timing.ts";
 
 const ACTIVE_COMPACTION = { supersededById: null, undoneAt: null } as const;
+const MESSAGE_SELECT = Object.fromEntries(TRANSCRIPT_MESSAGE_COLUMNS.map((column) => [column, true])) as Record<
+  (typeof TRANSCRIPT_MESSAGE_COLUMNS)[number],
+  true
+>;
+// Above any sequence number: the head read then returns no message.
+const NO_MESSAGES_AFTER = 2_147_483_647;
+
+type Head = { model: string; systemPrompt: string; lastSeq: number; historyVersion: number; contextVersion: number };
 
 /**
  * Loads only the active context: active compactions plus the messages they do not
  * cover (and pinned ones). Reads never touch the covered history, so the cost stays
  * flat however long the conversation grows.
+ *
+ * This process keeps the last context it loaded per conversation
+ * (./transcript-cache.ts) and, on the next turn, reads only the conversation row and
+ * the messages stored after it, in one statement. The copy is used only while the row's
+ * contextVersion (moved by a database trigger on every other change to the context,
+ * by any process) and historyVersion are the ones it was read at; otherwise the
+ * context is read afresh. So another instance's edit, rewind, pin or compaction is seen
+ * on the next turn here, and a turn never sends a stale context.
  */
 export function loadTranscript(
   db: Db,
   userId: string,
   conversationId: string,
   countSystemPrompt: (text: string) => number,
-): Promise<{ transcript: Transcript; messageRows: Message[]; historyVersion: number }> {
+): Promise<{ transcript: Transcript; historyVersion: number }> {
   return span("load", () => readTranscript(db, userId, conversationId, countSystemPrompt));
 }
 
@@ -28,15 +43,64 @@ async function readTranscript(
   userId: string,
   conversationId: string,
   countSystemPrompt: (text: string) => number,
-): Promise<{ transcript: Transcript; messageRows: Message[]; historyVersion: number }> {
-  // Both at once (one round trip less per load): the compactions are used only once the
-  // conversation is known to be the user's.
-  const [conversation, compactionRows] = await Promise.all([
-    db.conversation.findFirst({ where: ownedConversation(userId, conversationId) }),
-    db.compaction.findMany({ where: { conversationId, ...ACTIVE_COMPACTION }, orderBy: { fromSeq: "asc" } }),
-  ]);
-  if (!conversation) throw notFound("conversation", conversationId);
-  const gaps = uncoveredRanges({ fromSeq: 1, toSeq: Math.max(conversation.lastSeq, 1) }, compactionRows);
+): Promise<{ transcript: Transcript; historyVersion: number }> {
+  const cached = cachedContext(db, conversationId);
+  const { head, newer } = await readHead(db, userId, conversationId, cached?.lastSeq ?? NO_MESSAGES_AFTER);
+  const current =
+    cached && cached.contextVersion === head.contextVersion && cached.historyVersion === head.historyVersion && cached.lastSeq <= head.lastSeq
+      ? { ...cached, lastSeq: head.lastSeq, messages: [...cached.messages, ...newer.map(frozenMessage)] }
+      : await readActive(db, conversationId, head);
+  const systemPromptTokens =
+    current.systemPrompt === head.systemPrompt ? current.systemPromptTokens : head.systemPrompt ? countSystemPrompt(head.systemPrompt) : 0;
+  rememberContext(db, conversationId, { ...current, systemPrompt: head.systemPrompt, systemPromptTokens });
+  const transcript: Transcript = {
+    conversationId,
+    model: head.model,
+    systemPrompt: head.systemPrompt,
+    systemPromptTokens,
+    // What the chat layer sends besides messages (tool definitions) is its to add.
+    toolTokens: 0,
+    // Copies: the records themselves are frozen, shared with the cached context.
+    compactions: [...current.compactions],
+    messages: [...current.messages],
+    totalMessageCount: head.lastSeq,
+  };
+  return { transcript, historyVersion: head.historyVersion };
+}
+
+/**
+ * The conversation row (the owner checked by it) and the messages of the active context
+ * numbered above `after`, in one statement, so both come from one snapshot.
+ */
+async function readHead(db: Db, userId: string, conversationId: string, after: number): Promise<{ head: Head; newer: TranscriptMessageRow[] }> {
+  const rows = await db.$queryRaw<(Head & { [K in keyof TranscriptMessageRow]: TranscriptMessageRow[K] | null })[]>`
+    SELECT c.model, c."systemPrompt", c."lastSeq", c."historyVersion", c."contextVersion",
+           m.seq, m.role, m.content, m."tokenCount", m.pinned, m."toolCalls", m."toolCallId", m."toolName",
+           m."promptTokens", m."completionTokens", m."requestTokens"
+    FROM "Conversation" c
+    LEFT JOIN "Message" m ON m."conversationId" = c.id AND m.seq > ${after} AND m."rewoundAt" IS NULL AND m.status <> 'error'
+    WHERE c.id = ${conversationId} AND c."userId" = ${userId}
+    ORDER BY m.seq`;
+  const first = rows[0];
+  if (!first) throw notFound("conversation", conversationId);
+  const head: Head = {
+    model: first.model,
+    systemPrompt: first.systemPrompt,
+    lastSeq: first.lastSeq,
+    historyVersion: first.historyVersion,
+    contextVersion: first.contextVersion,
+  };
+  const newer = rows.filter((row): row is Head & TranscriptMessageRow => row.seq !== null);
+  return { head, newer };
+}
+
+/**
+ * The whole active context as of `head` (read before it, so a change made meanwhile
+ * leaves the copy older than its version says, never newer: the next turn reads again).
+ */
+async function readActive(db: Db, conversationId: string, head: Head): Promise<CachedContext> {
+  const compactionRows = await db.compaction.findMany({ where: { conversationId, ...ACTIVE_COMPACTION }, orderBy: { fromSeq: "asc" } });
+  const gaps = uncoveredRanges({ fromSeq: 1, toSeq: Math.max(head.lastSeq, 1) }, compactionRows);
   const keptSeqs = compactionRows.flatMap((row) => row.keptSeqs ?? []);
   const messageRows = await db.message.findMany({
     // A failed reply is shown to the user but never sent back to the model.
@@ -44,22 +108,26 @@ async function readTranscript(
       conversationId,
       rewoundAt: null,
       status: { not: "error" },
+      seq: { lte: head.lastSeq },
       OR: [{ pinned: true }, ...(keptSeqs.length ? [{ seq: { in: keptSeqs } }] : []), ...seqFilters(gaps)],
     },
     orderBy: { seq: "asc" },
+    select: MESSAGE_SELECT,
   });
-  const transcript: Transcript = {
-    conversationId,
-    model: conversation.model,
-    systemPrompt: conversation.systemPrompt,
-    systemPromptTokens: conversation.systemPrompt ? countSystemPrompt(conversation.systemPrompt) : 0,
-    // What the chat layer sends besides messages (tool definitions) is its to add.
-    toolTokens: 0,
+  return {
+    contextVersion: head.contextVersion,
+    historyVersion: head.historyVersion,
+    lastSeq: head.lastSeq,
     // childIds stay empty: the engine reads them only on the records it creates, so
     // the hot path skips the query that would load them.
-    compactions: compactionRows.map((row) => toCompactionRecord(row)),
-    messages: messageRows.map(toTranscriptMessage),
-    totalMessageCount: conversation.lastSeq,
+    compactions: compactionRows.map((row) => Object.freeze(toCompactionRecord(row)) as CompactionRecord),
+    messages: messageRows.map(frozenMessage),
+    // Counted by the caller against the row's prompt.
+    systemPrompt: null,
+    systemPromptTokens: 0,
   };
-  return { transcript, messageRows, historyVersion: conversation.historyVersion };
+}
+
+function frozenMessage(row: TranscriptMessageRow): TranscriptMessage {
+  return Object.freeze(toTranscriptMessage(row));
 }

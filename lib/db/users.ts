@@ -4,7 +4,7 @@ import type { Db } from "./client.ts";
 export type UserRole = "admin" | "user";
 export type UserRecord = { id: string; email: string; name: string; role: UserRole };
 
-function toUser(row: { id: string; email: string; name: string; role: string | null }): UserRecord {
+export function toUser(row: { id: string; email: string; name: string; role: string | null }): UserRecord {
   return { id: row.id, email: row.email, name: row.name, role: row.role === "admin" ? "admin" : "user" };
 }
 

@@ -151,6 +151,33 @@ describe("personal API tokens", () => {
     expect(refused.message).toMatch(/revoked/);
   });
 
+  it("an expired or disabled token is refused; one with a usage quota is counted down by the library", async () => {
+    const headers = (token: string) => ({ authorization: `Bearer ${token}` });
+    const statusWith = async (token: string) => (await conversationsRoute.GET(get("/conversations", headers(token)))).status;
+    const expired = await ops.createToken(h.user, "expired");
+    await h.db.apikey.update({ where: { id: expired.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    expect(await statusWith(expired.token)).toBe(401);
+    const disabled = await ops.createToken(h.user, "disabled");
+    await h.db.apikey.update({ where: { id: disabled.id }, data: { enabled: false } });
+    expect(await statusWith(disabled.token)).toBe(401);
+    const quota = await ops.createToken(h.user, "two calls");
+    await h.db.apikey.update({ where: { id: quota.id }, data: { remaining: 2 } });
+    expect([await statusWith(quota.token), await statusWith(quota.token), await statusWith(quota.token)]).toEqual([200, 200, 401]);
+  });
+
+  it("a token's use is recorded as its last-used time, at most once a minute", async () => {
+    const created = await ops.createToken(h.user, "used");
+    const lastUsed = async () => (await ops.listTokens(h.user)).find((token) => token.id === created.id)?.lastUsedAt ?? null;
+    expect(await lastUsed()).toBeNull();
+    expect((await conversationsRoute.GET(get("/conversations", { authorization: `Bearer ${created.token}` }))).status).toBe(200);
+    // Written after the answer: wait for it.
+    await expect.poll(lastUsed, { timeout: 5000 }).not.toBeNull();
+    const first = await lastUsed();
+    expect((await conversationsRoute.GET(get("/conversations", { authorization: `Bearer ${created.token}` }))).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(await lastUsed()).toBe(first);
+  });
+
   it("another user cannot revoke my token (not found), and nothing changes", async () => {
     const other = await signUp();
     const created = await ops.createToken(h.user, "keep");

@@ -1,0 +1,125 @@
+// The active context a process keeps between turns (lib/db/transcript.ts) against what a
+// fresh read gives, while ANOTHER app instance (its own database client and its own kept
+// contexts) changes the conversation: appends, a compaction, a pin, a hidden reply, an
+// extended reply, a rewind that undoes the compaction, a new system prompt. Each change
+// must be in this instance's next load. Needs a second client on the same database,
+// so it runs on PostgreSQL only (an in-memory PGlite has a single opener).
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PrismaPg } from "@prisma/adapter-pg";
+import { PrismaClient } from "../../lib/db/generated/client";
+import type { Db } from "../../lib/db/client";
+import { loadTranscript } from "../../lib/db/transcript";
+import { cachedContext } from "../../lib/db/transcript-cache";
+import { appendMessages, extendReply, setPinned } from "../../lib/db/messages";
+import { saveCompressionChange } from "../../lib/db/compactions";
+import { rewindFrom } from "../../lib/db/rewind";
+import { DEFAULT_SETTINGS } from "../../lib/compression/settings";
+import { compressionManager, countSystemPrompt } from "../../lib/chat/compressor";
+import { countMessageTokens } from "../../lib/llm/tokens";
+import { TEST_DB } from "./support/database";
+import { newConversation, setupHarness } from "../support/harness";
+
+const h = setupHarness();
+
+function client(): Db {
+  return new PrismaClient({ adapter: new PrismaPg({ connectionString: process.env.DATABASE_URL! }) }) as unknown as Db;
+}
+
+describe.skipIf(TEST_DB === "embedded")("the active context kept between turns, with a second app instance writing", () => {
+  let other: Db;
+  let conversationId: string;
+  const load = (db: Db) => loadTranscript(db, h.user.id, conversationId, countSystemPrompt);
+  /** What a process that never saw the conversation reads. */
+  async function truth() {
+    const fresh = client();
+    try {
+      return await load(fresh);
+    } finally {
+      await fresh.$disconnect();
+    }
+  }
+  async function expectCurrent() {
+    const kept = await load(h.db);
+    expect(kept).toEqual(await truth());
+    return kept.transcript;
+  }
+  const text = (n: number, words = 40) => `message ${n}: ${"lorem ipsum dolor ".repeat(words)}`;
+  const append = (db: Db, role: "user" | "assistant", content: string) =>
+    appendMessages(db, h.user.id, conversationId, [
+      role === "user"
+        ? { role, content, tokenCount: countMessageTokens({ role, content }) }
+        : { role, content, tokenCount: countMessageTokens({ role, content }), model: "gpt-4o-mini", status: "complete" },
+    ]);
+
+  beforeAll(async () => {
+    other = client();
+    conversationId = (await newConversation()).id;
+    for (let n = 1; n <= 12; n++) await append(h.db, n % 2 ? "user" : "assistant", text(n));
+  });
+  afterAll(async () => {
+    await other.$disconnect();
+  });
+
+  it("reads only what is new when nothing else changed, and gives what a fresh read gives", async () => {
+    const first = await expectCurrent();
+    expect(first.messages.map((m) => m.seq)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+    expect(cachedContext(h.db, conversationId)).toMatchObject({ lastSeq: 12 });
+    await append(other, "user", text(13));
+    await append(other, "assistant", text(14));
+    const next = await expectCurrent();
+    expect(next.messages.map((m) => m.seq).slice(-2)).toEqual([13, 14]);
+    expect(cachedContext(h.db, conversationId)).toMatchObject({ lastSeq: 14 });
+  });
+
+  it("sees a compaction the other instance stored, then a pin of a message it covers", async () => {
+    const before = await expectCurrent();
+    const { transcript, historyVersion } = await load(other);
+    const change = await compressionManager().compactNow(transcript, { ...DEFAULT_SETTINGS, keepRecentCount: 2 });
+    expect(change.created).toHaveLength(1);
+    expect((await saveCompressionChange(other, h.user.id, conversationId, change, historyVersion)).saved).toBe(true);
+    const compacted = await expectCurrent();
+    expect(compacted.compactions).toHaveLength(1);
+    expect(compacted.messages.length).toBeLessThan(before.messages.length);
+
+    const covered = compacted.compactions[0]!.fromSeq;
+    await setPinned(other, h.user.id, conversationId, covered, true);
+    const pinned = await expectCurrent();
+    expect(pinned.messages.find((m) => m.seq === covered)).toMatchObject({ pinned: true });
+  });
+
+  it("sees a reply hidden, extended or rewound there, and a new system prompt", async () => {
+    await expectCurrent();
+    // A failed reply is never sent back: the other instance marks the last one so.
+    await other.message.updateMany({ where: { conversationId, seq: 14 }, data: { status: "error" } });
+    expect((await expectCurrent()).messages.some((m) => m.seq === 14)).toBe(false);
+    await other.message.updateMany({ where: { conversationId, seq: 14 }, data: { status: "complete" } });
+    await expectCurrent();
+
+    const reply = await other.message.findFirstOrThrow({ where: { conversationId, seq: 14 } });
+    await extendReply(other, h.user.id, conversationId, reply.id, { text: " and more", status: "complete", requestTokens: 10 }, (content) =>
+      countMessageTokens({ role: "assistant", content }),
+    );
+    expect((await expectCurrent()).messages.find((m) => m.seq === 14)?.content).toMatch(/ and more$/);
+
+    const manager = compressionManager();
+    // Rewinding to the first message hides everything and undoes the compaction over it.
+    await rewindFrom(other, h.user.id, conversationId, 3, manager.planRewind.bind(manager));
+    const rewound = await expectCurrent();
+    expect(rewound.compactions).toHaveLength(0);
+    expect(rewound.messages.map((m) => m.seq)).toEqual([1, 2]);
+
+    await other.conversation.update({ where: { id: conversationId }, data: { systemPrompt: "Answer in French." } });
+    const prompted = await expectCurrent();
+    expect(prompted).toMatchObject({ systemPrompt: "Answer in French.", systemPromptTokens: countSystemPrompt("Answer in French.") });
+  });
+
+  it("hands out copies: changing a loaded transcript leaves the next one alone", async () => {
+    const { transcript } = await load(h.db);
+    const count = transcript.messages.length;
+    transcript.messages.push({ seq: 999, role: "user", content: "not stored", tokens: 3, pinned: false });
+    transcript.compactions.length = 0;
+    expect(() => Object.assign(transcript.messages[0]!, { content: "changed" })).toThrow();
+    expect((await load(h.db)).transcript.messages).toHaveLength(count);
+    await expectCurrent();
+  });
+});
