@@ -88,3 +88,23 @@ describe("the request's framing copied by a model", () => {
     expect(change.created[0]!.summary.split("\n")[0]).toBe("1. (#1–2) Deploy to Frankfurt at 7:30.");
   });
 });
+
+describe("the background summary copied by a model", () => {
+  it("is not stored again in the next summary, unless its own messages say it again", async () => {
+    const { manager, summarizer } = setup({ ...countMode, carryDetails: false }, 1_000_000);
+    summarizer.respond = copyingModel;
+    const first = [msg("user", `Service Falcon-1 listens on port 4001.\n${text(300)}`), msg("assistant", text(300)), msg("user", `Service Falcon-2 listens on port 4002.\n${text(300)}`), msg("assistant", text(300))];
+    let transcript = transcriptOf([...first, msg("user", text(300)), msg("assistant", text(300))]);
+    transcript = (await manager.process(transcript)).transcript;
+    const background = transcript.compactions[0]!;
+    expect(background.summary).toBe("Service Falcon-1 listens on port 4001.\nService Falcon-2 listens on port 4002.");
+    const next = [msg("user", `Service Falcon-3 listens on port 4003.\n${text(300)}`), msg("assistant", `Service Falcon-2 listens on port 4002.\n${text(300)}`), msg("user", text(300)), msg("assistant", text(300))];
+    transcript = { ...transcript, messages: [...transcript.messages, ...next], totalMessageCount: transcript.totalMessageCount + next.length };
+    const change = await manager.process(transcript);
+    const written = change.created.at(-1)!;
+    // The model was shown the background (and copied it), but the stored summary has only its own range.
+    expect(summarizer.calls.at(-1)!.messages[1]!.content).toContain("Service Falcon-1 listens on port 4001.");
+    expect(written.childIds).toEqual([]);
+    expect(written.summary).toBe("Service Falcon-2 listens on port 4002.\nService Falcon-3 listens on port 4003.");
+  });
+});
