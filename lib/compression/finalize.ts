@@ -1,6 +1,7 @@
 import { boundText, endAtLastSentence } from "./condense";
 import { carryDetails } from "./details";
 import { capSummary, extractFacts, reconcileFacts } from "./facts";
+import { isFraming, NOTHING_KEPT, withoutFraming } from "./framing";
 import { formatCount, renderSections } from "./render";
 import type { StrategyOutput } from "./strategies/types";
 import type { CompactionRecord, TokenCounter, TranscriptMessage } from "./types";
@@ -19,28 +20,57 @@ export function factsOfCompactions(compactions: CompactionRecord[]): string[] {
   return extractFacts(compactions.map((c) => c.summary).join("\n"));
 }
 
+/** Summaries shown to the model as background (they stay in the request), and the texts it was asked to summarize. */
+export type Background = { summaries: string[]; sources: string[] };
+
+/**
+ * Whether a line repeats the background verbatim without being said again in the
+ * summarized texts. The background summary stays in the request right before the new
+ * one, so such a line is a second copy; left in, it also fills the new summary's bound
+ * before what the new messages said (a model copies the background first).
+ */
+function repeatsBackground(background: Background | undefined): (line: string) => boolean {
+  if (!background?.summaries.length) return () => false;
+  const known = new Set(background.summaries.flatMap((summary) => summary.split("\n")).map((line) => line.trim()).filter(Boolean));
+  const sources = background.sources.join("\n");
+  return (line) => known.has(line.trim()) && !sources.includes(line.trim());
+}
+
 /** How long a stored summary may be, and the texts whose specifics it should carry if it left them out. */
 export type SummaryBound = { maxTokens: number; maxChars?: number; tokens: TokenCounter; preserveFacts: boolean; detailSources?: string[] };
 
 /**
- * Makes a strategy's output safe to store: a reply cut at max_tokens loses its
+ * Makes a strategy's output safe to store: what the model copied of the request's own
+ * framing goes (headers, labels, a "Summary:" heading) and so do lines it copied from the
+ * background summary (`background`), a reply cut at max_tokens loses its
  * unfinished sentence, facts of the source that the model lost are restored (facts it
  * only copied from context summaries are removed), and the result is brought within
  * the bound whatever the model did with max_tokens.
  */
-export function finalizeOutput(output: StrategyOutput, sourceFacts: string[], contextFacts: string[], bound: SummaryBound): StrategyOutput {
+export function finalizeOutput(output: StrategyOutput, sourceFacts: string[], contextFacts: string[], bound: SummaryBound, background?: Background): StrategyOutput {
+  const repeated = repeatsBackground(background);
   const notes = [...(output.notes ?? [])];
   let sections = output.sections;
   let summary: string;
   if (sections) {
     const source = new Set(sourceFacts);
     const contextOnly = new Set(contextFacts.filter((fact) => !source.has(fact)));
-    const kept = sections.facts.map((fact) => fact.trim()).filter((fact) => fact && !contextOnly.has(fact));
+    const items = (list: string[]) => list.map((item) => item.trim()).filter((item) => item && !isFraming(item) && !repeated(item));
+    const kept = items(sections.facts).filter((fact) => !contextOnly.has(fact));
     const keptSet = new Set(kept);
-    sections = { ...sections, facts: [...kept, ...sourceFacts.filter((fact) => !keptSet.has(fact))] };
+    sections = {
+      goals: items(sections.goals),
+      decisions: items(sections.decisions),
+      completed: items(sections.completed),
+      openItems: items(sections.openItems),
+      facts: [...kept, ...sourceFacts.filter((fact) => !keptSet.has(fact))],
+    };
     summary = renderSections(sections);
   } else {
-    let text = output.summary;
+    let text = withoutFraming(output.summary)
+      .split("\n")
+      .filter((line) => !repeated(line))
+      .join("\n");
     if (output.cut) {
       text = endAtLastSentence(text);
       notes.push("the summary model stopped at its length limit; its unfinished sentence was dropped");
@@ -66,9 +96,11 @@ export function finalizeOutput(output: StrategyOutput, sourceFacts: string[], co
     sections = undefined;
     notes.push(`the summary was longer than ${formatCount(bound.maxTokens)} tokens and was shortened`);
   }
-  const result: StrategyOutput = { ...output, summary: bounded.text };
+  // Stored empty, a summary would look like a lost one; this says what happened.
+  const empty = !bounded.text.trim();
+  const result: StrategyOutput = { ...output, summary: empty ? NOTHING_KEPT : bounded.text };
   delete result.cut;
-  if (sections) result.sections = sections;
+  if (sections && !empty) result.sections = sections;
   else delete result.sections;
   if (notes.length > 0) result.notes = notes;
   return result;

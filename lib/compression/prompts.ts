@@ -1,3 +1,4 @@
+import { CONTEXT_INTRO } from "./framing";
 import type { ChatMessage } from "./types";
 
 /**
@@ -72,7 +73,7 @@ export function buildPromptMessages(parts: PromptParts): ChatMessage[] {
   }
   const user: string[] = [];
   if (parts.context?.trim()) {
-    user.push(`Earlier context, already summarized (for reference, do not repeat it):\n${parts.context.trim()}`);
+    user.push(`${CONTEXT_INTRO}\n${parts.context.trim()}`);
   }
   user.push(parts.body);
   return [

@@ -1,3 +1,4 @@
+import { summaryLabel } from "./framing";
 import type { CompactionRecord, SummarySections, TokenCounter } from "./types";
 
 /** Role and framing tokens of a message the engine writes itself (the stored counts include theirs). */
@@ -10,7 +11,7 @@ export function formatCount(value: number): string {
 /** How a compaction appears to the chat model: one system message per compaction. */
 export function renderCompactionText(compaction: Pick<CompactionRecord, "kind" | "fromSeq" | "toSeq" | "level" | "summary">): string {
   if (compaction.kind === "truncation") return compaction.summary;
-  return `[Summary of messages ${compaction.fromSeq}–${compaction.toSeq} (level ${compaction.level})]\n${compaction.summary}`;
+  return `${summaryLabel(compaction.fromSeq, compaction.toSeq, compaction.level)}\n${compaction.summary}`;
 }
 
 // Every turn measures and renders the same active summaries again; a summary's text

@@ -1,4 +1,4 @@
-import { factsOfCompactions, factsOfMessages, finalizeOutput } from "./finalize";
+import { factsOfCompactions, factsOfMessages, finalizeOutput, messageText } from "./finalize";
 import { contextWindowFor } from "./measure";
 import { failureOf, type RunContext } from "./pass";
 import type { Selection } from "./selection";
@@ -50,6 +50,8 @@ export class SummaryWriter {
         preserve ? [...factsOfCompactions(fold), ...factsOfMessages(selection.messages)] : [],
         preserve && fold.length === 0 ? factsOfCompactions(precedingSummary) : [],
         this.bound(context, maxChars, [...fold.map((c) => c.summary), ...selection.messages.filter((m) => m.role !== "tool").map((m) => m.content)]),
+        // The preceding summary is shown as background only when nothing is folded in.
+        fold.length === 0 ? { summaries: precedingSummary.map((c) => c.summary), sources: selection.messages.map(messageText) } : undefined,
       ),
     );
   }

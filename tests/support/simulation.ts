@@ -297,8 +297,21 @@ export async function simulate(scenario: Scenario): Promise<SimResult> {
 
   const made = { summaries: 0, merges: 0, truncations: 0 };
   const attempts = { applied: 0, failed: 0, skipped: 0, failedReasons: {} as Record<string, number> };
+  // SIM_FACTS: say which change took a planted fact out of the active context, and what each summary then held.
+  let factsHeld = new Set<string>();
+  const traceFacts = (turn: number, change: CompressionChange) => {
+    const active = store.active();
+    const text = [...active.compactions.map((c) => c.summary), ...active.messages.map((m) => m.content)].join("\n");
+    const held = new Set(facts.filter((fact) => text.includes(fact.probe)).map((fact) => fact.probe));
+    const lost = [...factsHeld].filter((probe) => !held.has(probe));
+    factsHeld = held;
+    if (lost.length === 0) return;
+    const blocks = active.compactions.map((c) => `L${c.level}:${c.summaryTokens}t:${facts.filter((fact) => c.summary.includes(fact.probe)).length}f`);
+    console.log(`  t${turn} lost ${lost.join(", ")} by: ${change.attempts.map((a) => a.reason.slice(0, 100)).join(" | ")} [${blocks.join(" ")}]`);
+  };
   const checkChange = (turn: number, before: Transcript, change: CompressionChange, callsBefore: number, failuresBefore: number) => {
     store.save(change);
+    if (process.env.SIM_FACTS) traceFacts(turn, change);
     for (const record of change.created) {
       if (record.kind === "truncation") made.truncations++;
       else if (record.childIds.length > 0) made.merges++;
@@ -393,6 +406,8 @@ export async function simulate(scenario: Scenario): Promise<SimResult> {
     checkChange(turn, before, await manager.process(before, settings, { background: true }), callsBefore, failuresBefore);
   }
 
+  // SIM_DUMP: the active summaries at the end, as stored.
+  if (process.env.SIM_DUMP) for (const c of store.active().compactions) console.log(`--- level ${c.level}, messages ${c.fromSeq}–${c.toSeq}, ${c.summaryTokens} tokens\n${c.summary}`);
   for (const problem of store.coverageProblems()) violations.push({ turn: scenario.turns, kind: "original message lost", detail: problem });
   const byDepth: Record<string, { planted: number; visible: number }> = {};
   let visible = 0;

@@ -1,3 +1,4 @@
+import { conversationHeader, FOLD_INTRO, MERGE_INTRO, SEPARATOR } from "../framing";
 import { renderCompactionText } from "../render";
 import { buildPromptMessages, lengthLimit, MERGE_INSTRUCTIONS } from "../prompts";
 import { callSummaryModel } from "../summaryCall";
@@ -7,7 +8,7 @@ import type { MergeInput, StrategyContext, StrategyOutput, SummarizeInput } from
 
 /** The material of a merge: the children as the chat model saw them, oldest first. */
 export function mergeBody(children: CompactionRecord[]): string {
-  return `Summaries to merge, oldest first:\n\n${children.map(renderCompactionText).join("\n\n")}`;
+  return `${MERGE_INTRO}\n\n${children.map(renderCompactionText).join("\n\n")}`;
 }
 
 export function contextText(context: CompactionRecord[]): string {
@@ -16,9 +17,9 @@ export function contextText(context: CompactionRecord[]): string {
 
 /** The material of a summary: the messages, and the summaries folded in with them. */
 export function summaryBody(input: SummarizeInput): string {
-  const conversation = `Conversation to summarize (messages ${input.fromSeq}–${input.toSeq}):\n---\n${formatTranscript(input.messages)}\n---`;
+  const conversation = [conversationHeader(input.fromSeq, input.toSeq), SEPARATOR, formatTranscript(input.messages), SEPARATOR].join("\n");
   if (input.fold.length === 0) return conversation;
-  return `Earlier summaries, oldest first. Your summary replaces them together with the conversation after them, so carry over what still matters:\n\n${contextText(input.fold)}\n\n${conversation}`;
+  return `${FOLD_INTRO}\n\n${contextText(input.fold)}\n\n${conversation}`;
 }
 
 /** Summaries already folded into the material are not also shown as background. */

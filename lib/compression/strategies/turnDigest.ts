@@ -1,3 +1,4 @@
+import { SEPARATOR, turnHeader, withoutFraming } from "../framing";
 import { mapWithConcurrency } from "../limiter";
 import { buildPromptMessages, DIGEST_INSTRUCTIONS } from "../prompts";
 import { callSummaryModel, SummaryFailure } from "../summaryCall";
@@ -43,7 +44,7 @@ export const turnDigestStrategy: CompressionStrategy = {
             kind: "digest",
             instructions,
             extraInstructions: input.instructions,
-            body: `Turn (messages ${turn[0]!.seq}–${turn[turn.length - 1]!.seq}):\n---\n${formatTranscript(turn)}\n---`,
+            body: [turnHeader(turn[0]!.seq, turn[turn.length - 1]!.seq), SEPARATOR, formatTranscript(turn), SEPARATOR].join("\n"),
           }),
           maxTokens: Math.min(DIGEST_MAX_TOKENS, input.maxTokens),
           temperature: input.settings.summaryTemperature,
@@ -51,7 +52,8 @@ export const turnDigestStrategy: CompressionStrategy = {
           timeoutMs: input.settings.summaryTimeoutMs,
           signal,
         });
-        const line = text.split("\n").find((candidate) => candidate.trim())?.trim() ?? "";
+        // A copied header would otherwise be the "first line" and the whole digest of the turn.
+        const line = withoutFraming(text).split("\n").find((candidate) => candidate.trim())?.trim() ?? "";
         return `(#${turn[0]!.seq}–${turn[turn.length - 1]!.seq}) ${line}`;
       });
     } catch (error) {

@@ -95,8 +95,8 @@ describe("specifics a summary left out are carried over verbatim (carryDetails)"
     expect((await kept.manager.process(transcriptOf(withFacts()))).created[0]!.summary).not.toContain(DETAILS_LABEL);
     resetSeq();
     const off = setup({ ...countMode, carryDetails: false }, 1_000_000);
-    off.summarizer.respond = () => "Summary: the user talked about deployment.";
-    expect((await off.manager.process(transcriptOf(withFacts()))).created[0]!.summary).toBe("Summary: the user talked about deployment.");
+    off.summarizer.respond = () => "The user talked about deployment.";
+    expect((await off.manager.process(transcriptOf(withFacts()))).created[0]!.summary).toBe("The user talked about deployment.");
   });
 });
 
