@@ -14,13 +14,8 @@ const ACTIVE_COMPACTION = { supersededById: null, undoneAt: null } as const;
  * cover (and pinned ones). Reads never touch the covered history, so the cost stays
  * flat however long the conversation grows.
  */
-export function loadTranscript(
-  db: Db,
-  userId: string,
-  conversationId: string,
-  countSystemPrompt: (text: string) => number,
-): Promise<{ transcript: Transcript; messageRows: Message[]; historyVersion: number }> {
-  return span("load", () => readTranscript(db, userId, conversationId, countSystemPrompt));
+export function loadTranscript(...args: Parameters<typeof readTranscript>): ReturnType<typeof readTranscript> {
+  return span("load", () => readTranscript(...args));
 }
 
 async function readTranscript(
