@@ -2,7 +2,8 @@ import { defineConfig } from "@playwright/test";
 import { ADMIN_STATE, E2E_AUTH_SECRET, E2E_MODEL_KEY } from "./tests/e2e/support/accounts";
 
 // End-to-end tests: the real app (next build + next start) against Strata's
-// OpenAI-compatible demo server with its test controls (scripts/test-server.ts), on a dedicated PostgreSQL database that is reset
+// OpenAI-compatible demo server behind the tests' fault-injecting proxy
+// (tests/support/test-model), on a dedicated PostgreSQL database that is reset
 // before the app starts (tests/e2e/support/prepare-db.ts) and again in globalSetup.
 // The "accounts" project signs the first account up through the form (it becomes the
 // admin) and saves its session; every other spec runs signed in with it.
@@ -51,7 +52,7 @@ export default defineConfig({
   ],
   webServer: [
     {
-      command: `npx tsx scripts/test-server.ts --port ${MODEL_PORT}`,
+      command: `npx tsx tests/support/test-model/cli.ts --port ${MODEL_PORT}`,
       url: `http://127.0.0.1:${MODEL_PORT}/__admin/health`,
       reuseExistingServer: !process.env.CI,
       timeout: 60_000,

@@ -16,7 +16,7 @@ import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { appendResults, fmt, fmtInt, median, printTable, resetDatabase, ROOT, runMain, seededRandom, verdictTable, type Verdict } from "./lib/common";
 import { lineChart } from "./lib/svg";
-import { startDemoServer, type RecordedRequest } from "../lib/llm/demo-server";
+import { startTestServer, type RecordedRequest } from "../tests/support/test-model";
 import { getDb } from "../lib/db/client";
 import { writeUserSettings } from "../lib/db/settings";
 import { benchUser } from "./lib/user";
@@ -89,7 +89,7 @@ function messagesOf(request: RecordedRequest): ChatMessage[] {
 
 async function main() {
   await resetDatabase(process.env.DATABASE_URL!);
-  const server = await startDemoServer({ testControls: true, chatLatencyMs: 0, summaryLatencyMs: 0, tokensPerChunk: 50 });
+  const server = await startTestServer({ chatLatencyMs: 0, summaryLatencyMs: 0, tokensPerChunk: 50 });
   process.env.OPENAI_BASE_URL = server.url;
   const db = await getDb();
   const user = await benchUser();

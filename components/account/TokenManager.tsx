@@ -4,6 +4,7 @@ import { createTokenAction, revokeTokenAction } from "@/app/actions";
 import { formatTime } from "@/components/format";
 import type { TokenView } from "@/lib/views";
 import { Button } from "../ui/Button";
+import { submitWith } from "../ui/forms";
 
 /** Personal API tokens: create one (shown once), see them all, revoke any. */
 export function TokenManager({ initialTokens }: { initialTokens: TokenView[] }) {
@@ -43,10 +44,7 @@ export function TokenManager({ initialTokens }: { initialTokens: TokenView[] }) 
       </div>
       <form
         className="flex gap-2"
-        onSubmit={(event) => {
-          event.preventDefault();
-          void create();
-        }}
+        onSubmit={submitWith(create)}
       >
         <input
           value={name}

@@ -1,12 +1,11 @@
 "use client";
 import Link from "next/link";
-import { useCallback, useRef, useState } from "react";
 import { useActivity } from "@/components/stores/activity-store";
 import { useConversationList } from "@/components/stores/conversation-list-store";
 import type { ConversationSource, ConversationView } from "@/lib/views";
 import { ActivityIcon, GearIcon, MoreIcon } from "../ui/icons";
 import { ExportMenu } from "../shell/ExportMenu";
-import { useDismiss } from "../shell/use-dismiss";
+import { usePopover } from "../shell/use-dismiss";
 import { CompressNowDialog } from "./CompressNowDialog";
 import { ConversationSettingsDialog } from "./ConversationSettingsDialog";
 import { ContextMeter } from "./ContextMeter";
@@ -28,10 +27,7 @@ export function ChatHeader({ conversation, demo }: { conversation: ConversationV
   const activityOpen = useActivity((state) => state.open);
   const toggleActivity = useActivity((state) => state.toggle);
   // Below 768 px the controls fold into a menu: the same elements, shown as a panel.
-  const [menuOpen, setMenuOpen] = useState(false);
-  const menuRef = useRef<HTMLDivElement>(null);
-  const closeMenu = useCallback(() => setMenuOpen(false), []);
-  useDismiss(menuOpen, closeMenu, menuRef);
+  const { open: menuOpen, ref: menuRef, toggleProps: menuToggleProps } = usePopover();
 
   return (
     <header className="relative flex h-12 shrink-0 items-center gap-3 border-b border-neutral-200 px-3 md:px-4 dark:border-neutral-800">
@@ -47,12 +43,10 @@ export function ChatHeader({ conversation, demo }: { conversation: ConversationV
       </div>
       <div ref={menuRef} className="flex items-center">
         <button
-          type="button"
+          {...menuToggleProps}
           data-testid="header-menu-toggle"
-          aria-expanded={menuOpen}
           aria-controls="chat-header-controls"
           aria-label="Conversation menu"
-          onClick={() => setMenuOpen((open) => !open)}
           className="inline-flex size-8 items-center justify-center rounded-md text-neutral-600 hover:bg-neutral-100 md:hidden dark:text-neutral-400 dark:hover:bg-neutral-800"
         >
           <MoreIcon className="size-4" />

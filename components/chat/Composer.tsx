@@ -2,6 +2,7 @@
 import { useEffect, useRef, useState } from "react";
 import { useChat } from "@/components/stores/chat-store";
 import { Button } from "../ui/Button";
+import { StatusNote } from "../ui/StatusNote";
 import { ArrowUpIcon, StopIcon } from "../ui/icons";
 import { DeleteLastTurn } from "./DeleteLastTurn";
 import { peekFirstMessage, takeFirstMessage } from "./first-message";
@@ -104,11 +105,9 @@ export function Composer({
         void submit();
       }}
     >
-      {hint ? (
-        <p data-testid="composer-hint" role="status" className="mb-1.5 text-[12px] text-amber-800 dark:text-amber-300">
-          {hint}
-        </p>
-      ) : null}
+      <StatusNote testId="composer-hint" className="mb-1.5 text-[12px] text-amber-800 dark:text-amber-300">
+        {hint}
+      </StatusNote>
       <div className="flex items-end gap-2 rounded-lg border border-neutral-300 bg-white p-1.5 focus-within:border-sky-500 focus-within:ring-1 focus-within:ring-sky-500/40 dark:border-neutral-700 dark:bg-neutral-900">
         <textarea
           ref={textareaRef}

@@ -3,6 +3,7 @@ import { useRef, useState } from "react";
 import { useChat, type Proposal } from "@/components/stores/chat-store";
 import { useNotices } from "@/components/stores/notices-store";
 import { Button } from "../ui/Button";
+import { StatusNote } from "../ui/StatusNote";
 import { CloseIcon, LayersIcon } from "../ui/icons";
 import { CompactionPreview } from "./CompactionPreview";
 
@@ -105,11 +106,12 @@ export function CompressNowDialog() {
                 placeholder="e.g. keep every file path and the decisions about the schema"
                 className="w-full resize-y rounded-md border border-neutral-300 bg-white px-2.5 py-2 text-[13px] dark:border-neutral-700 dark:bg-neutral-950"
               />
-              {outcome ? (
-                <p data-testid="compress-dialog-outcome" role="status" className="rounded-md bg-amber-50 px-2.5 py-1.5 text-[12.5px] text-amber-900 dark:bg-amber-950/60 dark:text-amber-200">
-                  {outcome}
-                </p>
-              ) : null}
+              <StatusNote
+                testId="compress-dialog-outcome"
+                className="rounded-md bg-amber-50 px-2.5 py-1.5 text-[12.5px] text-amber-900 dark:bg-amber-950/60 dark:text-amber-200"
+              >
+                {outcome}
+              </StatusNote>
               <p className="text-[12px] text-neutral-500">
                 Summarizes the oldest messages outside the keep-recent window. Preview lets you edit the summary before it
                 replaces them; the originals stay one click away.

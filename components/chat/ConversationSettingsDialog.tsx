@@ -6,6 +6,7 @@ import { SETTING_FIELDS, type SettingName } from "@/components/settings/fields";
 import { STRATEGIES } from "@/lib/compression/settings";
 import { OVERRIDABLE_SETTINGS, type OverridableSetting, type ResolvedSettings, type SettingSource } from "@/lib/settings-layers";
 import { Button } from "../ui/Button";
+import { submitWith } from "../ui/forms";
 import { CloseIcon } from "../ui/icons";
 
 type Row = { overridden: boolean; text: string };
@@ -99,10 +100,7 @@ export function ConversationSettingsDialog({ conversationId }: { conversationId:
           <form
             className="space-y-3 p-4"
             noValidate
-            onSubmit={(event) => {
-              event.preventDefault();
-              void save();
-            }}
+            onSubmit={submitWith(save)}
           >
             <p className="text-[12px] text-neutral-500">
               Defaults, then your settings, then this conversation&apos;s overrides: the last one set wins.

@@ -1,24 +1,18 @@
 "use client";
-import { useCallback, useRef, useState } from "react";
-import { useDismiss } from "./use-dismiss";
+import { usePopover } from "./use-dismiss";
 
 const ITEM = "block rounded px-2 py-1.5 text-[12.5px] hover:bg-neutral-100 focus-visible:outline-2 focus-visible:outline-sky-500 dark:hover:bg-neutral-800";
 
 /** Downloads of this conversation: the JSON export (re-importable) or Markdown. */
 export function ExportMenu({ conversationId }: { conversationId: string }) {
-  const [open, setOpen] = useState(false);
-  const ref = useRef<HTMLDivElement>(null);
-  const close = useCallback(() => setOpen(false), []);
-  useDismiss(open, close, ref);
+  const { open, close, ref, toggleProps } = usePopover();
   const href = (format: string) => `/api/conversations/${conversationId}/export?format=${format}`;
   return (
     <div ref={ref} className="relative">
       <button
-        type="button"
+        {...toggleProps}
         data-testid="export-toggle"
-        aria-expanded={open}
         aria-haspopup="true"
-        onClick={() => setOpen((value) => !value)}
         className="inline-flex h-7 items-center rounded-md px-2 text-[12.5px] font-medium text-neutral-600 hover:bg-neutral-100 dark:text-neutral-400 dark:hover:bg-neutral-800"
       >
         Export

@@ -1,5 +1,5 @@
 "use client";
-import { useEffect, type RefObject } from "react";
+import { useCallback, useEffect, useRef, useState, type RefObject } from "react";
 
 /** Closes a popover, menu or drawer on Escape and on a pointer press outside `ref`. */
 export function useDismiss(open: boolean, close: () => void, ref: RefObject<HTMLElement | null>): void {
@@ -18,4 +18,18 @@ export function useDismiss(open: boolean, close: () => void, ref: RefObject<HTML
       window.removeEventListener("pointerdown", onPointer);
     };
   }, [open, close, ref]);
+}
+
+/**
+ * A popover or menu that opens from a button: whether it is open, the ref for the element
+ * holding button and panel (presses outside it close the panel, as Escape does), and the
+ * props of its toggle button.
+ */
+export function usePopover() {
+  const [open, setOpen] = useState(false);
+  const ref = useRef<HTMLDivElement>(null);
+  const close = useCallback(() => setOpen(false), []);
+  useDismiss(open, close, ref);
+  const toggleProps = { type: "button", "aria-expanded": open, onClick: () => setOpen((value) => !value) } as const;
+  return { open, close, ref, toggleProps };
 }

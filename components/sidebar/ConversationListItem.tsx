@@ -6,6 +6,7 @@ import { useConversationList } from "@/components/stores/conversation-list-store
 import { formatCount } from "@/components/format";
 import type { ConversationSummary } from "@/lib/views";
 import { Button } from "../ui/Button";
+import { submitWith } from "../ui/forms";
 import { PencilIcon, TrashIcon } from "../ui/icons";
 
 type Mode = "view" | "rename" | "confirm-delete";
@@ -62,10 +63,7 @@ export function ConversationListItem({
       {mode === "rename" ? (
         <form
           className="p-1"
-          onSubmit={(event) => {
-            event.preventDefault();
-            void saveTitle();
-          }}
+          onSubmit={submitWith(saveTitle)}
         >
           <input
             autoFocus

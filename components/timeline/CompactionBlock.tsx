@@ -4,6 +4,7 @@ import { useCompactionTree } from "@/components/stores/compaction-tree-store";
 import { formatCount, formatDuration, formatTime, plural, strategyLabel, triggerLabel } from "@/components/format";
 import type { CompactionView } from "@/lib/views";
 import { ChevronIcon } from "../ui/icons";
+import { dataAttributes } from "../ui/data-attributes";
 import { CompactionChildren } from "./CompactionChildren";
 import { CompactionSummary } from "./CompactionSummary";
 import { ContinueFromSummary } from "./ContinueFromSummary";
@@ -24,11 +25,7 @@ export const CompactionBlock = memo(function CompactionBlock({ compaction }: { c
   return (
     <section
       data-testid="compaction-block"
-      data-id={compaction.id}
-      data-level={compaction.level}
-      data-kind={compaction.kind}
-      data-trigger={compaction.trigger}
-      data-expanded={expanded}
+      {...dataAttributes({ id: compaction.id, level: compaction.level, kind: compaction.kind, trigger: compaction.trigger, expanded })}
       aria-label={`Level ${compaction.level} ${compaction.kind} of messages ${compaction.fromSeq} to ${compaction.toSeq}`}
       className={`rounded-lg border border-l-[3px] border-neutral-200 bg-neutral-50/70 dark:border-neutral-800 dark:bg-neutral-900/50 ${style.edge}`}
     >

@@ -1,5 +1,5 @@
 "use client";
-import { memo, useState } from "react";
+import { memo, useState, type ReactNode } from "react";
 import { useChat } from "@/components/stores/chat-store";
 import { formatCount, formatTime } from "@/components/format";
 import type { MessageView } from "@/lib/views";
@@ -7,6 +7,7 @@ import { Markdown } from "../ui/Markdown";
 import { lastMessage } from "@/components/timeline/items";
 import { PencilIcon, PinIcon, RegenerateIcon } from "../ui/icons";
 import { Button } from "../ui/Button";
+import { dataAttributes } from "../ui/data-attributes";
 import { MessageEditor } from "./MessageEditor";
 import { CopyButton } from "../ui/CopyButton";
 import { ToolCallList } from "./ToolCallList";
@@ -64,37 +65,29 @@ function PinToggle({ message }: { message: MessageView }) {
   );
 }
 
-function RegenerateButton({ seq }: { seq: number }) {
-  const busy = useChat((state) => state.busy);
-  const regenerate = useChat((state) => state.regenerate);
+type IconActionProps = { testId: string; label: string; title: string; disabled: boolean; onClick: () => void; children: ReactNode };
+
+/** An icon button of the message's hover toolbar (edit, regenerate). */
+function IconAction({ testId, label, title, disabled, onClick, children }: IconActionProps) {
   return (
     <button
       type="button"
-      data-testid="regenerate-reply"
-      disabled={busy}
-      aria-label="Regenerate this reply (the current one stays as a version)"
-      title="Regenerate"
-      onClick={() => void regenerate(seq)}
+      data-testid={testId}
+      disabled={disabled}
+      aria-label={label}
+      title={title}
+      onClick={onClick}
       className="rounded p-1 text-neutral-400 hover:bg-neutral-200 hover:text-neutral-800 disabled:opacity-40 dark:hover:bg-neutral-800 dark:hover:text-neutral-200"
     >
-      <RegenerateIcon />
+      {children}
     </button>
-  );
-}
-
-/** Under a stopped reply that is the conversation's last message: ask the model to finish it. */
-function ContinueButton({ seq }: { seq: number }) {
-  const busy = useChat((state) => state.busy);
-  const continueReply = useChat((state) => state.continueReply);
-  return (
-    <Button data-testid="continue-reply" size="xs" className="mt-1.5" disabled={busy} onClick={() => void continueReply(seq)}>
-      Continue
-    </Button>
   );
 }
 
 export const MessageItem = memo(function MessageItem({ message, nested = false }: { message: MessageView; nested?: boolean }) {
   const busy = useChat((state) => state.busy);
+  const regenerate = useChat((state) => state.regenerate);
+  const continueReply = useChat((state) => state.continueReply);
   const isLast = useChat((state) => lastMessage(state.items)?.id === message.id);
   const [editing, setEditing] = useState(false);
   // The user's own message before the server stored it: shown, not yet actionable.
@@ -107,10 +100,7 @@ export const MessageItem = memo(function MessageItem({ message, nested = false }
   return (
     <article
       data-testid="message"
-      data-role={message.role}
-      data-seq={message.seq}
-      data-status={message.status}
-      data-pinned={message.pinned || undefined}
+      {...dataAttributes({ role: message.role, seq: message.seq, status: message.status, pinned: message.pinned || undefined })}
       aria-label={`${ROLE_LABELS[message.role]} message #${message.seq}`}
       className={`group relative rounded-lg border-l-2 px-3 py-2 ${ROLE_STYLES[message.role]} ${
         message.pinned ? "border-amber-400 dark:border-amber-500" : "border-transparent"
@@ -140,19 +130,27 @@ export const MessageItem = memo(function MessageItem({ message, nested = false }
         ) : null}
         <span className={`${pending ? "hidden" : "flex"} items-center opacity-0 group-hover:opacity-100 group-focus-within:opacity-100 has-[[aria-pressed=true]]:opacity-100`}>
           {editable ? (
-            <button
-              type="button"
-              data-testid="edit-message"
+            <IconAction
+              testId="edit-message"
               disabled={busy}
-              aria-label="Edit this message and regenerate from here"
+              label="Edit this message and regenerate from here"
               title="Edit and regenerate"
               onClick={() => setEditing(true)}
-              className="rounded p-1 text-neutral-400 hover:bg-neutral-200 hover:text-neutral-800 disabled:opacity-40 dark:hover:bg-neutral-800 dark:hover:text-neutral-200"
             >
               <PencilIcon />
-            </button>
+            </IconAction>
           ) : null}
-          {regenerable ? <RegenerateButton seq={message.seq} /> : null}
+          {regenerable ? (
+            <IconAction
+              testId="regenerate-reply"
+              disabled={busy}
+              label="Regenerate this reply (the current one stays as a version)"
+              title="Regenerate"
+              onClick={() => void regenerate(message.seq)}
+            >
+              <RegenerateIcon />
+            </IconAction>
+          ) : null}
           {message.content && message.role !== "tool" ? <CopyButton text={message.content} label="Copy the message" testId="copy-message" /> : null}
           <PinToggle message={message} />
         </span>
@@ -171,7 +169,12 @@ export const MessageItem = memo(function MessageItem({ message, nested = false }
               {message.error}
             </p>
           ) : null}
-          {continuable ? <ContinueButton seq={message.seq} /> : null}
+          {/* Under a stopped reply that is the conversation's last message: ask the model to finish it. */}
+          {continuable ? (
+            <Button data-testid="continue-reply" size="xs" className="mt-1.5" disabled={busy} onClick={() => void continueReply(message.seq)}>
+              Continue
+            </Button>
+          ) : null}
         </>
       )}
     </article>

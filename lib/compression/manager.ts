@@ -76,6 +76,11 @@ export class AutoCompressionManager {
     return budgetFor(transcript, settings, this.deps.models);
   }
 
+  /** One pass's context: an automatic, foreground pass with the settings' strategy unless `run` says otherwise. */
+  private context(transcript: Transcript, settings: CompressionSettings, run: Partial<Omit<RunContext, "settings" | "budget">> = {}): RunContext {
+    return { settings, budget: this.budget(transcript, settings), trigger: "auto", strategy: settings.strategy, background: false, ...run };
+  }
+
   measure(transcript: Transcript, settings: CompressionSettings): ContextBreakdown {
     return measureTranscript(transcript, settings, this.deps);
   }
@@ -99,15 +104,11 @@ export class AutoCompressionManager {
     const background = options.background ?? false;
     const change = new ChangeBuilder(transcript);
     const pass = passSignal(settings.summaryTimeoutMs, options.signal);
-    const context: RunContext = {
-      settings,
-      budget: this.budget(transcript, settings),
-      trigger: "auto",
-      strategy: settings.strategy,
+    const context = this.context(transcript, settings, {
       background,
       signal: pass.signal,
       ...(options.onSummarizing ? { onSummarizing: options.onSummarizing } : {}),
-    };
+    });
     try {
       if (settings.enabled) await this.autoCompress(change, context);
       else if (!background) this.noteDisabled(change, context);
@@ -133,7 +134,7 @@ export class AutoCompressionManager {
    * for it would only add its latency to this turn.
    */
   needBeforeCall(transcript: Transcript, settings: CompressionSettings): BeforeCallNeed {
-    const context: RunContext = { settings, budget: this.budget(transcript, settings), trigger: "auto", strategy: settings.strategy, background: false };
+    const context = this.context(transcript, settings);
     if (requestTokens(transcript, settings, this.deps) > context.budget.hardLimit) return "over_hard_limit";
     return this.decide(transcript, context) !== null ? "due" : "nothing";
   }
@@ -141,7 +142,7 @@ export class AutoCompressionManager {
   /** Whether the check after a reply (`process` with `background`) would compact pre-emptively. */
   dueAfterReply(transcript: Transcript, settings: CompressionSettings): boolean {
     if (!settings.enabled) return false;
-    const context: RunContext = { settings, budget: this.budget(transcript, settings), trigger: "auto", strategy: settings.strategy, background: true };
+    const context = this.context(transcript, settings, { background: true });
     return this.decide(transcript, context) !== null;
   }
 
@@ -152,15 +153,12 @@ export class AutoCompressionManager {
   ): Promise<CompressionChange & { proposal?: CompactionProposal }> {
     const change = new ChangeBuilder(transcript);
     const pass = passSignal(settings.summaryTimeoutMs, options.signal);
-    const context: RunContext = {
-      settings,
-      budget: this.budget(transcript, settings),
+    const context = this.context(transcript, settings, {
       trigger: "manual",
       strategy: options.strategy ?? settings.strategy,
-      background: false,
       signal: pass.signal,
       ...(options.instructions?.trim() ? { instructions: options.instructions.trim() } : {}),
-    };
+    });
     try {
       const selection = selectRange(transcript, {
         keep: settings.keepRecentCount,

@@ -165,34 +165,21 @@ export function pgliteExecutor(db: PGliteLike): MigrationExecutor {
   };
 }
 
+/** Whether `x` is an object with a function under each of `names`. */
+function hasMethods(x: unknown, ...names: string[]): x is object {
+  return typeof x === "object" && x !== null && names.every((name) => typeof (x as Record<string, unknown>)[name] === "function");
+}
+
 function isPgPool(x: unknown): x is Pool {
-  return (
-    typeof x === "object" &&
-    x !== null &&
-    typeof (x as Pool).connect === "function" &&
-    "totalCount" in x &&
-    "idleCount" in x
-  );
+  return hasMethods(x, "connect") && "totalCount" in x && "idleCount" in x;
 }
 
 function isPGlite(x: unknown): x is PGliteLike {
-  return (
-    typeof x === "object" &&
-    x !== null &&
-    typeof (x as PGlite).exec === "function" &&
-    typeof (x as PGlite).transaction === "function" &&
-    typeof (x as PGlite).query === "function"
-  );
+  return hasMethods(x, "exec", "transaction", "query");
 }
 
 function isExecutor(x: unknown): x is MigrationExecutor {
-  return (
-    typeof x === "object" &&
-    x !== null &&
-    typeof (x as MigrationExecutor).lock === "function" &&
-    typeof (x as MigrationExecutor).unlock === "function" &&
-    typeof (x as MigrationExecutor).release === "function"
-  );
+  return hasMethods(x, "lock", "unlock", "release");
 }
 
 export type MigrationTarget = MigrationExecutor | PGliteLike | Client | PoolClient | Pool;

@@ -29,13 +29,8 @@ type Head = { model: string; systemPrompt: string; lastSeq: number; historyVersi
  * context is read afresh. So another instance's edit, rewind, pin or compaction is seen
  * on the next turn here, and a turn never sends a stale context.
  */
-export function loadTranscript(
-  db: Db,
-  userId: string,
-  conversationId: string,
-  countSystemPrompt: (text: string) => number,
-): Promise<{ transcript: Transcript; historyVersion: number }> {
-  return span("load", () => readTranscript(db, userId, conversationId, countSystemPrompt));
+export function loadTranscript(...args: Parameters<typeof readTranscript>): ReturnType<typeof readTranscript> {
+  return span("load", () => readTranscript(...args));
 }
 
 async function readTranscript(

@@ -17,7 +17,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import pg from "pg";
 import { resetDatabase } from "../../lib/db/admin";
-import { startDemoServer, type TestServer } from "../../lib/llm/demo-server";
+import { startTestServer, type TestServer } from "../support/test-model";
 import { FAULTS_DATABASE_URL } from "./support/database";
 import { SMALL_WINDOW } from "./support/settings";
 
@@ -187,7 +187,7 @@ beforeAll(async () => {
   await resetDatabase(DATABASE_URL);
   db = new pg.Client({ connectionString: DATABASE_URL });
   await db.connect();
-  model = await startDemoServer({ testControls: true, port: MODEL_PORT, chatLatencyMs: 2, summaryLatencyMs: 150, tokensPerChunk: 10 });
+  model = await startTestServer({ port: MODEL_PORT, chatLatencyMs: 2, summaryLatencyMs: 150, tokensPerChunk: 10 });
   const a = await startInstance("A", APP_PORT);
   const b = await startInstance("B", APP_PORT + 1);
   instances.push(a, b);

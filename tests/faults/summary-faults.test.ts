@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import * as ops from "../../lib/chat/operations";
 import { appendMessages } from "../../lib/db/messages";
 import { countMessageTokens, countRequestTokens } from "../../lib/llm/tokens";
-import type { Fault } from "../../lib/llm/demo-server";
+import type { Fault } from "../support/test-model";
 import type { ChatMessage } from "../../lib/compression/types";
 import type { CompressionSettings } from "../../lib/compression/settings";
 import { allViolations } from "./support/invariants";

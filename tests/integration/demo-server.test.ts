@@ -1,5 +1,6 @@
 // The demo server over real HTTP, driven by the unmodified openai client and by
-// lib/llm's own client code. No mocks.
+// lib/llm's own client code, through the tests' model proxy (tests/support/test-model),
+// which records the requests; its faults, latency and admin API are tested here too. No mocks.
 
 import net from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -19,7 +20,8 @@ import {
   type StreamChatOptions,
 } from "@/lib/llm/client";
 import { createSummarizer } from "@/lib/llm/summarizer";
-import { startDemoServer, type TestServer } from "@/lib/llm/demo-server";
+import { startDemoServer } from "@/lib/llm/demo-server";
+import { startTestServer, type TestServer } from "../support/test-model";
 import { countRequestTokens, countTextTokens } from "@/lib/llm/tokens";
 import { runTool, toolDefinitions } from "@/lib/llm/tools";
 
@@ -28,7 +30,7 @@ let endpoint: ModelEndpoint;
 let openai: OpenAI;
 
 beforeAll(async () => {
-  server = await startDemoServer({ testControls: true });
+  server = await startTestServer();
   endpoint = createModelEndpoint({ baseURL: server.url, apiKey: "test-key", maxRetries: 0 });
   openai = new OpenAI({ baseURL: server.url, apiKey: "test-key", maxRetries: 0 });
 });
@@ -234,10 +236,23 @@ describe("demo model behaviours", () => {
   });
 
   it("streams in chunks of tokensPerChunk words", async () => {
-    server.setLatency({ tokensPerChunk: 5 });
+    const own = await startDemoServer({ tokensPerChunk: 5 });
+    try {
+      const events: ChatStreamEvent[] = [];
+      const ownEndpoint = createModelEndpoint({ baseURL: own.url, apiKey: "test-key", maxRetries: 0 });
+      for await (const event of streamChat({ endpoint: ownEndpoint, model: "strata-demo", messages: [user("REPLY_WORDS=23")] }))
+        events.push(event);
+      expect(events.filter((e) => e.type === "text")).toHaveLength(5);
+    } finally {
+      await own.close();
+    }
+  });
+
+  it("through the test model, streams in its tokensPerChunk instead", async () => {
+    server.setLatency({ tokensPerChunk: 4 });
     const events = await collect({ model: "strata-demo", messages: [user("REPLY_WORDS=23")] });
-    const deltas = events.filter((e) => e.type === "text");
-    expect(deltas).toHaveLength(5);
+    expect(events.filter((e) => e.type === "text")).toHaveLength(6);
+    expect(textOf(events).split(" ")).toHaveLength(23);
   });
 });
 
@@ -285,7 +300,7 @@ describe("summary requests", () => {
   });
 });
 
-describe("faults", () => {
+describe("test model: faults", () => {
   it("http_500 becomes a ModelError of kind http (no retry on loopback)", async () => {
     server.injectFault({ type: "http_500" });
     const error = await modelError(collect({ model: "strata-demo", messages: [user("hi")] }));
@@ -381,8 +396,8 @@ describe("faults", () => {
     );
     expect(error.kind).toBe("malformed");
     expect(error.message).toBe("The model stream was malformed");
-    // The valid first chunk got through before the garbage.
-    expect(textOf(events).length).toBeGreaterThan(0);
+    // The valid first chunk got through before the garbage, and only it.
+    expect(textOf(events)).toBe("**Demo model** —");
   });
 
   it("malformed_stream on a non-streaming summary is malformed too", async () => {
@@ -424,7 +439,7 @@ describe("faults", () => {
   });
 });
 
-describe("recording and admin endpoints", () => {
+describe("test model: recording and admin endpoints", () => {
   it("records parsed request bodies with path and time", async () => {
     const before = Date.now();
     await collect({ model: "strata-demo", messages: [user("record me")] });
@@ -498,7 +513,7 @@ describe("listModels", () => {
   });
 
   it("returns null when nothing listens", async () => {
-    const dead = await startDemoServer({ testControls: true });
+    const dead = await startDemoServer();
     const deadEndpoint = createModelEndpoint({ baseURL: dead.url });
     await dead.close();
     expect(await listModels(deadEndpoint)).toBeNull();
@@ -523,9 +538,9 @@ describe("listModels", () => {
   });
 });
 
-describe("close()", () => {
+describe("test model: close()", () => {
   it("does not hang on a hung request and ends it for the client", async () => {
-    const own = await startDemoServer({ testControls: true });
+    const own = await startTestServer();
     own.injectFault({ type: "hang" });
     const ownEndpoint = createModelEndpoint({ baseURL: own.url });
     const pending = (async () => {
@@ -595,7 +610,7 @@ describe("endpoint selection", () => {
     expect(textOf(events)).toBe("y=UNKNOWN");
   });
 
-  it("answers /__admin with test controls on", async () => {
+  it("the test model answers /__admin", async () => {
     const response = await fetch(`${new URL(server.url).origin}/__admin/faults`);
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ faults: [] });

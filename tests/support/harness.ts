@@ -1,9 +1,9 @@
 // Per-file harness for the integration and fault suites: the real OpenAI-compatible
-// test server, the app's database, a signed-up user the suite acts as (see
+// test model (./test-model: the demo server behind a fault-injecting proxy), the app's database, a signed-up user the suite acts as (see
 // ./accounts.ts), and helpers to drive turns exactly as the server actions and route
 // handlers do.
 import { afterAll, beforeAll, beforeEach, expect } from "vitest";
-import { startDemoServer, type TestServer, type DemoServerOptions } from "../../lib/llm/demo-server";
+import { startTestServer, type TestServer, type TestServerOptions } from "./test-model";
 import { closeDb, getDb, type Db } from "../../lib/db/client";
 import { writeDefaults, writeUserSettings } from "../../lib/db/settings";
 import { DEFAULT_SETTINGS, type CompressionSettings } from "../../lib/compression/settings";
@@ -32,11 +32,11 @@ async function resetSettings(db: Db, user: TestUser): Promise<void> {
  * `resetEachTest` (default) clears faults, recorded requests and settings before every
  * test; suites whose tests build on each other turn it off.
  */
-export function setupHarness(options: DemoServerOptions & { resetEachTest?: boolean } = {}): Harness {
+export function setupHarness(options: TestServerOptions & { resetEachTest?: boolean } = {}): Harness {
   const { resetEachTest = true, ...serverOptions } = options;
   const harness = {} as Harness;
   beforeAll(async () => {
-    harness.server = await startDemoServer({ ...serverOptions, testControls: true });
+    harness.server = await startTestServer(serverOptions);
     process.env.OPENAI_BASE_URL = harness.server.url;
     process.env.OPENAI_API_KEY = "test-key";
     harness.db = await getDb();

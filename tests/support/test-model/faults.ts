@@ -1,10 +1,10 @@
-// Fault injection for the test server: a FIFO queue. Each chat-completions request
+// Fault injection for the test model: a FIFO queue. Each chat-completions request
 // takes the first queued fault whose target matches it and uses up one of its
 // `times`; a fault leaves the queue when it has none left. Faults never touch
 // /v1/models or the admin endpoints.
 
 import { z } from "zod";
-import type { RequestKind } from "./behaviour";
+import type { RequestKind } from "../../../lib/llm/demo-server/behaviour";
 
 const target = z.enum(["chat", "summary", "any"]).default("any");
 const times = z.number().int().positive().default(1);

@@ -1,13 +1,14 @@
-// Runs Strata's OpenAI-compatible test server standalone (Playwright, benchmarks,
-// manual poking with curl). Behaviour is documented in lib/llm/demo-server/index.ts.
+// Runs the tests' model server standalone (Playwright, manual poking with curl): the
+// demo server behind the fault-injecting proxy of ./index.ts, where its admin API is
+// documented; the model's behaviour is documented in lib/llm/demo-server/index.ts.
 //
-//   tsx scripts/test-server.ts --port 4010 [--host 127.0.0.1] [--chat-latency 0]
+//   tsx tests/support/test-model/cli.ts --port 4010 [--host 127.0.0.1] [--chat-latency 0]
 //                              [--summary-latency 0] [--tokens-per-chunk 3]
 //
 // Prints "Strata test server listening on <url>" once ready; stops on SIGINT/SIGTERM.
 
 import { parseArgs } from "node:util";
-import { startDemoServer } from "../lib/llm/demo-server";
+import { startTestServer } from "./index";
 
 function intOption(value: string | undefined, name: string): number | undefined {
   if (value === undefined) return undefined;
@@ -29,8 +30,7 @@ const { values } = parseArgs({
   },
 });
 
-const server = await startDemoServer({
-  testControls: true,
+const server = await startTestServer({
   port: intOption(values.port, "port"),
   host: values.host,
   chatLatencyMs: intOption(values["chat-latency"], "chat-latency"),
