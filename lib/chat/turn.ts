@@ -3,7 +3,7 @@
 // calls and loop until the model answers in text.
 import type { CompressionSettings } from "../compression/settings";
 import { assistantChat } from "../compression/request";
-import { COMPRESS_CONTEXT_TOOL } from "../compression/tools";
+import { COMPRESS_CONTEXT_TOOL, providedSummaryOf } from "../compression/tools";
 import type { ToolCall, Transcript } from "../compression/types";
 import { getDb } from "../db/client";
 import { appendMessages, appendMessageRows, type MessageDraft } from "../db/messages";
@@ -49,12 +49,8 @@ export type TurnInput = {
 /** compress_context runs here, against the conversation; every other tool is a built-in. */
 async function runToolCall(userId: string, conversationId: string, settings: CompressionSettings, call: ToolCall): Promise<string> {
   if (call.name === COMPRESS_CONTEXT_TOOL.function.name) {
-    let summary = "";
-    try {
-      summary = String((JSON.parse(call.arguments || "{}") as { summary?: unknown }).summary ?? "");
-    } catch {
-      return "compress_context failed: the arguments were not valid JSON.";
-    }
+    const summary = providedSummaryOf(call.arguments);
+    if (summary === null) return 'Error: the arguments of compress_context must be JSON of the form {"summary": "<text>"}.';
     const applied = await withTranscript(userId, conversationId, settings, (transcript) =>
       compressionManager().applyProvided(transcript, { summary, trigger: "tool" }, settings),
     );

@@ -347,7 +347,7 @@ export class AutoCompressionManager {
       return false;
     }
     const { output } = written;
-    const folded = fold.length > 0 ? `, folding in ${plural(fold.length, "level-1 summary", "level-1 summaries")}` : "";
+    const folded = fold.length > 0 ? `, folding in ${plural(fold.length, "earlier summary", "earlier summaries")} (up to level ${Math.max(...fold.map((c) => c.level))})` : "";
     return this.recorder.commit(change, context, {
       fields: {
         level: fold.length > 0 ? Math.max(...fold.map((c) => c.level)) + 1 : 1,

@@ -1,3 +1,5 @@
+import { z } from "zod";
+
 /**
  * The chat model's own way to compress (kept next to the automatic path: a model that
  * knows its task can pick a better cut): it writes the summary, applyProvided stores it with trigger "tool".
@@ -24,3 +26,20 @@ export const COMPRESS_CONTEXT_TOOL = {
     },
   },
 } as const;
+
+const compressContextArguments = z.object({ summary: z.string() });
+
+/**
+ * The summary in a compress_context call's arguments, or null when they are not JSON
+ * of the tool's shape (a model's malformed call is answered, never thrown).
+ */
+export function providedSummaryOf(argumentsText: string): string | null {
+  let json: unknown;
+  try {
+    json = JSON.parse(argumentsText || "{}");
+  } catch {
+    return null;
+  }
+  const parsed = compressContextArguments.safeParse(json);
+  return parsed.success ? parsed.data.summary : null;
+}

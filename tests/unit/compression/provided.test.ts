@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { COMPRESS_CONTEXT_TOOL } from "@/lib/compression/tools";
+import { COMPRESS_CONTEXT_TOOL, providedSummaryOf } from "@/lib/compression/tools";
 import { chat, compaction, msg, resetSeq, setup, text, transcriptOf } from "./fakes";
 
 beforeEach(() => resetSeq());
@@ -111,5 +111,17 @@ describe("compactNow", () => {
     const preview = await manager.compactNow(transcriptOf(chat(4, 200)), { preview: true });
     expect(preview.proposal).toBeUndefined();
     expect(preview.attempts[0]).toMatchObject({ outcome: "failed", reason: "summary model returned empty output" });
+  });
+});
+
+describe("compress_context arguments", () => {
+  it("takes the summary of a call of the tool's shape and refuses anything else", () => {
+    expect(providedSummaryOf('{"summary":"We planned the trip."}')).toBe("We planned the trip.");
+    // An empty summary is the tool's shape; applyProvided records it as a failed attempt.
+    expect(providedSummaryOf('{"summary":""}')).toBe("");
+    expect(providedSummaryOf("{ nope")).toBeNull();
+    expect(providedSummaryOf("")).toBeNull();
+    expect(providedSummaryOf('{"summary":42}')).toBeNull();
+    expect(providedSummaryOf('["We planned the trip."]')).toBeNull();
   });
 });
