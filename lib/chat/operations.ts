@@ -70,7 +70,7 @@ import { continueReply } from "./continue-reply";
 import { countMessageTokens } from "../llm/tokens";
 import { stopTurnsEverywhere } from "./running-turns";
 import type { ActivityView, AttemptView, CompactionView, SearchHit } from "../views";
-import { span } from "../log/timing";
+import { span, spanSync } from "../log/timing";
 
 /** Who is asking: resolved once per request by lib/auth/current-user.ts. */
 export type Actor = { id: string; role: UserRole };
@@ -495,7 +495,7 @@ export async function modelInfoIfAvailable() {
  * bad request is refused with a proper error instead of a broken stream.
  */
 export async function startTurn(actor: Actor, input: unknown, signal?: AbortSignal): Promise<AsyncGenerator<TurnEvent>> {
-  const request = parse(turnInput, input);
+  const request = spanSync("input", () => parse(turnInput, input));
   const { conversationId } = request;
   // The turn's settings snapshot, read here because it also checks that the conversation
   // is the user's (not found otherwise) before anything streams.

@@ -14,7 +14,7 @@ import { ModelError, streamChat } from "../llm/client";
 import { countMessageTokens } from "../llm/tokens";
 import { runTool } from "../llm/tools";
 import { logger } from "../log/logger";
-import { recordSpan, span, spanSync } from "../log/timing";
+import { span, spanSync, startSpan } from "../log/timing";
 import {
   activeTranscript,
   compressBeforeCall,
@@ -101,7 +101,7 @@ export async function* runTurn(input: TurnInput): AsyncGenerator<TurnEvent> {
       type Status = Extract<TurnEvent, { type: "status" }>;
       let announce: (status: Status) => void = () => {};
       const announced = new Promise<Status>((resolve) => (announce = resolve));
-      const compressStarted = performance.now();
+      const endCompress = startSpan("compress");
       const compression = compressBeforeCall(userId, conversationId, settings, {
         signal: turn.signal,
         onSummarizing: (range) => announce({ type: "status", stage: "compressing", messageCount: range.messageCount }),
@@ -110,7 +110,7 @@ export async function* runTurn(input: TurnInput): AsyncGenerator<TurnEvent> {
       const status = await Promise.race([compression.then(() => null), announced]);
       if (status) yield status;
       const applied = await compression;
-      recordSpan("compress", performance.now() - compressStarted);
+      endCompress();
       for (const compaction of applied.compactions) yield { type: "compaction", compaction };
       for (const attempt of applied.attempts) {
         if (attempt.outcome === "failed") yield { type: "compaction_failed", attempt: attemptRecordToView(attempt) };
@@ -133,7 +133,7 @@ export async function* runTurn(input: TurnInput): AsyncGenerator<TurnEvent> {
       let toolCalls: ToolCall[] = [];
       let usage: { promptTokens: number; completionTokens: number } | undefined;
       let failure: ModelError | undefined;
-      const modelStarted = performance.now();
+      const endModel = startSpan("model");
       try {
         for await (const event of streamChat({
           model,
@@ -157,7 +157,7 @@ export async function* runTurn(input: TurnInput): AsyncGenerator<TurnEvent> {
         if (!(error instanceof ModelError)) throw error;
         failure = error;
       }
-      recordSpan("model", performance.now() - modelStarted);
+      endModel();
 
       const stopped = turn.signal.aborted;
       if (stopped || failure) {
@@ -186,7 +186,7 @@ export async function* runTurn(input: TurnInput): AsyncGenerator<TurnEvent> {
       const assistantDraft: MessageDraft = {
         role: "assistant",
         content: text,
-        tokenCount: countMessageTokens(assistantChat(text, toolCalls)),
+        tokenCount: spanSync("count", () => countMessageTokens(assistantChat(text, toolCalls))),
         model,
         status: "complete",
         toolCalls,
@@ -200,8 +200,9 @@ export async function* runTurn(input: TurnInput): AsyncGenerator<TurnEvent> {
         last && input.gate ? [await input.gate.appendFinalReply(assistantDraft)] : appendMessageRows(db, userId, conversationId, [assistantDraft]),
       );
       if (assistantRow) {
-        context = { ...transcript, messages: [...transcript.messages, toTranscriptMessage(assistantRow)], totalMessageCount: assistantRow.seq };
-        yield { type: "message", message: toMessageView(assistantRow) };
+        const [added, view] = spanSync("view", () => [toTranscriptMessage(assistantRow), toMessageView(assistantRow)] as const);
+        context = { ...transcript, messages: [...transcript.messages, added], totalMessageCount: assistantRow.seq };
+        yield { type: "message", message: view };
       }
       if (last) break;
 
@@ -230,6 +231,6 @@ export async function* runTurn(input: TurnInput): AsyncGenerator<TurnEvent> {
     }
   } finally {
     turn.release();
-    await input.gate?.close();
+    await span("close", async () => input.gate?.close());
   }
 }

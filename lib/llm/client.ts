@@ -24,6 +24,7 @@ import type { ChatMessage, ToolCall } from "../compression/types";
 import { config } from "../config";
 import { abortedError, malformedError, timeoutError, toModelError, type AbortContext } from "./errors";
 import { DEMO_MODEL, normalizeModelName } from "./models";
+import { span } from "../log/timing";
 import type { DemoServer } from "./demo-server";
 
 export { ModelError, isModelError, type ModelErrorKind } from "./errors";
@@ -226,7 +227,8 @@ export async function* streamChat(options: StreamChatOptions): AsyncGenerator<Ch
     arm();
     let stream: AsyncIterable<OpenAI.Chat.Completions.ChatCompletionChunk>;
     try {
-      stream = await endpoint.client.chat.completions.create(params, { signal: controller.signal });
+      // Timed apart from the stream: serializing and sending the request and the server's wait before its first byte.
+      stream = await span("modelRequest", () => endpoint.client.chat.completions.create(params, { signal: controller.signal }));
     } catch (error) {
       throw toModelError(error, context);
     }

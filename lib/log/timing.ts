@@ -10,37 +10,63 @@ export const timingEnabled = config().STRATA_SERVER_TIMING === "1";
 type Span = { ms: number; count: number };
 export type Timings = Map<string, Span>;
 
-const current = new AsyncLocalStorage<Timings>();
+// `open` counts the spans running; time of a span that starts with none open is
+// "covered", and the handler's time not covered is reported as the span `unspanned`,
+// so the breakdown accounts for the whole request (nested spans such as db, load or
+// settingsRead are not counted twice).
+type RequestTimings = { spans: Timings; open: number; covered: number };
+
+const current = new AsyncLocalStorage<RequestTimings>();
 
 /** Adds `ms` to the span `name` of the request being served (no-op outside one). */
 export function recordSpan(name: string, ms: number): void {
-  const timings = current.getStore();
-  if (!timings) return;
-  const span = timings.get(name) ?? { ms: 0, count: 0 };
+  const request = current.getStore();
+  if (request) addSpan(request, name, ms);
+}
+
+function addSpan(request: RequestTimings, name: string, ms: number): void {
+  const span = request.spans.get(name) ?? { ms: 0, count: 0 };
   span.ms += ms;
   span.count += 1;
-  timings.set(name, span);
+  request.spans.set(name, span);
+}
+
+/**
+ * Starts the span `name` for a stretch of code that cannot be wrapped in a function
+ * (one that yields, say); the returned function ends it.
+ */
+export function startSpan(name: string): () => void {
+  const request = timingEnabled ? current.getStore() : undefined;
+  if (!request) return () => {};
+  request.open += 1;
+  const started = performance.now();
+  return () => {
+    request.open -= 1;
+    const ms = performance.now() - started;
+    addSpan(request, name, ms);
+    if (request.open === 0) request.covered += ms;
+  };
 }
 
 /** Times `work` as the span `name` when timings are on. */
 export async function span<T>(name: string, work: () => Promise<T>): Promise<T> {
-  if (!timingEnabled || !current.getStore()) return work();
-  const started = performance.now();
+  if (!timingEnabled) return work();
+  const end = startSpan(name);
   try {
     return await work();
   } finally {
-    recordSpan(name, performance.now() - started);
+    end();
   }
 }
 
 /** The synchronous counterpart of `span`. */
 export function spanSync<T>(name: string, work: () => T): T {
-  if (!timingEnabled || !current.getStore()) return work();
-  const started = performance.now();
+  if (!timingEnabled) return work();
+  const end = startSpan(name);
   try {
     return work();
   } finally {
-    recordSpan(name, performance.now() - started);
+    end();
   }
 }
 
@@ -52,12 +78,14 @@ export function serverTimingHeader(timings: Timings): string {
 /** Runs a request handler collecting its spans; adds the header to its response when timings are on. */
 export async function withServerTiming(work: () => Promise<Response>): Promise<Response> {
   if (!timingEnabled) return work();
-  const timings: Timings = new Map();
+  const request: RequestTimings = { spans: new Map(), open: 0, covered: 0 };
   const started = performance.now();
-  const response = await current.run(timings, work);
-  timings.set("total", { ms: performance.now() - started, count: 1 });
+  const response = await current.run(request, work);
+  const total = performance.now() - started;
+  request.spans.set("unspanned", { ms: Math.max(0, total - request.covered), count: 1 });
+  request.spans.set("total", { ms: total, count: 1 });
   try {
-    response.headers.set("server-timing", serverTimingHeader(timings));
+    response.headers.set("server-timing", serverTimingHeader(request.spans));
   } catch {
     // immutable headers (a proxied response): nothing to add
   }

@@ -1,5 +1,6 @@
 import * as ops from "@/lib/chat/operations";
 import { collectTurn, handleUser, jsonResponse, ndjsonResponse, readJsonObject } from "@/lib/http/handlers";
+import { span, spanSync } from "@/lib/log/timing";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
@@ -24,11 +25,11 @@ export function GET(request: Request, { params }: Params) {
  */
 export function POST(request: Request, { params }: Params) {
   return handleUser(request, async (user) => {
-    const body = await readJsonObject(request);
+    const body = await span("body", () => readJsonObject(request));
     const { stream, ...turn } = body;
     const events = await ops.startTurn(user, { ...turn, conversationId: (await params).id }, request.signal);
     if (stream === true) return ndjsonResponse(events);
     const result = await collectTurn(events);
-    return jsonResponse(result, result.error ? 502 : 200);
+    return spanSync("respond", () => jsonResponse(result, result.error ? 502 : 200));
   });
 }
