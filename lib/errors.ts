@@ -15,7 +15,8 @@ export type AppErrorCode =
   | "busy"
   | "rate_limited"
   | "model_error"
-  | "payload_too_large";
+  | "payload_too_large"
+  | "unavailable";
 
 const HTTP_STATUS: Record<AppErrorCode, number> = {
   invalid_input: 400,
@@ -27,6 +28,7 @@ const HTTP_STATUS: Record<AppErrorCode, number> = {
   payload_too_large: 413,
   rate_limited: 429,
   model_error: 502,
+  unavailable: 503,
 };
 
 export class AppError extends Error {

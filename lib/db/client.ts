@@ -8,6 +8,7 @@ import { PrismaClient } from "./generated/client.ts";
 import { applyMigrations } from "./migrate.ts";
 import { logger } from "../log/logger.ts";
 import { config } from "../config.ts";
+import { AppError } from "../errors.ts";
 import { recordSpan, timingEnabled } from "../log/timing.ts";
 
 export type Db = PrismaClient;
@@ -17,7 +18,7 @@ type DbHandle = { db: Db; kind: DbKind; close: () => Promise<void> };
 
 // Kept on globalThis so Next's dev reloads and repeated imports share one client,
 // and above all one PGlite instance: its data directory admits a single opener.
-const globalForDb = globalThis as unknown as { strataDb?: Promise<DbHandle> | undefined };
+const globalForDb = globalThis as unknown as { strataDb?: Promise<DbHandle> | undefined; strataDbShutDown?: boolean };
 
 export function embeddedDataDir(): string {
   return config().STRATA_DATA_DIR ?? path.join(process.cwd(), "data", "pglite");
@@ -74,6 +75,7 @@ export async function getDb(): Promise<Db> {
 }
 
 export function getDbHandle(): Promise<DbHandle> {
+  if (globalForDb.strataDbShutDown) return Promise.reject(new AppError("unavailable", "The server is shutting down; try again in a moment."));
   if (!globalForDb.strataDb) {
     globalForDb.strataDb = openDatabase().catch((error: unknown) => {
       globalForDb.strataDb = undefined;
@@ -81,6 +83,16 @@ export function getDbHandle(): Promise<DbHandle> {
     });
   }
   return globalForDb.strataDb;
+}
+
+/**
+ * Closes the shared database for the rest of the process (SIGTERM). A request that still
+ * arrives on a kept-alive connection is answered 503 instead of opening the database
+ * again: a reopened embedded database held the process open after the drain.
+ */
+export async function shutDownDb(): Promise<void> {
+  globalForDb.strataDbShutDown = true;
+  await closeDb();
 }
 
 /** Closes the shared database (tests, scripts). The next getDb() opens it again. */

@@ -3,7 +3,7 @@
 // SIGTERM drain. Not used by tests or scripts, which run background work in-process.
 import { config } from "../config";
 import { closeCluster, listenForStops } from "../db/cluster";
-import { closeDb } from "../db/client";
+import { shutDownDb } from "../db/client";
 import { logger } from "../log/logger";
 import { runBackgroundCompaction } from "../chat/compressor";
 import { runningTurnCount, stopAllTurns, stopTurns } from "../chat/running-turns";
@@ -50,9 +50,16 @@ function installShutdown(graceMs: number): void {
       const left = await stopAllTurns(graceMs);
       if (left > 0) logger.warn({ left }, "SIGTERM: turns still running after the grace period");
       await stopQueue(Math.max(1000, deadline - Date.now()));
-      await Promise.allSettled([closeCluster(), closeDb()]);
+      await Promise.allSettled([closeCluster(), shutDownDb()]);
       logger.info("SIGTERM: drained");
       if (previous.length === 0) process.exit(143);
+      // Next's handler exits once its HTTP server has closed, which waits for every open
+      // connection: a browser tab polling on a kept-alive connection could hold it open
+      // indefinitely. What had to be saved is saved, so the grace period bounds the wait.
+      setTimeout(() => {
+        logger.warn("SIGTERM: connections still open at the end of the grace period; exiting");
+        process.exit(143);
+      }, Math.max(1000, deadline - Date.now())).unref();
       for (const listener of previous) (listener as (signal: NodeJS.Signals) => void)(signal);
     })();
   });

@@ -96,6 +96,16 @@ describe("the newcomer's path", () => {
 
   it("SIGTERM to npm alone (a container's main process) reaches the server, which drains and exits", async () => {
     const npmExited = new Promise((resolve) => (server.exitCode != null ? resolve(null) : server.on("exit", resolve)));
+    // A client that goes on asking on its kept-alive connection while the server drains,
+    // as an open tab polls: the server must still exit, without opening its database again.
+    let exited = false;
+    void npmExited.then(() => (exited = true));
+    const polling = (async () => {
+      while (!exited) {
+        await fetch(`${URL_BASE}/api/health`).then((response) => response.text(), () => null);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    })();
     server.kill("SIGTERM");
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
@@ -104,6 +114,8 @@ describe("the newcomer's path", () => {
     ]).finally(() => clearTimeout(timer));
     // The server behind npm stops listening; a signal lost on the way would leave it serving.
     await untilDown(30_000);
+    await polling;
     expect(output).toContain('"msg":"SIGTERM: drained"');
+    expect(output.split('"msg":"embedded PostgreSQL (PGlite) ready"').length - 1).toBe(1);
   }, 60_000);
 });
