@@ -165,7 +165,8 @@ async function main(): Promise<boolean> {
       OPENAI_API_KEY: "test",
       LOG_LEVEL: "silent",
       STRATA_DEFAULT_MODEL: "gpt-4o-mini",
-      STRATA_MESSAGE_RATE_LIMIT: "0",
+      // Counted, as for every user (the default limit is on), but never reached.
+      STRATA_MESSAGE_RATE_LIMIT: "1000000",
       STRATA_SERVER_TIMING: "1",
     },
     APP_PORT,

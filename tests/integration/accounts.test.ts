@@ -278,6 +278,12 @@ describe("message sends per user", () => {
       expect((await send(other)).status).toBe(200);
     });
   });
+
+  it("are counted in an unlogged table: counting a send writes no WAL, so it waits for no disk flush", async () => {
+    const rows = await h.db.$queryRaw<{ persistence: string }[]>`
+      SELECT relpersistence::text AS persistence FROM pg_class WHERE relname = 'RateBucket' AND relkind = 'r'`;
+    expect(rows).toEqual([{ persistence: "u" }]);
+  });
 });
 
 describe("the auth secret", () => {
