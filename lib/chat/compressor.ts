@@ -12,7 +12,7 @@ import { tryConversationLease, withConversationLease } from "../db/cluster";
 import { enqueueCompaction, pendingCompactionJobs, queueRunning } from "../queue";
 import { getCompactionView, recordAttempts, saveCompressionChange } from "../db/compactions";
 import { readSettings } from "../db/settings";
-import { loadTranscript } from "../db/transcript";
+import { loadTranscript, type ConversationHead } from "../db/transcript";
 import { createSummarizer } from "../llm/summarizer";
 import { tokenCounter, countMessageTokens } from "../llm/tokens";
 import { modelCatalog } from "../llm/models";
@@ -54,8 +54,8 @@ export function countSystemPrompt(text: string): number {
   return countMessageTokens({ role: "system", content: text });
 }
 
-async function loadActive(userId: string, conversationId: string): Promise<{ transcript: Transcript; historyVersion: number }> {
-  const { transcript, historyVersion } = await loadTranscript(await getDb(), userId, conversationId, countSystemPrompt);
+async function loadActive(userId: string, conversationId: string, known?: ConversationHead): Promise<{ transcript: Transcript; historyVersion: number }> {
+  const { transcript, historyVersion } = await loadTranscript(await getDb(), userId, conversationId, countSystemPrompt, known);
   return { transcript: { ...transcript, toolTokens: REQUEST_OVERHEAD_TOKENS }, historyVersion };
 }
 
@@ -170,10 +170,12 @@ export async function compressBeforeCall(
   options: Pick<ProcessOptions, "signal" | "onSummarizing"> & {
     /** The request is over the hard limit and waits for the compaction under way. */
     onAwaiting?: () => void;
+    /** The conversation row as the turn's own statement just left it (see loadTranscript). */
+    known?: ConversationHead | null;
   } = {},
 ): Promise<AppliedChange> {
-  const { onAwaiting, ...processOptions } = options;
-  const { transcript: current } = await loadActive(userId, conversationId);
+  const { onAwaiting, known, ...processOptions } = options;
+  const { transcript: current } = await loadActive(userId, conversationId, known ?? undefined);
   const unchanged: AppliedChange = { change: { created: [], attempts: [], transcript: current }, transcript: current, compactions: [], attempts: [], saved: true };
   const need = compressionManager().needBeforeCall(current, settings);
   if (need === "nothing") return unchanged;

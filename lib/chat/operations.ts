@@ -497,39 +497,42 @@ export async function modelInfoIfAvailable() {
 export async function startTurn(actor: Actor, input: unknown, signal?: AbortSignal): Promise<AsyncGenerator<TurnEvent>> {
   const request = spanSync("input", () => parse(turnInput, input));
   const { conversationId } = request;
+  const base = { userId: actor.id, conversationId, ...(signal ? { signal } : {}) };
+  // One turn at a time per conversation: a second send while one runs is refused
+  // ("busy", 409). A new message is stored in the statement that takes the gate, which
+  // also checks the owner (not found otherwise) and reads the turn's settings snapshot.
+  if (!("retry" in request || "editSeq" in request || "regenerateSeq" in request || "continueSeq" in request)) {
+    await span("sendLimit", () => countMessageSend(actor.id));
+    const gate = await span("gate", () =>
+      openTurnGate(actor.id, conversationId, {
+        role: "user",
+        content: request.content,
+        tokenCount: countMessageTokens({ role: "user", content: request.content }),
+      }),
+    );
+    return runTurn({ ...base, gate });
+  }
   // The turn's settings snapshot, read here because it also checks that the conversation
   // is the user's (not found otherwise) before anything streams.
   const { settings } = await span("settings", async () => readSettings(await getDb(), actor.id, conversationId));
   await span("sendLimit", () => countMessageSend(actor.id));
-  const base = { userId: actor.id, conversationId, settings, ...(signal ? { signal } : {}) };
-  // One turn at a time per conversation: a second send while one runs is refused
-  // ("busy", 409); a new message is stored in the statement that takes the gate.
-  if ("retry" in request) return runTurn({ ...base, gate: await openTurnGate(actor.id, conversationId) });
+  const withSettings = { ...base, settings };
+  if ("retry" in request) return runTurn({ ...withSettings, gate: await openTurnGate(actor.id, conversationId) });
   if ("editSeq" in request) {
     return gated(actor, conversationId, async (gate) => {
       const edit = await prepareEdit(actor, { conversationId, seq: request.editSeq, content: request.content });
       const [userMessage] = await appendMessages(await getDb(), actor.id, conversationId, [
         { role: "user", content: edit.content, tokenCount: countMessageTokens({ role: "user", content: edit.content }), versionOf: edit.versionOf },
       ]);
-      return runTurn({ ...base, gate: { ...gate, userMessage: userMessage ?? null } });
+      return runTurn({ ...withSettings, gate: { ...gate, userMessage: userMessage ?? null } });
     });
   }
   if ("regenerateSeq" in request) {
     return gated(actor, conversationId, (gate) =>
-      regenerate(actor, conversationId, request.regenerateSeq, gate, (versionGate) => runTurn({ ...base, gate: versionGate })),
+      regenerate(actor, conversationId, request.regenerateSeq, gate, (versionGate) => runTurn({ ...withSettings, gate: versionGate })),
     );
   }
-  if ("continueSeq" in request) {
-    return gated(actor, conversationId, async (gate) =>
-      continueReply({ ...base, messageId: await continueStopped(actor, conversationId, request.continueSeq), gate }),
-    );
-  }
-  const gate = await span("gate", () =>
-    openTurnGate(actor.id, conversationId, {
-      role: "user",
-      content: request.content,
-      tokenCount: countMessageTokens({ role: "user", content: request.content }),
-    }),
+  return gated(actor, conversationId, async (gate) =>
+    continueReply({ ...withSettings, messageId: await continueStopped(actor, conversationId, request.continueSeq), gate }),
   );
-  return runTurn({ ...base, gate });
 }

@@ -7,6 +7,8 @@ import { getDb } from "../db/client";
 import type { Message } from "../db/generated/client";
 import { appendWithRowChange, type MessageDraft } from "../db/messages";
 import { releasedWith, releaseTurnLease, renewTurnLease, takeTurnLease } from "../db/turn-lease";
+import type { CompressionSettings } from "../compression/settings";
+import type { ConversationHead } from "../db/transcript";
 import { notFound } from "../errors";
 import { logger } from "../log/logger";
 import type { MessageView } from "../views";
@@ -21,6 +23,10 @@ export type TurnGate = {
   appendFinalReply: (reply: MessageDraft) => Promise<Message>;
   /** The conversation's new name when that message was its first (see nameAfterFirstMessage), else null. */
   title: string | null;
+  /** The conversation row as the statement storing the user's message left it (null without one): the turn's first load reads nothing more when this process's copy of the context is at it. */
+  head: ConversationHead | null;
+  /** The conversation's settings, read by that statement (null without one): the turn's snapshot. */
+  settings: CompressionSettings | null;
   close: () => Promise<void>;
 };
 
@@ -49,13 +55,15 @@ export async function openTurnGate(userId: string, conversationId: string, userM
   return {
     userMessage: taken.userMessage,
     async appendFinalReply(reply) {
-      const [row] = await appendWithRowChange(db, userId, conversationId, reply, releasedWith(leaseId));
+      const row = (await appendWithRowChange(db, userId, conversationId, reply, releasedWith(leaseId)))?.rows[0];
       if (!row) throw notFound("conversation", conversationId);
       closed = true;
       clearInterval(renew);
       return row;
     },
     title: taken.title,
+    head: taken.head,
+    settings: taken.settings?.settings ?? null,
     async close() {
       if (closed) return;
       closed = true;

@@ -42,7 +42,7 @@ export type TurnInput = {
   signal?: AbortSignal;
   /** The conversation's turn gate, opened by the caller (which may have stored the user's message with it); closed when the turn ends. */
   gate?: TurnGate;
-  /** The settings snapshot for the turn when the caller has read them already (startTurn does, checking ownership). */
+  /** The settings snapshot for the turn when the caller has read them already (startTurn does, checking ownership, unless the gate read them). */
   settings?: CompressionSettings;
 };
 
@@ -80,7 +80,8 @@ export async function* runTurn(input: TurnInput): AsyncGenerator<TurnEvent> {
   try {
     // One snapshot of the settings for the whole turn: a change saved meanwhile
     // applies from the next turn, never halfway through this one.
-    const settings = input.settings ?? (await span("settings", () => readSettings(db, userId, conversationId))).settings;
+    const settings =
+      input.settings ?? input.gate?.settings ?? (await span("settings", () => readSettings(db, userId, conversationId))).settings;
     if (input.gate?.userMessage) {
       yield { type: "message", message: input.gate.userMessage };
       if (input.gate.title) yield { type: "title", title: input.gate.title };
@@ -104,6 +105,8 @@ export async function* runTurn(input: TurnInput): AsyncGenerator<TurnEvent> {
       const endCompress = startSpan("compress");
       const compression = compressBeforeCall(userId, conversationId, settings, {
         signal: turn.signal,
+        // Only the first round: a tool round stored its results since.
+        known: round === 0 ? (input.gate?.head ?? null) : null,
         onSummarizing: (range) => announce({ type: "status", stage: "compressing", messageCount: range.messageCount }),
         onAwaiting: () => announce({ type: "status", stage: "awaiting_compaction" }),
       });

@@ -7,7 +7,8 @@ import { Prisma } from "./generated/client.ts";
 import { settingsFromStored } from "../compression/settings";
 import { BUILT_IN, differences, overlay, storedLayer } from "../settings-layers";
 
-const INSTANCE_ID = 1;
+/** The one row of Instance: the instance-wide state and the admin's settings defaults. */
+export const INSTANCE_ID = 1;
 
 type Tx = Prisma.TransactionClient;
 

@@ -1,6 +1,8 @@
 import type { Db } from "./client.ts";
 import { Prisma, type Message } from "./generated/client.ts";
 import { toMessageView, toolCallsOf } from "./mappers.ts";
+import { keepAppended, type ConversationHead } from "./transcript.ts";
+import { settingsLayerColumns } from "./settings.ts";
 import { AppError, notFound } from "../errors.ts";
 import type { ToolCall } from "../compression/types";
 import type { MessageStatus, MessageView } from "../views";
@@ -91,40 +93,88 @@ export type ConversationRowChange = { set: Prisma.Sql; where: Prisma.Sql };
 
 const NO_ROW_CHANGE: ConversationRowChange = { set: Prisma.empty, where: Prisma.empty };
 
+/** What a one-statement append returns with every message: the conversation row (as `head…`) and the settings layers. */
+type HeadColumns = {
+  headModel: string;
+  headSystemPrompt: string;
+  headLastSeq: number;
+  headHistoryVersion: number;
+  headContextVersion: number;
+  settingsDefaults: unknown;
+  settingsUser: unknown;
+  settingsConversation: unknown;
+};
+const APPEND_EXTRAS = [
+  "headModel", "headSystemPrompt", "headLastSeq", "headHistoryVersion", "headContextVersion",
+  "settingsDefaults", "settingsUser", "settingsConversation",
+] as const satisfies readonly (keyof HeadColumns)[];
+
+function messageOnly(row: Message & HeadColumns): Message {
+  const message: Partial<Message & HeadColumns> = { ...row };
+  for (const key of APPEND_EXTRAS) delete message[key];
+  return message as Message;
+}
+
+/**
+ * Messages stored by one statement, the conversation row as that statement left it, and
+ * the stored settings layers it read (unchecked JSON: resolveLayers checks them), so a
+ * turn needs no other read to start.
+ */
+export type Appended = { rows: Message[]; head: ConversationHead; settingsLayers: { defaults: unknown; user: unknown; conversation: unknown } };
+
 async function appendInOneStatement(
   db: Db,
   userId: string,
   conversationId: string,
   drafts: MessageDraft[],
   row: ConversationRowChange,
-): Promise<Message[]> {
+): Promise<Appended | null> {
   const data = drafts.map((draft) => draftData(conversationId, 0, draft));
   const column = <T>(pick: (row: Prisma.MessageCreateManyInput) => T | undefined) => data.map((row) => pick(row) ?? null);
-  return db.$queryRaw<Message[]>`
+  const returned = await db.$queryRaw<(Message & HeadColumns)[]>`
     WITH bumped AS (
       UPDATE "Conversation" SET "lastSeq" = "lastSeq" + ${drafts.length}, "updatedAt" = now() ${row.set}
-      WHERE id = ${conversationId} AND "userId" = ${userId} ${row.where} RETURNING "lastSeq"
+      WHERE id = ${conversationId} AND "userId" = ${userId} ${row.where}
+      RETURNING "lastSeq", model, "systemPrompt", "historyVersion", "contextVersion", "settingsOverrides"
+    ), inserted AS (
+      INSERT INTO "Message" (id, "conversationId", seq, role, content, "toolCalls", "tokenCount", model, status, error,
+                             "promptTokens", "completionTokens", "requestTokens", "versionOf", "updatedAt")
+      SELECT gen_random_uuid()::text, ${conversationId}, bumped."lastSeq" - ${drafts.length} + d.n, d.role::"MessageRole", d.content,
+             d.calls::jsonb, d.tokens, d.model, COALESCE(d.status, 'complete')::"MessageStatus", d.error, d.prompt, d.completion, d.request, d.version, now()
+      FROM bumped,
+           unnest(${column((row) => row.role)}::text[], ${column((row) => row.content)}::text[],
+                  ${column((row) => (row.toolCalls === undefined ? null : JSON.stringify(row.toolCalls)))}::text[],
+                  ${column((row) => row.tokenCount)}::int[], ${column((row) => row.model)}::text[], ${column((row) => row.status)}::text[],
+                  ${column((row) => row.error)}::text[], ${column((row) => row.promptTokens)}::int[],
+                  ${column((row) => row.completionTokens)}::int[], ${column((row) => row.requestTokens)}::int[],
+                  ${column((row) => row.versionOf)}::text[])
+             WITH ORDINALITY AS d(role, content, calls, tokens, model, status, error, prompt, completion, request, version, n)
+      RETURNING ${MESSAGE_COLUMNS}
     )
-    INSERT INTO "Message" (id, "conversationId", seq, role, content, "toolCalls", "tokenCount", model, status, error,
-                           "promptTokens", "completionTokens", "requestTokens", "versionOf", "updatedAt")
-    SELECT gen_random_uuid()::text, ${conversationId}, bumped."lastSeq" - ${drafts.length} + d.n, d.role::"MessageRole", d.content,
-           d.calls::jsonb, d.tokens, d.model, COALESCE(d.status, 'complete')::"MessageStatus", d.error, d.prompt, d.completion, d.request, d.version, now()
-    FROM bumped,
-         unnest(${column((row) => row.role)}::text[], ${column((row) => row.content)}::text[],
-                ${column((row) => (row.toolCalls === undefined ? null : JSON.stringify(row.toolCalls)))}::text[],
-                ${column((row) => row.tokenCount)}::int[], ${column((row) => row.model)}::text[], ${column((row) => row.status)}::text[],
-                ${column((row) => row.error)}::text[], ${column((row) => row.promptTokens)}::int[],
-                ${column((row) => row.completionTokens)}::int[], ${column((row) => row.requestTokens)}::int[],
-                ${column((row) => row.versionOf)}::text[])
-           WITH ORDINALITY AS d(role, content, calls, tokens, model, status, error, prompt, completion, request, version, n)
-    RETURNING ${MESSAGE_COLUMNS}`.then((rows) => rows.sort((a, b) => a.seq - b.seq));
+    SELECT inserted.*, bumped.model AS "headModel", bumped."systemPrompt" AS "headSystemPrompt", bumped."lastSeq" AS "headLastSeq",
+           bumped."historyVersion" AS "headHistoryVersion", bumped."contextVersion" AS "headContextVersion",
+           bumped."settingsOverrides" AS "settingsConversation", ${settingsLayerColumns(userId)}
+    FROM inserted, bumped`;
+  const first = returned[0];
+  if (!first) return null;
+  const head: ConversationHead = {
+    model: first.headModel,
+    systemPrompt: first.headSystemPrompt,
+    lastSeq: first.headLastSeq,
+    historyVersion: first.headHistoryVersion,
+    contextVersion: first.headContextVersion,
+  };
+  const settingsLayers = { defaults: first.settingsDefaults, user: first.settingsUser, conversation: first.settingsConversation };
+  const rows = returned.map(messageOnly).sort((a, b) => a.seq - b.seq);
+  keepAppended(db, conversationId, head, rows);
+  return { rows, head, settingsLayers };
 }
 
 /**
  * Stores a user message or a reply together with `row`'s change of the conversation row,
- * in one statement; empty when the row did not meet `row.where` (or is not the user's).
+ * in one statement; null when the row did not meet `row.where` (or is not the user's).
  */
-export function appendWithRowChange(db: Db, userId: string, conversationId: string, draft: MessageDraft, row: ConversationRowChange): Promise<Message[]> {
+export function appendWithRowChange(db: Db, userId: string, conversationId: string, draft: MessageDraft, row: ConversationRowChange): Promise<Appended | null> {
   if (draft.role === "tool") throw new Error("a tool result is checked against its call in a transaction");
   return appendInOneStatement(db, userId, conversationId, [draft], row);
 }
@@ -142,9 +192,9 @@ export async function appendMessages(db: Db, userId: string, conversationId: str
 export async function appendMessageRows(db: Db, userId: string, conversationId: string, drafts: MessageDraft[]): Promise<Message[]> {
   if (drafts.length === 0) return [];
   if (drafts.every((draft) => draft.role !== "tool")) {
-    const rows = await appendInOneStatement(db, userId, conversationId, drafts, NO_ROW_CHANGE);
-    if (rows.length === 0) throw notFound("conversation", conversationId);
-    return rows;
+    const appended = await appendInOneStatement(db, userId, conversationId, drafts, NO_ROW_CHANGE);
+    if (!appended) throw notFound("conversation", conversationId);
+    return appended.rows;
   }
   return db.$transaction((tx) => appendRowsInTx(tx, userId, conversationId, drafts));
 }

@@ -1,7 +1,8 @@
 // Reads and writes the three layers of compression settings (see settings-layers.ts).
 // Read fresh on every use (docs/design.md): a saved change applies on the next turn.
 import type { Db } from "./client.ts";
-import type { Prisma } from "./generated/client.ts";
+import { INSTANCE_ID } from "./instance.ts";
+import { Prisma } from "./generated/client.ts";
 import { span } from "../log/timing.ts";
 import { invalidInput, notFound } from "../errors.ts";
 import { DEFAULT_SETTINGS, type CompressionSettings } from "../compression/settings";
@@ -18,7 +19,6 @@ import {
   type SettingsLayer,
 } from "../settings-layers";
 
-const INSTANCE_ID = 1;
 
 const json = (layer: SettingsLayer) => layer as Prisma.InputJsonValue;
 
@@ -46,16 +46,25 @@ export function readSettings(db: Db, userId: string, conversationId: string): Pr
   return span("settingsRead", () => readConversationSettings(db, userId, conversationId));
 }
 
+/**
+ * The admin's defaults and the user's own layer as two columns ("settingsDefaults",
+ * "settingsUser") of any statement that reads the conversation row, whose
+ * "settingsOverrides" is the third layer: resolveLayers gives the settings.
+ */
+export function settingsLayerColumns(userId: string): Prisma.Sql {
+  return Prisma.sql`(SELECT i."compressionDefaults" FROM "Instance" i WHERE i.id = ${INSTANCE_ID}) AS "settingsDefaults",
+    (SELECT u."values" FROM "UserSettings" u WHERE u."userId" = ${userId}) AS "settingsUser"`;
+}
+
 async function readConversationSettings(db: Db, userId: string, conversationId: string): Promise<ResolvedSettings> {
-  // Every turn starts here: the three layers in one round trip, the owner checked by the same row.
-  const rows = await db.$queryRaw<{ defaults: unknown; user: unknown; conversation: unknown }[]>`
-    SELECT c."settingsOverrides" AS conversation,
-           (SELECT i."compressionDefaults" FROM "Instance" i WHERE i.id = ${INSTANCE_ID}) AS defaults,
-           (SELECT u."values" FROM "UserSettings" u WHERE u."userId" = ${userId}) AS "user"
+  // Every turn that does not store a message first starts here: the three layers in one
+  // round trip, the owner checked by the same row.
+  const rows = await db.$queryRaw<{ settingsDefaults: unknown; settingsUser: unknown; settingsConversation: unknown }[]>`
+    SELECT c."settingsOverrides" AS "settingsConversation", ${settingsLayerColumns(userId)}
     FROM "Conversation" c WHERE c.id = ${conversationId} AND c."userId" = ${userId}`;
   const row = rows[0];
   if (!row) throw notFound("conversation", conversationId);
-  return resolveLayers({ defaults: row.defaults, user: row.user, conversation: row.conversation });
+  return resolveLayers({ defaults: row.settingsDefaults, user: row.settingsUser, conversation: row.settingsConversation });
 }
 
 /** Stores already-validated admin defaults (as their differences from the built-in ones). */

@@ -14,7 +14,9 @@ const MESSAGE_SELECT = Object.fromEntries(TRANSCRIPT_MESSAGE_COLUMNS.map((column
 // Above any sequence number: the head read then returns no message.
 const NO_MESSAGES_AFTER = 2_147_483_647;
 
-type Head = { model: string; systemPrompt: string; lastSeq: number; historyVersion: number; contextVersion: number };
+/** The conversation row as far as the active context goes, as one statement read or left it. */
+export type ConversationHead = { model: string; systemPrompt: string; lastSeq: number; historyVersion: number; contextVersion: number };
+type Head = ConversationHead;
 
 /**
  * Loads only the active context: active compactions plus the messages they do not
@@ -33,16 +35,28 @@ export function loadTranscript(...args: Parameters<typeof readTranscript>): Retu
   return span("load", () => readTranscript(...args));
 }
 
+/**
+ * `known`: the conversation row as a statement of the caller's left it a moment ago (the
+ * turn's own, which stored the user's message with the turn lease). When the kept copy
+ * is exactly at that row, nothing is read: the copy is what a read would return then,
+ * and a change made since is one a read an instant earlier would have missed too (the
+ * lease keeps rewinds and edits out of the turn; a compaction saved meanwhile is read by
+ * the next turn, or by any compaction here, which always reads afresh under its lock).
+ */
 async function readTranscript(
   db: Db,
   userId: string,
   conversationId: string,
   countSystemPrompt: (text: string) => number,
+  known?: ConversationHead,
 ): Promise<{ transcript: Transcript; historyVersion: number }> {
   const cached = cachedContext(db, conversationId);
-  const { head, newer } = await readHead(db, userId, conversationId, cached?.lastSeq ?? NO_MESSAGES_AFTER);
+  const { head, newer } =
+    known && cached && sameVersions(cached, known) && cached.lastSeq === known.lastSeq
+      ? { head: known, newer: [] }
+      : await readHead(db, userId, conversationId, cached?.lastSeq ?? NO_MESSAGES_AFTER);
   const current =
-    cached && cached.contextVersion === head.contextVersion && cached.historyVersion === head.historyVersion && cached.lastSeq <= head.lastSeq
+    cached && sameVersions(cached, head) && cached.lastSeq <= head.lastSeq
       ? { ...cached, lastSeq: head.lastSeq, messages: [...cached.messages, ...newer.map(frozenMessage)] }
       : await readActive(db, conversationId, head);
   const systemPromptTokens =
@@ -61,6 +75,32 @@ async function readTranscript(
     totalMessageCount: head.lastSeq,
   };
   return { transcript, historyVersion: head.historyVersion };
+}
+
+function sameVersions(context: CachedContext, head: Head): boolean {
+  return context.contextVersion === head.contextVersion && context.historyVersion === head.historyVersion;
+}
+
+/** What the active context leaves out of the messages after the compactions (see readHead's join, readActive's filter). */
+function inActiveContext(row: { rewoundAt: Date | null; status: string }): boolean {
+  return row.rewoundAt === null && row.status !== "error";
+}
+
+/**
+ * Messages one statement stored (numbered `head.lastSeq` and below, bumped by it) are
+ * added to this process's copy of the context when the copy was current just before
+ * them; otherwise the copy is left as it is and the next load reads what it lacks.
+ */
+export function keepAppended(
+  db: Db,
+  conversationId: string,
+  head: ConversationHead,
+  rows: readonly (TranscriptMessageRow & { rewoundAt: Date | null; status: string })[],
+): void {
+  const cached = cachedContext(db, conversationId);
+  if (!cached || !sameVersions(cached, head) || cached.lastSeq !== head.lastSeq - rows.length) return;
+  const added = rows.filter(inActiveContext).map(frozenMessage);
+  rememberContext(db, conversationId, { ...cached, lastSeq: head.lastSeq, messages: [...cached.messages, ...added] });
 }
 
 /**

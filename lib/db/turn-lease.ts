@@ -8,6 +8,8 @@ import { Prisma } from "./generated/client.ts";
 import { nameAfterFirstMessage } from "./conversations.ts";
 import { appendWithRowChange, type ConversationRowChange, type MessageDraft } from "./messages.ts";
 import { toMessageView } from "./mappers.ts";
+import type { ConversationHead } from "./transcript.ts";
+import { resolveLayers, type ResolvedSettings } from "../settings-layers";
 import { AppError, notFound } from "../errors.ts";
 import type { MessageView } from "../views";
 
@@ -35,27 +37,31 @@ async function refusal(db: Db, userId: string, conversationId: string): Promise<
  * message (when the turn has one). Throws "busy" while another turn holds a lease that
  * has not expired. One statement is atomic and takes the conversation row's lock, so two
  * claims at once are serialized and the second sees the first one's lease. A first
- * message also names the conversation (`title`: the new name, else null).
+ * message also names the conversation (`title`: the new name, else null). With a
+ * message, the statement also returns what the turn starts from: the conversation row
+ * (`head`) and its settings as they are now (null without one).
  */
 export async function takeTurnLease(
   db: Db,
   userId: string,
   conversationId: string,
   options: { leaseId: string; leaseMs: number; userMessage?: MessageDraft },
-): Promise<{ userMessage: MessageView | null; title: string | null }> {
+): Promise<{ userMessage: MessageView | null; title: string | null; head: ConversationHead | null; settings: ResolvedSettings | null }> {
   const { leaseId, leaseMs, userMessage } = options;
   if (userMessage) {
     const take = { set: Prisma.sql`, "turnLeaseId" = ${leaseId}, "turnLeaseUntil" = ${leaseUntil(leaseMs)}`, where: leaseFree };
-    const [stored] = await appendWithRowChange(db, userId, conversationId, userMessage, take);
-    if (!stored) throw await refusal(db, userId, conversationId);
+    const appended = await appendWithRowChange(db, userId, conversationId, userMessage, take);
+    const stored = appended?.rows[0];
+    if (!appended || !stored) throw await refusal(db, userId, conversationId);
     // Only the first message of a conversation costs this second statement.
-    return { userMessage: toMessageView(stored), title: await nameAfterFirstMessage(db, userId, conversationId, stored) };
+    const title = await nameAfterFirstMessage(db, userId, conversationId, stored);
+    return { userMessage: toMessageView(stored), title, head: appended.head, settings: resolveLayers(appended.settingsLayers) };
   }
   const taken = await db.$executeRaw`
     UPDATE "Conversation" SET "turnLeaseId" = ${leaseId}, "turnLeaseUntil" = ${leaseUntil(leaseMs)}
     WHERE id = ${conversationId} AND "userId" = ${userId} ${leaseFree}`;
   if (taken === 0) throw await refusal(db, userId, conversationId);
-  return { userMessage: null, title: null };
+  return { userMessage: null, title: null, head: null, settings: null };
 }
 
 /**

@@ -13,6 +13,7 @@ import { cachedContext } from "../../lib/db/transcript-cache";
 import { appendMessages, extendReply, setPinned } from "../../lib/db/messages";
 import { saveCompressionChange } from "../../lib/db/compactions";
 import { rewindFrom } from "../../lib/db/rewind";
+import { releaseTurnLease, takeTurnLease } from "../../lib/db/turn-lease";
 import { DEFAULT_SETTINGS } from "../../lib/compression/settings";
 import { compressionManager, countSystemPrompt } from "../../lib/chat/compressor";
 import { countMessageTokens } from "../../lib/llm/tokens";
@@ -111,6 +112,62 @@ describe.skipIf(TEST_DB === "embedded")("the active context kept between turns, 
     await other.conversation.update({ where: { id: conversationId }, data: { systemPrompt: "Answer in French." } });
     const prompted = await expectCurrent();
     expect(prompted).toMatchObject({ systemPrompt: "Answer in French.", systemPromptTokens: countSystemPrompt("Answer in French.") });
+  });
+
+  describe("the turn's own statements", () => {
+    const leaseId = "lease-of-this-test";
+    const take = (content: string) =>
+      takeTurnLease(h.db, h.user.id, conversationId, { leaseId, leaseMs: 60_000, userMessage: { role: "user", content, tokenCount: countMessageTokens({ role: "user", content }) } });
+    const release = () => releaseTurnLease(h.db, h.user.id, conversationId, leaseId);
+    const seqs = (transcript: { messages: { seq: number }[] }) => transcript.messages.map((m) => m.seq);
+
+    it("a stored user message joins the kept copy, and a load at the row its statement returned reads nothing", async () => {
+      await expectCurrent();
+      const taken = await take("the turn's message");
+      try {
+        expect(taken.head).not.toBeNull();
+        const head = taken.head!;
+        expect(cachedContext(h.db, conversationId)).toMatchObject({ lastSeq: head.lastSeq });
+        const atHead = await loadTranscript(h.db, h.user.id, conversationId, countSystemPrompt, head);
+        expect(atHead).toEqual(await truth());
+        expect(seqs(atHead.transcript).at(-1)).toBe(head.lastSeq);
+        // Nothing was read: a message the other instance stores now is not in a load at
+        // that row (a read an instant earlier would not have had it either), and is in
+        // the next ordinary load.
+        await append(other, "assistant", "stored by the other instance after the turn's statement");
+        const stillAtHead = await loadTranscript(h.db, h.user.id, conversationId, countSystemPrompt, head);
+        expect(seqs(stillAtHead.transcript)).toEqual(seqs(atHead.transcript));
+        expect(seqs(await expectCurrent()).at(-1)).toBe(head.lastSeq + 1);
+      } finally {
+        await release();
+      }
+    });
+
+    it("reads when the kept copy is not at that row (the other instance stored a message first)", async () => {
+      await expectCurrent();
+      await append(other, "assistant", "stored by the other instance before the turn");
+      const taken = await take("a message after it");
+      try {
+        const head = taken.head!;
+        const loaded = await loadTranscript(h.db, h.user.id, conversationId, countSystemPrompt, head);
+        expect(loaded).toEqual(await truth());
+        expect(seqs(loaded.transcript).slice(-2)).toEqual([head.lastSeq - 1, head.lastSeq]);
+      } finally {
+        await release();
+      }
+    });
+
+    it("a reply, or a failed one, stored here keeps the copy current", async () => {
+      await expectCurrent();
+      const [reply] = await append(h.db, "assistant", "a reply stored here");
+      expect(cachedContext(h.db, conversationId)).toMatchObject({ lastSeq: reply!.seq });
+      await expectCurrent();
+      const [failed] = await appendMessages(h.db, h.user.id, conversationId, [
+        { role: "assistant", content: "cut off", tokenCount: 3, model: "gpt-4o-mini", status: "error", error: "the model failed" },
+      ]);
+      expect(cachedContext(h.db, conversationId)).toMatchObject({ lastSeq: failed!.seq });
+      expect((await expectCurrent()).messages.some((m) => m.seq === failed!.seq)).toBe(false);
+    });
   });
 
   it("hands out copies: changing a loaded transcript leaves the next one alone", async () => {
