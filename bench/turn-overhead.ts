@@ -127,6 +127,16 @@ async function prepareDatabase(): Promise<SeedMeta> {
   return meta;
 }
 
+async function vacuumAnalyze(): Promise<void> {
+  const client = new pg.Client({ connectionString: MAIN_URL });
+  await client.connect();
+  try {
+    await client.query("VACUUM ANALYZE");
+  } finally {
+    await client.end();
+  }
+}
+
 function parseServerTiming(header: string | null): Map<string, { ms: number; n: number }> {
   const spans = new Map<string, { ms: number; n: number }>();
   for (const part of (header ?? "").split(",")) {
@@ -156,6 +166,11 @@ async function main(): Promise<boolean> {
   const build = ensureBuild();
   if (build.built) console.log(`built in ${fmt(build.seconds, 0)} s`);
   const meta = await prepareDatabase();
+  // This machine's PostgreSQL runs with autovacuum off. A database that grew through
+  // 100,000 turns under a default installation has been vacuumed as it went; without it
+  // the seeding's dead versions of each conversation row (every append updates it) make
+  // every lookup of that row walk them, which is not what users' servers do.
+  await vacuumAnalyze();
   const model = await startOutsideModel({ port: MODEL_PORT, usage: "always" });
   const forwarder = await startForwarder(model.url);
   const next = await startNext(
