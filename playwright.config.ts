@@ -16,8 +16,13 @@ const databaseUrl = process.env.E2E_DATABASE_URL ?? "postgresql://postgres@127.0
 const OUTSIDE_MODEL_PORT = Number(process.env.E2E_OUTSIDE_MODEL_PORT ?? MODEL_PORT + 1);
 const OUTSIDE_APP_PORT = Number(process.env.E2E_OUTSIDE_APP_PORT ?? APP_PORT + 1);
 const outsideDatabaseUrl = `${databaseUrl}_outside`;
-// npm run build records the source hash, so npm start (the two-instance fault test) reuses this build.
-const build = process.env.E2E_SKIP_BUILD === "1" ? "" : "npm run build && ";
+// scripts/start.mjs builds only when .next does not match the source, so the second
+// Playwright run (test:faults, after npm test) and npm start in the fault suite reuse
+// the build the first one made.
+const start = process.env.E2E_SKIP_BUILD === "1" ? "npx next start" : "node scripts/start.mjs";
+// The slowest specs run in `npm run test:faults` (also in CI), keeping `npm test` well
+// under its 15 minutes on a 2-core machine.
+const EXTENDED = ["**/chat-ux.spec.ts", "**/accounts.spec.ts", "**/chat-extras.spec.ts"];
 
 export default defineConfig({
   testDir: "tests/e2e",
@@ -48,7 +53,8 @@ export default defineConfig({
   },
   projects: [
     { name: "accounts", testMatch: "first-account.setup.ts" },
-    { name: "app", testMatch: "**/*.spec.ts", dependencies: ["accounts"], use: { storageState: ADMIN_STATE } },
+    { name: "app", testMatch: "**/*.spec.ts", testIgnore: EXTENDED, dependencies: ["accounts"], use: { storageState: ADMIN_STATE } },
+    { name: "extended", testMatch: EXTENDED, dependencies: ["accounts"], use: { storageState: ADMIN_STATE } },
   ],
   webServer: [
     {
@@ -60,7 +66,7 @@ export default defineConfig({
       stderr: "pipe",
     },
     {
-      command: `npx tsx tests/e2e/support/prepare-db.ts && ${build}npx next start -p ${APP_PORT}`,
+      command: `npx tsx tests/e2e/support/prepare-db.ts && ${start} -p ${APP_PORT}`,
       url: `http://127.0.0.1:${APP_PORT}/api/auth/ok`,
       reuseExistingServer: !process.env.CI,
       timeout: 600_000,
