@@ -14,7 +14,7 @@ import * as conversations from "../db/conversations";
 import { hasAccounts, readSignupsOpen, writeSignupsOpen } from "../db/instance";
 import { authConfig, socialProviders } from "../auth/config";
 import { signupsAllowed } from "../auth/signups";
-import { appendMessages, getMessage, lastShownMessage, lastUserSeqs, setPinned } from "../db/messages";
+import { appendMessages, getMessage, lastShownMessage, lastUserSeqs, setPinned, type MessageDraft } from "../db/messages";
 import { rewindFrom, type BranchChange } from "../db/rewind";
 import { markVersion, planVersionSwitch, replyHead, versionPlace } from "../db/versions";
 import { conversationChangeState } from "../db/turn-lease";
@@ -63,7 +63,7 @@ import {
   updateConversationInput,
 } from "./inputs";
 import type { TurnEvent } from "./events";
-import { countMessageSend } from "./send-limit";
+import { countMessageSend, sendBucket } from "./send-limit";
 import { runTurn } from "./turn";
 import { openTurnGate, type TurnGate } from "./turn-gate";
 import { continueReply } from "./continue-reply";
@@ -500,16 +500,11 @@ export async function startTurn(actor: Actor, input: unknown, signal?: AbortSign
   const base = { userId: actor.id, conversationId, ...(signal ? { signal } : {}) };
   // One turn at a time per conversation: a second send while one runs is refused
   // ("busy", 409). A new message is stored in the statement that takes the gate, which
-  // also checks the owner (not found otherwise) and reads the turn's settings snapshot.
+  // also counts the send (429 past the limit), checks the owner (not found otherwise)
+  // and reads the turn's settings snapshot.
   if (!("retry" in request || "editSeq" in request || "regenerateSeq" in request || "continueSeq" in request)) {
-    await span("sendLimit", () => countMessageSend(actor.id));
-    const gate = await span("gate", () =>
-      openTurnGate(actor.id, conversationId, {
-        role: "user",
-        content: request.content,
-        tokenCount: countMessageTokens({ role: "user", content: request.content }),
-      }),
-    );
+    const draft: MessageDraft = { role: "user", content: request.content, tokenCount: countMessageTokens({ role: "user", content: request.content }) };
+    const gate = await span("gate", () => openTurnGate(actor.id, conversationId, draft, sendBucket(actor.id) ?? undefined));
     return runTurn({ ...base, gate });
   }
   // The turn's settings snapshot, read here because it also checks that the conversation

@@ -6,7 +6,7 @@ import { config } from "../config";
 import { getDb } from "../db/client";
 import type { Message } from "../db/generated/client";
 import { appendWithRowChange, type MessageDraft } from "../db/messages";
-import { releasedWith, releaseTurnLease, renewTurnLease, takeTurnLease } from "../db/turn-lease";
+import { releasedWith, releaseTurnLease, renewTurnLease, takeTurnLease, type ClaimBucket } from "../db/turn-lease";
 import type { CompressionSettings } from "../compression/settings";
 import type { ConversationHead } from "../db/transcript";
 import { notFound } from "../errors";
@@ -30,12 +30,18 @@ export type TurnGate = {
   close: () => Promise<void>;
 };
 
-export async function openTurnGate(userId: string, conversationId: string, userMessage?: MessageDraft): Promise<TurnGate> {
+/** `countAgainst`: the send counter a new message counts against, in the statement that stores it. */
+export async function openTurnGate(userId: string, conversationId: string, userMessage?: MessageDraft, countAgainst?: ClaimBucket): Promise<TurnGate> {
   const db = await getDb();
   const leaseId = randomUUID();
   // How long a lease lasts without renewal: the longest a crashed process blocks its conversations.
   const leaseMs = config().STRATA_TURN_LEASE_MS;
-  const taken = await takeTurnLease(db, userId, conversationId, { leaseId, leaseMs, ...(userMessage ? { userMessage } : {}) });
+  const taken = await takeTurnLease(db, userId, conversationId, {
+    leaseId,
+    leaseMs,
+    ...(userMessage ? { userMessage } : {}),
+    ...(countAgainst ? { countAgainst } : {}),
+  });
   const opened = Date.now();
   let closed = false;
   const renew = setInterval(() => {

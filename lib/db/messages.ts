@@ -86,10 +86,11 @@ const MESSAGE_COLUMNS = Prisma.raw(
 
 /**
  * More to change on the conversation row in the statement that stores the messages (the
- * turn lease: taken with the user's message, released with the final reply), and a
- * condition the row must meet, or nothing is stored.
+ * turn lease: taken with the user's message, released with the final reply), a
+ * condition the row must meet, or nothing is stored, and CTEs that condition may read
+ * (`with`: "name AS (...),", each followed by a comma; the send count).
  */
-export type ConversationRowChange = { set: Prisma.Sql; where: Prisma.Sql };
+export type ConversationRowChange = { set: Prisma.Sql; where: Prisma.Sql; with?: Prisma.Sql };
 
 const NO_ROW_CHANGE: ConversationRowChange = { set: Prisma.empty, where: Prisma.empty };
 
@@ -132,7 +133,7 @@ async function appendInOneStatement(
   const data = drafts.map((draft) => draftData(conversationId, 0, draft));
   const column = <T>(pick: (row: Prisma.MessageCreateManyInput) => T | undefined) => data.map((row) => pick(row) ?? null);
   const returned = await db.$queryRaw<(Message & HeadColumns)[]>`
-    WITH bumped AS (
+    WITH ${row.with ?? Prisma.empty} bumped AS (
       UPDATE "Conversation" SET "lastSeq" = "lastSeq" + ${drafts.length}, "updatedAt" = now() ${row.set}
       WHERE id = ${conversationId} AND "userId" = ${userId} ${row.where}
       RETURNING "lastSeq", model, "systemPrompt", "historyVersion", "contextVersion", "settingsOverrides"

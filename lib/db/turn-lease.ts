@@ -10,6 +10,7 @@ import { appendWithRowChange, type ConversationRowChange, type MessageDraft } fr
 import { toMessageView } from "./mappers.ts";
 import type { ConversationHead } from "./transcript.ts";
 import { resolveLayers, type ResolvedSettings } from "../settings-layers";
+import { bucketState, countEventSql, type Bucket } from "./rate-limit.ts";
 import { AppError, notFound } from "../errors.ts";
 import type { MessageView } from "../views";
 
@@ -26,15 +27,27 @@ function leaseUntil(leaseMs: number): Prisma.Sql {
   return Prisma.sql`now() + make_interval(secs => ${leaseMs / 1000}::double precision)`;
 }
 
-/** Why a claim took no row: the conversation is not the user's (404), or another turn holds it (409). */
-async function refusal(db: Db, userId: string, conversationId: string): Promise<AppError> {
+/** A counter the claim counts against, and the error when it is over. */
+export type ClaimBucket = Bucket & { refused: (retryAfterSeconds: number) => AppError };
+
+/**
+ * Why a claim took no row: the conversation is not the user's (404), the send count
+ * was over its limit (the bucket's error), or another turn holds it (409).
+ */
+async function refusal(db: Db, userId: string, conversationId: string, bucket?: ClaimBucket): Promise<AppError> {
   const exists = await db.conversation.findFirst({ where: { id: conversationId, userId }, select: { id: true } });
-  return exists ? turnBusy() : notFound("conversation", conversationId);
+  if (!exists) return notFound("conversation", conversationId);
+  if (bucket) {
+    const state = await bucketState(db, bucket);
+    if (!state.allowed) return bucket.refused(state.retryAfterSeconds);
+  }
+  return turnBusy();
 }
 
 /**
  * Takes the conversation's turn lease and, in the same statement, stores the user's
- * message (when the turn has one). Throws "busy" while another turn holds a lease that
+ * message (when the turn has one) and counts it against `countAgainst` (refused, storing
+ * nothing, when over). Throws "busy" while another turn holds a lease that
  * has not expired. One statement is atomic and takes the conversation row's lock, so two
  * claims at once are serialized and the second sees the first one's lease. A first
  * message also names the conversation (`title`: the new name, else null). With a
@@ -45,14 +58,19 @@ export async function takeTurnLease(
   db: Db,
   userId: string,
   conversationId: string,
-  options: { leaseId: string; leaseMs: number; userMessage?: MessageDraft },
+  options: { leaseId: string; leaseMs: number; userMessage?: MessageDraft; countAgainst?: ClaimBucket },
 ): Promise<{ userMessage: MessageView | null; title: string | null; head: ConversationHead | null; settings: ResolvedSettings | null }> {
-  const { leaseId, leaseMs, userMessage } = options;
+  const { leaseId, leaseMs, userMessage, countAgainst } = options;
   if (userMessage) {
-    const take = { set: Prisma.sql`, "turnLeaseId" = ${leaseId}, "turnLeaseUntil" = ${leaseUntil(leaseMs)}`, where: leaseFree };
+    const set = Prisma.sql`, "turnLeaseId" = ${leaseId}, "turnLeaseUntil" = ${leaseUntil(leaseMs)}`;
+    // The send is counted in the same statement (one round trip less): the row is taken
+    // only while the count is within the limit.
+    const take = countAgainst
+      ? { set, with: Prisma.sql`counted AS (${countEventSql(countAgainst)}),`, where: Prisma.sql`${leaseFree} AND (SELECT "count" FROM counted) <= ${countAgainst.max}` }
+      : { set, where: leaseFree };
     const appended = await appendWithRowChange(db, userId, conversationId, userMessage, take);
     const stored = appended?.rows[0];
-    if (!appended || !stored) throw await refusal(db, userId, conversationId);
+    if (!appended || !stored) throw await refusal(db, userId, conversationId, countAgainst);
     // Only the first message of a conversation costs this second statement.
     const title = await nameAfterFirstMessage(db, userId, conversationId, stored);
     return { userMessage: toMessageView(stored), title, head: appended.head, settings: resolveLayers(appended.settingsLayers) };

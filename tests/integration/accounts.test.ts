@@ -279,6 +279,37 @@ describe("message sends per user", () => {
     });
   });
 
+  it("a new message is counted in the statement that stores it: busy and unknown conversations count too, and the limit refuses before anything is stored", async () => {
+    await withEnv({ STRATA_MESSAGE_RATE_LIMIT: "3" }, async () => {
+      const user = await signUp();
+      const conversation = await ops.createConversation(user, {});
+      const post = async (conversationId: string, body: Record<string, unknown>) =>
+        messagesRoute.POST(
+          new Request(`${BASE}/conversations/${conversationId}/messages`, {
+            method: "POST",
+            headers: { ...(await bearer(user)), "content-type": "application/json" },
+            body: JSON.stringify(body),
+          }),
+          params(conversationId),
+        );
+      const stored = () => h.db.message.count({ where: { conversationId: conversation.id } });
+      expect((await post(conversation.id, { content: "one" })).status).toBe(200);
+      // Another turn holds the conversation: refused as busy, and counted.
+      await h.db.conversation.update({ where: { id: conversation.id }, data: { turnLeaseId: "another turn", turnLeaseUntil: new Date(Date.now() + 60_000) } });
+      expect(await errorOf(await post(conversation.id, { content: "two" }))).toMatchObject({ status: 409, code: "busy" });
+      await h.db.conversation.update({ where: { id: conversation.id }, data: { turnLeaseId: null, turnLeaseUntil: null } });
+      expect((await post(conversation.id, { content: "three" })).status).toBe(200);
+      const before = await stored();
+      const refused = await errorOf(await post(conversation.id, { content: "four" }));
+      expect(refused).toMatchObject({ status: 429, code: "rate_limited" });
+      expect(refused.message).toMatch(/at most 3 messages a minute\. Try again in \d+ s\./);
+      expect(await stored()).toBe(before);
+      // An unknown conversation is not found, over the limit or not; a retry counts as a send.
+      expect(await errorOf(await post("0193a9c1-0000-7000-8000-000000000000", { content: "five" }))).toMatchObject({ status: 404 });
+      expect(await errorOf(await post(conversation.id, { retry: true }))).toMatchObject({ status: 429, code: "rate_limited" });
+    });
+  });
+
   it("are counted in an unlogged table: counting a send writes no WAL, so it waits for no disk flush", async () => {
     const rows = await h.db.$queryRaw<{ persistence: string }[]>`
       SELECT relpersistence::text AS persistence FROM pg_class WHERE relname = 'RateBucket' AND relkind = 'r'`;
