@@ -10,6 +10,7 @@ import { logger } from "../log/logger.ts";
 import { config } from "../config.ts";
 import { AppError } from "../errors.ts";
 import { recordSpan, timingEnabled } from "../log/timing.ts";
+import { statementNamer } from "./statement-names.ts";
 
 export type Db = PrismaClient;
 export type DbKind = "postgres" | "embedded";
@@ -23,6 +24,10 @@ const globalForDb = globalThis as unknown as { strataDb?: Promise<DbHandle> | un
 export function embeddedDataDir(): string {
   return config().STRATA_DATA_DIR ?? path.join(process.cwd(), "data", "pglite");
 }
+
+// Prepared statements kept per connection (./statement-names.ts): the app's own queries
+// number a few hundred texts.
+const MAX_PREPARED_STATEMENTS = 1_000;
 
 /** STRATA_SERVER_TIMING=1: every query Prisma sends counts as a round trip of the request that made it. */
 function timedClient(adapter: PrismaPg): Db {
@@ -41,7 +46,10 @@ async function openPostgres(connectionString: string): Promise<DbHandle> {
       await migrationClient.end();
     }
   }
-  const adapter = new PrismaPg({ connectionString, max: 10 });
+  const name = statementNamer(MAX_PREPARED_STATEMENTS);
+  // The adapter's type asks for a string; undefined sends the query unnamed, which is what
+  // the adapter itself does without a generator.
+  const adapter = new PrismaPg({ connectionString, max: 10 }, { statementNameGenerator: (query) => name(query) as string });
   const db = timingEnabled ? timedClient(adapter) : new PrismaClient({ adapter });
   return { db, kind: "postgres", close: () => db.$disconnect() };
 }
