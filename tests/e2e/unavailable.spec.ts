@@ -11,7 +11,10 @@ let server: ChildProcess | undefined;
 
 test.beforeAll(async () => {
   test.setTimeout(120_000);
+  // Its own process group: npx runs Next as a child that a SIGTERM to npx alone leaves
+  // running (it outlived the suite), so afterAll stops the whole group.
   server = spawn("npx", ["next", "start", "-p", String(PORT)], {
+    detached: true,
     env: {
       ...process.env,
       DATABASE_URL: "postgresql://postgres@127.0.0.1:5432/strata_e2e_no_such_database",
@@ -33,8 +36,13 @@ test.beforeAll(async () => {
   }
 });
 
-test.afterAll(() => {
-  server?.kill("SIGTERM");
+test.afterAll(async () => {
+  if (server?.pid === undefined) return;
+  process.kill(-server.pid, "SIGTERM");
+  // Nothing may still answer on the port once the group is gone.
+  await expect
+    .poll(() => fetch(`${BROKEN_APP}/api/auth/ok`).then(() => "answering", () => "stopped"), { timeout: 30_000 })
+    .toBe("stopped");
 });
 
 for (const path of ["/", "/settings", "/c/0192f0a0-0000-7000-8000-000000000000", "/sign-in"]) {
