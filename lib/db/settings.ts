@@ -19,7 +19,6 @@ import {
   type SettingsLayer,
 } from "../settings-layers";
 
-
 const json = (layer: SettingsLayer) => layer as Prisma.InputJsonValue;
 
 async function storedDefaults(db: Db): Promise<unknown> {

@@ -16,7 +16,6 @@ const NO_MESSAGES_AFTER = 2_147_483_647;
 
 /** The conversation row as far as the active context goes, as one statement read or left it. */
 export type ConversationHead = { model: string; systemPrompt: string; lastSeq: number; historyVersion: number; contextVersion: number };
-type Head = ConversationHead;
 
 /**
  * Loads only the active context: active compactions plus the messages they do not
@@ -77,7 +76,7 @@ async function readTranscript(
   return { transcript, historyVersion: head.historyVersion };
 }
 
-function sameVersions(context: CachedContext, head: Head): boolean {
+function sameVersions(context: CachedContext, head: ConversationHead): boolean {
   return context.contextVersion === head.contextVersion && context.historyVersion === head.historyVersion;
 }
 
@@ -107,8 +106,8 @@ export function keepAppended(
  * The conversation row (the owner checked by it) and the messages of the active context
  * numbered above `after`, in one statement, so both come from one snapshot.
  */
-async function readHead(db: Db, userId: string, conversationId: string, after: number): Promise<{ head: Head; newer: TranscriptMessageRow[] }> {
-  const rows = await db.$queryRaw<(Head & { [K in keyof TranscriptMessageRow]: TranscriptMessageRow[K] | null })[]>`
+async function readHead(db: Db, userId: string, conversationId: string, after: number): Promise<{ head: ConversationHead; newer: TranscriptMessageRow[] }> {
+  const rows = await db.$queryRaw<(ConversationHead & { [K in keyof TranscriptMessageRow]: TranscriptMessageRow[K] | null })[]>`
     SELECT c.model, c."systemPrompt", c."lastSeq", c."historyVersion", c."contextVersion",
            m.seq, m.role, m.content, m."tokenCount", m.pinned, m."toolCalls", m."toolCallId", m."toolName",
            m."promptTokens", m."completionTokens", m."requestTokens"
@@ -118,14 +117,14 @@ async function readHead(db: Db, userId: string, conversationId: string, after: n
     ORDER BY m.seq`;
   const first = rows[0];
   if (!first) throw notFound("conversation", conversationId);
-  const head: Head = {
+  const head: ConversationHead = {
     model: first.model,
     systemPrompt: first.systemPrompt,
     lastSeq: first.lastSeq,
     historyVersion: first.historyVersion,
     contextVersion: first.contextVersion,
   };
-  const newer = rows.filter((row): row is Head & TranscriptMessageRow => row.seq !== null);
+  const newer = rows.filter((row): row is ConversationHead & TranscriptMessageRow => row.seq !== null);
   return { head, newer };
 }
 
@@ -133,7 +132,7 @@ async function readHead(db: Db, userId: string, conversationId: string, after: n
  * The whole active context as of `head` (read before it, so a change made meanwhile
  * leaves the copy older than its version says, never newer: the next turn reads again).
  */
-async function readActive(db: Db, conversationId: string, head: Head): Promise<CachedContext> {
+async function readActive(db: Db, conversationId: string, head: ConversationHead): Promise<CachedContext> {
   const compactionRows = await db.compaction.findMany({ where: { conversationId, ...ACTIVE_COMPACTION }, orderBy: { fromSeq: "asc" } });
   const gaps = uncoveredRanges({ fromSeq: 1, toSeq: Math.max(head.lastSeq, 1) }, compactionRows);
   const keptSeqs = compactionRows.flatMap((row) => row.keptSeqs ?? []);
