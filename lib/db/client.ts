@@ -25,9 +25,9 @@ export function embeddedDataDir(): string {
   return config().STRATA_DATA_DIR ?? path.join(process.cwd(), "data", "pglite");
 }
 
-// Prepared statements kept per connection (./statement-names.ts): the app's own queries
-// number a few hundred texts.
-const MAX_PREPARED_STATEMENTS = 1_000;
+// Prepared statements kept per connection (./statement-names.ts): the app's own
+// repeating statements number well under this.
+const PREPARED_STATEMENTS = { names: 300, seen: 2_000 };
 
 /** STRATA_SERVER_TIMING=1: every query Prisma sends counts as a round trip of the request that made it. */
 function timedClient(adapter: PrismaPg): Db {
@@ -46,7 +46,7 @@ async function openPostgres(connectionString: string): Promise<DbHandle> {
       await migrationClient.end();
     }
   }
-  const name = statementNamer(MAX_PREPARED_STATEMENTS);
+  const name = statementNamer(PREPARED_STATEMENTS);
   // The adapter's type asks for a string; undefined sends the query unnamed, which is what
   // the adapter itself does without a generator.
   const adapter = new PrismaPg({ connectionString, max: 10 }, { statementNameGenerator: (query) => name(query) as string });

@@ -8,7 +8,7 @@ import { setupHarness } from "../support/harness";
 const h = setupHarness();
 
 describe.skipIf(TEST_DB === "embedded")("the app's PostgreSQL client", () => {
-  it("prepares a statement once per connection and executes it again without parsing it", async () => {
+  it("prepares a statement that repeats (from its second run) and executes it again without parsing it", async () => {
     // One transaction: one connection, whose prepared statements the view lists.
     const rows = await h.db.$transaction(async (tx) => {
       for (let run = 0; run < 3; run++) await tx.$queryRaw`SELECT 'prepared-statement probe' AS probe, ${run}::int AS run`;
@@ -16,7 +16,8 @@ describe.skipIf(TEST_DB === "embedded")("the app's PostgreSQL client", () => {
         SELECT name, (generic_plans + custom_plans)::int AS executions FROM pg_prepared_statements
         WHERE statement LIKE '%' || 'prepared-statement' || ' probe%'`;
     });
+    // The first run went unnamed (a text sent once is never prepared); the next two used one prepared statement.
     expect(rows).toHaveLength(1);
-    expect(rows[0]!.executions).toBe(3);
+    expect(rows[0]!.executions).toBe(2);
   });
 });
