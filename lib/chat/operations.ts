@@ -341,6 +341,9 @@ export async function compactNow(actor: Actor, input: unknown): Promise<CompactR
   const { conversationId, instructions, preview } = parse(compactInput, input);
   const options = { ...(instructions ? { instructions } : {}), ...(preview ? { preview } : {}) };
   const { settings } = await readSettings(await getDb(), actor.id, conversationId);
+  // Counted like a message (a summary costs as much as a reply); the settings read first
+  // answers "not found" for another user's conversation.
+  await countMessageSend(actor.id);
   if (preview) {
     const transcript = await activeTranscript(actor.id, conversationId);
     const result = await compressionManager().compactNow(transcript, settings, options);

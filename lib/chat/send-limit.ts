@@ -1,5 +1,6 @@
-// Messages per user per minute: a runaway script or a stolen token cannot run up the
-// model bill. Counted in PostgreSQL so that every process shares the limit.
+// Messages and other model requests per user per minute: a runaway script or a stolen
+// token cannot run up the model bill. Counted in PostgreSQL so that every process shares
+// the limit.
 import { getDb } from "../db/client";
 import { takeFromBucket, type Bucket } from "../db/rate-limit";
 import { AppError } from "../errors";
@@ -15,11 +16,16 @@ export function sendBucket(userId: string): (Bucket & { refused: (retryAfterSeco
     key: `send:${userId}`,
     max,
     windowMs: WINDOW_MS,
-    refused: (retryAfterSeconds) => new AppError("rate_limited", `You can send at most ${max} messages a minute. Try again in ${retryAfterSeconds} s.`),
+    refused: (retryAfterSeconds) =>
+      new AppError("rate_limited", `You can send at most ${max} messages a minute (a compaction counts as one). Try again in ${retryAfterSeconds} s.`),
   };
 }
 
-/** Counts a send that stores no message at once (retry, edit, regenerate, continue); a new message is counted by the statement storing it. */
+/**
+ * Counts a request that calls the model but stores no message at once (retry, edit,
+ * regenerate, continue, a compaction or its preview), before the model is called; a new
+ * message is counted by the statement storing it. A turn's own compactions are part of it.
+ */
 export async function countMessageSend(userId: string): Promise<void> {
   const bucket = sendBucket(userId);
   if (!bucket) return;

@@ -5,11 +5,14 @@ import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import * as conversationsRoute from "../../app/api/conversations/route";
 import * as conversationRoute from "../../app/api/conversations/[id]/route";
 import * as messagesRoute from "../../app/api/conversations/[id]/messages/route";
+import * as compactRoute from "../../app/api/conversations/[id]/compact/route";
 import * as ops from "../../lib/chat/operations";
 import { resetAuth } from "../../lib/auth/auth";
 import { createAccount } from "../../lib/auth/accounts";
 import { writeSignupsOpen } from "../../lib/db/instance";
-import { rowCounts, setupHarness } from "../support/harness";
+import { appendMessages } from "../../lib/db/messages";
+import { contextMeter } from "../../lib/chat/compressor";
+import { rowCounts, saveTestSettings, send, setupHarness } from "../support/harness";
 import { TEST_PASSWORD, bearer, signIn, signInResponse, signOut, signUp, uniqueEmail } from "../support/accounts";
 
 const h = setupHarness();
@@ -302,11 +305,73 @@ describe("message sends per user", () => {
       const before = await stored();
       const refused = await errorOf(await post(conversation.id, { content: "four" }));
       expect(refused).toMatchObject({ status: 429, code: "rate_limited" });
-      expect(refused.message).toMatch(/at most 3 messages a minute\. Try again in \d+ s\./);
+      expect(refused.message).toMatch(/at most 3 messages a minute \(a compaction counts as one\)\. Try again in \d+ s\./);
       expect(await stored()).toBe(before);
       // An unknown conversation is not found, over the limit or not; a retry counts as a send.
       expect(await errorOf(await post("0193a9c1-0000-7000-8000-000000000000", { content: "five" }))).toMatchObject({ status: 404 });
       expect(await errorOf(await post(conversation.id, { retry: true }))).toMatchObject({ status: 429, code: "rate_limited" });
+    });
+  });
+
+  /** Summary requests the model server has received so far. */
+  const summaryCalls = () => h.server.requests.filter((request) => request.kind === "summary").length;
+
+  it("compactions and their previews count too: past the limit 429 with the wait, and the summary model gets no request", async () => {
+    await withEnv({ STRATA_MESSAGE_RATE_LIMIT: "3" }, async () => {
+      const user = await signUp();
+      const conversation = await ops.createConversation(user, { model: "gpt-4o-mini" });
+      await appendMessages(
+        h.db,
+        user.id,
+        conversation.id,
+        Array.from({ length: 24 }, (_, index) =>
+          index % 2 === 0
+            ? { role: "user" as const, content: `Question ${index}`, tokenCount: 6 }
+            : { role: "assistant" as const, content: `Answer ${index}`, tokenCount: 6, model: "gpt-4o-mini", status: "complete" as const },
+        ),
+      );
+      const headers = { ...(await bearer(user)), "content-type": "application/json" };
+      const compact = async (body: Record<string, unknown>) =>
+        compactRoute.POST(
+          new Request(`${BASE}/conversations/${conversation.id}/compact`, {
+            method: "POST",
+            headers,
+            body: JSON.stringify(body),
+          }),
+          params(conversation.id),
+        );
+      const before = summaryCalls();
+      for (const body of [{ instructions: "Keep the names.", preview: true }, { instructions: "Keep the dates.", preview: true }, { instructions: "Be brief." }]) {
+        expect((await compact(body)).status).toBe(200);
+      }
+      expect(summaryCalls() - before).toBe(3);
+      const stored = await rowCounts(h.db);
+      const refused = await errorOf(await compact({ instructions: "Once more." }));
+      expect(refused).toMatchObject({ status: 429, code: "rate_limited" });
+      expect(refused.message).toMatch(/at most 3 messages a minute \(a compaction counts as one\)\. Try again in \d+ s\./);
+      expect(summaryCalls() - before).toBe(3);
+      expect(await rowCounts(h.db)).toEqual(stored);
+      // A message after them is refused as well: one limit for both.
+      const message = new Request(`${BASE}/conversations/${conversation.id}/messages`, { method: "POST", headers, body: JSON.stringify({ content: "hello" }) });
+      expect(await errorOf(await messagesRoute.POST(message, params(conversation.id)))).toMatchObject({ status: 429 });
+    });
+  });
+
+  it("a turn's own automatic compaction is part of the turn, not counted again", async () => {
+    const model = "gpt-4o-mini";
+    const settings = { contextWindowOverrides: { [model]: 3000 }, hardLimitReserve: 300, threshold: 0.8, preemptiveThreshold: 0, keepRecentCount: 6, maxSummaryTokensPerLevel: 350 };
+    await saveTestSettings(h.db, { ...settings, enabled: false });
+    const conversation = await ops.createConversation(h.user, { model });
+    for (let turn = 1; (await contextMeter(h.user.id, conversation.id)).ratio < 0.8; turn++) await send(conversation.id, `Filling ${turn} REPLY_WORDS=40`);
+    await saveTestSettings(h.db, { ...settings, enabled: true });
+    await withEnv({ STRATA_MESSAGE_RATE_LIMIT: "2" }, async () => {
+      const before = summaryCalls();
+      await send(conversation.id, "Over the threshold now REPLY_WORDS=5");
+      expect(summaryCalls() - before, "the turn compacted first").toBeGreaterThan(0);
+      // The turn counted once: one more request is allowed, the next one is not.
+      await ops.compactNow(h.user, { conversationId: conversation.id, preview: true });
+      const refused = await ops.compactNow(h.user, { conversationId: conversation.id, preview: true }).catch((error: unknown) => error);
+      expect(refused).toMatchObject({ code: "rate_limited" });
     });
   });
 
