@@ -1,5 +1,6 @@
 import { networkInterfaces } from "node:os";
 import type { NextConfig } from "next";
+import { ACTION_BODY_LIMIT_BYTES } from "./lib/http/action-limit";
 
 // `next dev` serves its scripts only to the origins it knows; a page opened at
 // 127.0.0.1 or a LAN address would render but never hydrate. Every address of this
@@ -23,7 +24,12 @@ const EVERYWHERE = [
 
 const nextConfig: NextConfig = {
   serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter", "tiktoken", "pino"],
-  experimental: { serverActions: { bodySizeLimit: "4mb" } },
+  experimental: {
+    // proxy.ts refuses a larger action body with 413 before Next.js (which would answer 500) reads it.
+    serverActions: { bodySizeLimit: ACTION_BODY_LIMIT_BYTES },
+    // What Next.js keeps of a body for proxy.ts to read: one byte past the limit tells it is too large.
+    proxyClientMaxBodySize: ACTION_BODY_LIMIT_BYTES + 1,
+  },
   poweredByHeader: false,
   allowedDevOrigins: devOrigins(),
   async headers() {

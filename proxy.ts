@@ -1,8 +1,14 @@
-// Content-Security-Policy for every page, with a fresh nonce per request: Next.js puts
-// it on its own scripts, so no inline script without it can run. API routes are left
-// out (they return JSON, and the proxy would buffer their bodies); next.config.ts sets
-// the headers that do not change per request, on every route.
+// Every request to a page path, before Next.js handles it. A request that changes
+// something (a server action) is checked first: cross-site 403, body over the limit
+// 413, undecodable arguments 400 (lib/http/page-writes.ts), where Next.js itself would
+// answer 500. Pages get a Content-Security-Policy with a fresh nonce per request: Next.js
+// puts it on its own scripts, so no inline script without it can run. HSTS goes on every
+// response served over https. API routes are left out (they return JSON, check their own
+// requests, and the proxy would buffer their bodies); next.config.ts sets the headers
+// that do not change per request, on every route.
 import { NextResponse, type NextRequest } from "next/server";
+import { withTransportSecurity } from "./lib/http/origin";
+import { pageWriteRefusal } from "./lib/http/page-writes";
 
 export function contentSecurityPolicy(nonce: string, dev: boolean): string {
   return [
@@ -23,7 +29,18 @@ export function contentSecurityPolicy(nonce: string, dev: boolean): string {
   ].join("; ");
 }
 
-export function proxy(request: NextRequest) {
+/** A router prefetch: its response is kept for later, so it gets no nonce of its own. */
+function isPrefetch(request: NextRequest): boolean {
+  return request.headers.has("next-router-prefetch") || request.headers.get("purpose") === "prefetch";
+}
+
+export async function proxy(request: NextRequest) {
+  const refusal = await pageWriteRefusal(request);
+  if (refusal) {
+    const { status, code, message } = refusal;
+    return withTransportSecurity(request, NextResponse.json({ error: { code, message } }, { status, headers: { "cache-control": "no-store" } }));
+  }
+  if (isPrefetch(request)) return withTransportSecurity(request, NextResponse.next());
   const nonce = Buffer.from(crypto.randomUUID()).toString("base64");
   const policy = contentSecurityPolicy(nonce, process.env.NODE_ENV === "development");
   const requestHeaders = new Headers(request.headers);
@@ -31,18 +48,12 @@ export function proxy(request: NextRequest) {
   requestHeaders.set("content-security-policy", policy);
   const response = NextResponse.next({ request: { headers: requestHeaders } });
   response.headers.set("content-security-policy", policy);
-  return response;
+  return withTransportSecurity(request, response);
 }
 
 export const config = {
-  matcher: [
-    {
-      // Not _next/ at all: the development server's websocket (_next/hmr) must reach it untouched.
-      source: "/((?!api/|_next/|favicon.ico).*)",
-      missing: [
-        { type: "header", key: "next-router-prefetch" },
-        { type: "header", key: "purpose", value: "prefetch" },
-      ],
-    },
-  ],
+  // Not _next/ at all: the development server's websocket (_next/hmr) must reach it
+  // untouched. Prefetches do come through (a header must not be a way around the checks
+  // of a POST); they leave with nothing added.
+  matcher: ["/((?!api/|_next/|favicon.ico).*)"],
 };

@@ -8,21 +8,11 @@ import { getSessionCookie } from "better-auth/cookies";
 import { getDb } from "../db/client";
 import { findUserById, type UserRecord } from "../db/users";
 import { AppError } from "../errors";
+import { crossSiteRefusal } from "../http/origin";
 import { getAuth } from "./auth";
 import { parseBearer, userForToken } from "./tokens";
 
 export type CurrentUser = UserRecord;
-
-const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
-
-/** The host of an Origin header; null for "null" (sandboxed frames) and anything unparsable. */
-function originHost(origin: string): string | null {
-  try {
-    return new URL(origin).host;
-  } catch {
-    return null;
-  }
-}
 
 const signedOut = () => new AppError("unauthorized", "Sign in first, or send a personal API token as Authorization: Bearer <token>.");
 
@@ -44,19 +34,15 @@ export async function userFromHeaders(requestHeaders: Headers): Promise<CurrentU
 }
 
 /**
- * For route handlers. A cookie-authenticated request that changes something must come
- * from this site (cookies are SameSite=Lax; this also covers same-site origins).
+ * For route handlers. A request that changes something must come from Strata's own
+ * origin, scheme included (cookies are SameSite=Lax, which lets a same-site page or an
+ * http:// one send them): see lib/http/origin.ts.
  */
 export async function requireRequestUser(request: Request): Promise<CurrentUser> {
   const user = await userFromHeaders(request.headers);
   if (!user) throw signedOut();
-  if (!SAFE_METHODS.has(request.method) && !request.headers.has("authorization")) {
-    const origin = request.headers.get("origin");
-    const host = request.headers.get("x-forwarded-host") ?? request.headers.get("host");
-    if (origin && host && originHost(origin) !== host) {
-      throw new AppError("forbidden", "Cross-site requests cannot use the session cookie.");
-    }
-  }
+  const refusal = crossSiteRefusal(request);
+  if (refusal) throw new AppError("forbidden", refusal);
   return user;
 }
 

@@ -6,6 +6,7 @@ import { requireRequestUser, type CurrentUser } from "../auth/current-user";
 import type { TurnEvent } from "../chat/events";
 import { eventStream } from "../chat/event-stream";
 import { span, withServerTiming } from "../log/timing";
+import { withTransportSecurity } from "./origin";
 
 /** Largest JSON body accepted (STRATA_MAX_BODY_BYTES). */
 export const MAX_BODY_BYTES = config().STRATA_MAX_BODY_BYTES;
@@ -75,10 +76,12 @@ export async function handle(work: () => Promise<Response>): Promise<Response> {
 
 /**
  * Runs a handler for the user behind the request (personal API token or session
- * cookie): 401 without one. Every route handler but the auth library's goes through here.
+ * cookie): 401 without one, 403 for a cross-site change. Every route handler but the
+ * auth library's goes through here; over https its response carries HSTS.
  */
-export function handleUser(request: Request, work: (user: CurrentUser) => Promise<Response>): Promise<Response> {
-  return withServerTiming(() => handle(async () => work(await span("auth", () => requireRequestUser(request)))));
+export async function handleUser(request: Request, work: (user: CurrentUser) => Promise<Response>): Promise<Response> {
+  const response = await withServerTiming(() => handle(async () => work(await span("auth", () => requireRequestUser(request)))));
+  return withTransportSecurity(request, response);
 }
 
 /** Streams turn events as NDJSON, one event per line. */

@@ -104,6 +104,61 @@ describe("sessions", () => {
   });
 });
 
+describe("where a change may come from", () => {
+  const create = (headers: Record<string, string>) =>
+    conversationsRoute.POST(new Request(`${BASE}/conversations`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: "{}" }));
+
+  it("a cookie-authenticated change without an Origin is refused, and stores nothing", async () => {
+    const cookie = await signIn(h.user.email, TEST_PASSWORD);
+    const before = await rowCounts(h.db);
+    const refused = await errorOf(await create({ cookie, host: "localhost" }));
+    expect(refused).toMatchObject({ status: 403, code: "forbidden" });
+    expect(refused.message).toMatch(/Origin header/);
+    expect(await rowCounts(h.db)).toEqual(before);
+    // What a browser sends: the same request with its Origin goes through.
+    expect((await create({ cookie, host: "localhost", origin: "http://localhost" })).status).toBe(201);
+  });
+
+  it("the scheme counts: an http:// page cannot change anything on the https:// site", async () => {
+    const cookie = await signIn(h.user.email, TEST_PASSWORD);
+    await withEnv({ BETTER_AUTH_URL: "https://localhost" }, async () => {
+      // Served over https, the library names the cookie __Secure-…: a session of its own.
+      const cookie = await signIn(h.user.email, TEST_PASSWORD);
+      const refused = await errorOf(await create({ cookie, host: "localhost", origin: "http://localhost" }));
+      expect(refused).toMatchObject({ status: 403, code: "forbidden" });
+      expect(refused.message).toMatch(/"http:\/\/localhost".*https:\/\/localhost/);
+      expect((await create({ cookie, host: "localhost", origin: "https://localhost" })).status).toBe(201);
+    });
+    // Behind a configured proxy the scheme is the one it forwards.
+    await withEnv({ STRATA_TRUSTED_PROXIES: "127.0.0.1/32" }, async () => {
+      const forwarded = { cookie, host: "localhost", "x-forwarded-proto": "https" };
+      expect((await errorOf(await create({ ...forwarded, origin: "http://localhost" }))).status).toBe(403);
+      expect((await create({ ...forwarded, origin: "https://localhost" })).status).toBe(201);
+    });
+    // Without one, a client's X-Forwarded-Proto is not believed: Strata itself serves plain http.
+    expect((await errorOf(await create({ cookie, host: "localhost", "x-forwarded-proto": "https", origin: "https://localhost" }))).status).toBe(403);
+  });
+
+  it("a request with an API token needs no Origin (no other site can make a browser send the header)", async () => {
+    expect((await create({ ...(await bearer(h.user)), host: "localhost" })).status).toBe(201);
+  });
+
+  it("HSTS goes on responses served over https, never on plain http", async () => {
+    const auth = await bearer(h.user);
+    const hsts = async (headers: Record<string, string>) =>
+      (await conversationsRoute.GET(new Request(`${BASE}/conversations`, { headers: { ...auth, host: "localhost", ...headers } }))).headers.get("strict-transport-security");
+    expect(await hsts({})).toBeNull();
+    expect(await hsts({ "x-forwarded-proto": "https" })).toBeNull();
+    await withEnv({ STRATA_TRUSTED_PROXIES: "127.0.0.1/32" }, async () => {
+      expect(await hsts({ "x-forwarded-proto": "https" })).toBe("max-age=31536000; includeSubDomains");
+      expect(await hsts({ "x-forwarded-proto": "http" })).toBeNull();
+    });
+    await withEnv({ BETTER_AUTH_URL: "https://strata.example" }, async () => {
+      expect(await hsts({})).toBe("max-age=31536000; includeSubDomains");
+    });
+  });
+});
+
 describe("sign-in", () => {
   it("a wrong password and an unknown user get the same clear refusal, and nothing changes", async () => {
     const before = await rowCounts(h.db);

@@ -188,8 +188,8 @@ beforeAll(async () => {
   await h.db.user.update({ where: { id: owner.id }, data: { role: "admin" } });
   owner = { ...owner, role: "admin" };
   ownerAuth = await bearer(owner);
-  // The other user comes with a session cookie: both ways in are covered.
-  otherAuth = { cookie: other.cookie };
+  // The other user comes with a session cookie, and the Origin a browser sends with it: both ways in are covered.
+  otherAuth = { cookie: other.cookie, origin: "http://localhost" };
   shared = await makeFixture();
 });
 
