@@ -27,8 +27,9 @@ const nextConfig: NextConfig = {
   experimental: {
     // proxy.ts refuses a larger action body with 413 before Next.js (which would answer 500) reads it.
     serverActions: { bodySizeLimit: ACTION_BODY_LIMIT_BYTES },
-    // What Next.js keeps of a body for proxy.ts to read: one byte past the limit tells it is too large.
-    proxyClientMaxBodySize: ACTION_BODY_LIMIT_BYTES + 1,
+    // How much of a body Next.js copies for proxy.ts (the rest is cut off, a whole socket
+    // chunk at a time): enough past the limit that a body over it is seen to be.
+    proxyClientMaxBodySize: ACTION_BODY_LIMIT_BYTES + 1024 * 1024,
   },
   poweredByHeader: false,
   allowedDevOrigins: devOrigins(),
