@@ -2,7 +2,7 @@
 // that wait for the app to finish (the conversation element counts finished
 // operations in data-settled).
 import AxeBuilder from "@axe-core/playwright";
-import { expect, type APIRequestContext, type Page } from "@playwright/test";
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import path from "node:path";
 import { DEFAULT_SETTINGS, type CompressionSettings } from "../../../lib/compression/settings";
 
@@ -70,7 +70,9 @@ export async function saveTestSettings(request: APIRequestContext, patch: Partia
  * UI stores a conversation only with its first message (the home page's composer).
  */
 export async function newConversation(page: Page): Promise<string> {
-  const response = await page.request.post("/api/conversations", { data: {} });
+  // With the Origin the page's own request would carry (the session cookie needs one).
+  const origin = new URL(test.info().project.use.baseURL!).origin;
+  const response = await page.request.post("/api/conversations", { data: {}, headers: { origin } });
   expect(response.status(), await response.text()).toBe(201);
   const { id } = ((await response.json()) as { conversation: { id: string } }).conversation;
   await page.goto(`/c/${id}`);
