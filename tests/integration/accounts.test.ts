@@ -406,9 +406,14 @@ describe("message sends per user", () => {
       expect(refused.message).toMatch(/at most 3 messages a minute \(a compaction counts as one\)\. Try again in \d+ s\./);
       expect(summaryCalls() - before).toBe(3);
       expect(await rowCounts(h.db)).toEqual(stored);
-      // A message after them is refused as well: one limit for both.
-      const message = new Request(`${BASE}/conversations/${conversation.id}/messages`, { method: "POST", headers, body: JSON.stringify({ content: "hello" }) });
-      expect(await errorOf(await messagesRoute.POST(message, params(conversation.id)))).toMatchObject({ status: 429 });
+      // So is every other way to a model call after them: one limit for all.
+      const chats = h.server.requests.filter((request) => request.kind === "chat").length;
+      for (const body of [{ content: "hello" }, { retry: true }, { editSeq: 23, content: "edited" }, { regenerateSeq: 24 }, { continueSeq: 24 }]) {
+        const message = new Request(`${BASE}/conversations/${conversation.id}/messages`, { method: "POST", headers, body: JSON.stringify(body) });
+        expect(await errorOf(await messagesRoute.POST(message, params(conversation.id))), JSON.stringify(body)).toMatchObject({ status: 429 });
+      }
+      expect(h.server.requests.filter((request) => request.kind === "chat").length).toBe(chats);
+      expect(summaryCalls() - before).toBe(3);
     });
   });
 
