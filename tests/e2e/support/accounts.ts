@@ -2,7 +2,7 @@
 // the first account up through the form and saves its session in ADMIN_STATE; every
 // spec runs signed in as that admin. Specs that need someone else sign up or in through
 // the forms with the helpers below, in a fresh browser context.
-import { expect, type Browser, type BrowserContext, type Page } from "@playwright/test";
+import { expect, request as playwrightRequest, type Browser, type BrowserContext, type Page } from "@playwright/test";
 
 export const ADMIN_STATE = "test-results/.auth/admin.json";
 export const ADMIN = { email: "admin@example.com", password: "the admin's passphrase" };
@@ -37,11 +37,14 @@ export async function freshContext(browser: Browser): Promise<BrowserContext> {
 
 /**
  * Someone signed up on the app at `baseURL` in a context of their own (for a second app
- * instance: its accounts are its own, and cookies do not tell ports apart).
+ * instance: its accounts are its own, and cookies do not tell ports apart). `request`
+ * calls the API with their session and the app's Origin, as the page's own requests do.
  */
 export async function signedUpOn(browser: Browser, baseURL: string, email = `user-${Date.now()}@example.com`) {
   const context = await browser.newContext({ baseURL, storageState: { cookies: [], origins: [] } });
   const page = await context.newPage();
   await signUpWithForm(page, email, "a passphrase for tests");
-  return { context, page, request: page.request };
+  const request = await playwrightRequest.newContext({ baseURL, storageState: await context.storageState(), extraHTTPHeaders: { origin: new URL(baseURL).origin } });
+  context.on("close", () => void request.dispose());
+  return { context, page, request };
 }

@@ -71,7 +71,7 @@ export async function saveTestSettings(request: APIRequestContext, patch: Partia
  */
 export async function newConversation(page: Page): Promise<string> {
   // With the Origin the page's own request would carry (the session cookie needs one).
-  const origin = new URL(test.info().project.use.baseURL!).origin;
+  const origin = new URL(page.url().startsWith("http") ? page.url() : test.info().project.use.baseURL!).origin;
   const response = await page.request.post("/api/conversations", { data: {}, headers: { origin } });
   expect(response.status(), await response.text()).toBe(201);
   const { id } = ((await response.json()) as { conversation: { id: string } }).conversation;
