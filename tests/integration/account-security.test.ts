@@ -201,6 +201,9 @@ describe("API tokens and sessions", () => {
       expect(result).toMatchObject({ ok: false, error: { code: "forbidden" } });
       expect(result.ok ? "" : result.error.message).toMatch(/only be managed from a signed-in browser/);
     }
+    // Nor through the library's own token endpoints, which know only sessions.
+    const direct = await authRoute.POST(authPost("/api-key/create", JSON.stringify({ name: "attacker's" }), leaked));
+    expect(direct.status).toBe(401);
     expect(await h.db.apikey.count({ where: { name: "attacker's" } })).toBe(0);
     expect(await listConversations(other)).toBe(200);
   });
