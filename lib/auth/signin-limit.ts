@@ -4,11 +4,14 @@
 // attempts come from, and for unknown emails too, so the answer does not tell them apart.
 import { APIError } from "better-auth/api";
 import type { Db } from "../db/client";
-import { clearSignInAttempts, takeSignInAttempt, type SignInBackoff } from "../db/signin-attempts";
+import { clearSignInAttempts, pruneSignInAttempts, takeSignInAttempt, type SignInBackoff } from "../db/signin-attempts";
+import { logger } from "../log/logger";
 
 export const SIGNIN_BACKOFF: SignInBackoff = { freeAttempts: 5, firstWaitSeconds: 30, maxWaitSeconds: 15 * 60, forgetAfterSeconds: 24 * 60 * 60 };
 
 export const SIGNIN_PATH = "/sign-in/email";
+
+const PRUNE_SHARE = 0.01;
 
 function accountKey(body: unknown): string | null {
   const email = (body as { email?: unknown } | undefined)?.email;
@@ -24,6 +27,13 @@ export async function takeAttempt(db: Db, body: unknown): Promise<void> {
   const email = accountKey(body);
   if (!email) return;
   const decision = await takeSignInAttempt(db, email, SIGNIN_BACKOFF);
+  // Every email tried leaves a row; now and then (about one attempt in a hundred, after
+  // the answer) the rows of emails nobody has tried for a day go.
+  if (Math.random() < PRUNE_SHARE) {
+    void pruneSignInAttempts(db, SIGNIN_BACKOFF.forgetAfterSeconds).catch((error: unknown) =>
+      logger.warn({ err: String(error) }, "could not prune old sign-in counts"),
+    );
+  }
   if (decision.allowed) return;
   throw new APIError(
     "TOO_MANY_REQUESTS",

@@ -48,3 +48,9 @@ export async function takeSignInAttempt(db: Db, email: string, backoff: SignInBa
 export async function clearSignInAttempts(db: Db, email: string): Promise<void> {
   await db.$executeRaw`DELETE FROM "RateBucket" WHERE "key" = ${key(email)}`;
 }
+
+/** Forgets the counts of emails nobody has tried for `forgetAfterSeconds` (they would start again anyway). */
+export async function pruneSignInAttempts(db: Db, forgetAfterSeconds: number): Promise<number> {
+  return db.$executeRaw`
+    DELETE FROM "RateBucket" WHERE "key" LIKE 'signin:%' AND "windowStart" <= now() - make_interval(secs => ${forgetAfterSeconds})`;
+}

@@ -315,3 +315,16 @@ describe("passwords", () => {
     expect((await signInResponse(veteran.email, "password")).status).toBe(200);
   });
 });
+
+describe("sign-in counts", () => {
+  it("the counts of emails nobody has tried for a day are pruned; recent ones stay", async () => {
+    const { pruneSignInAttempts } = await import("../../lib/db/signin-attempts");
+    const { SIGNIN_BACKOFF } = await import("../../lib/auth/signin-limit");
+    const [old, recent] = [uniqueEmail("old"), uniqueEmail("recent")];
+    for (const email of [old, recent]) await signInResponse(email, "wrong");
+    await h.db.rateBucket.update({ where: { key: `signin:${old}` }, data: { windowStart: new Date(Date.now() - 25 * 60 * 60 * 1000) } });
+    await pruneSignInAttempts(h.db, SIGNIN_BACKOFF.forgetAfterSeconds);
+    expect(await h.db.rateBucket.count({ where: { key: { in: [`signin:${old}`, `signin:${recent}`] } } })).toBe(1);
+    expect(await h.db.rateBucket.findUnique({ where: { key: `signin:${recent}` } })).not.toBeNull();
+  });
+});
