@@ -12,7 +12,8 @@ import { authConfig, socialProviders, type AuthConfig } from "./config";
 import { accountHooks } from "./signup-policy";
 import { afterHook, beforeHook } from "./hooks";
 import { CLIENT_CHAIN_HEADER } from "./client-address";
-import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "./password-policy";
+import { MIN_PASSWORD_LENGTH } from "./password-policy";
+import { MAX_CHECKED_PASSWORD_LENGTH } from "./input-policy";
 
 /** Every personal API token starts with this, so secret scanners can recognise one. */
 export const TOKEN_PREFIX = "strata_";
@@ -52,9 +53,10 @@ function createAuth(db: Db, secret: string, config: AuthConfig) {
     basePath: "/api/auth",
     trustedOrigins: sameOrigin,
     database: prismaAdapter(db, { provider: "postgresql", transaction: true }),
-    // The length bounds apply to new passwords; sign-in checks only the maximum, so older
-    // accounts with shorter passwords keep signing in. The rest of the rule is a hook.
-    emailAndPassword: { enabled: true, minPasswordLength: MIN_PASSWORD_LENGTH, maxPasswordLength: MAX_PASSWORD_LENGTH, autoSignIn: true },
+    // The minimum applies to new passwords only (sign-in checks just the maximum), so older
+    // accounts with shorter passwords keep signing in; the maximum stays what it was for
+    // the same reason, and new passwords are held to 128 by the rest of the rule (a hook).
+    emailAndPassword: { enabled: true, minPasswordLength: MIN_PASSWORD_LENGTH, maxPasswordLength: MAX_CHECKED_PASSWORD_LENGTH, autoSignIn: true },
     socialProviders: socialProviders(config),
     // Every request reads the session row: signing out or deleting a session ends it at once.
     session: { expiresIn: 60 * 60 * 24 * 30, updateAge: 60 * 60 * 24, cookieCache: { enabled: false } },

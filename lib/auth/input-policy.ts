@@ -8,6 +8,11 @@ import { MAX_PASSWORD_LENGTH, checkNewPassword } from "./password-policy";
 export const MAX_NAME_LENGTH = 100;
 export const MAX_EMAIL_LENGTH = 254;
 const MAX_URL_LENGTH = 2048;
+/**
+ * Passwords that are checked, not set: new ones are held to 128 characters, but accounts
+ * made when 256 were allowed keep signing in (the library's maxPasswordLength).
+ */
+export const MAX_CHECKED_PASSWORD_LENGTH = 256;
 
 // The fields the enabled endpoints take, with the words an error uses for each; any
 // other text field gets the URL bound.
@@ -15,8 +20,8 @@ const FIELDS: Record<string, { label: string; max: number }> = {
   name: { label: "name", max: MAX_NAME_LENGTH },
   email: { label: "email address", max: MAX_EMAIL_LENGTH },
   newEmail: { label: "email address", max: MAX_EMAIL_LENGTH },
-  password: { label: "password", max: MAX_PASSWORD_LENGTH },
-  currentPassword: { label: "current password", max: MAX_PASSWORD_LENGTH },
+  password: { label: "password", max: MAX_CHECKED_PASSWORD_LENGTH },
+  currentPassword: { label: "current password", max: MAX_CHECKED_PASSWORD_LENGTH },
   newPassword: { label: "new password", max: MAX_PASSWORD_LENGTH },
 };
 

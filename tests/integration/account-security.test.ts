@@ -159,7 +159,7 @@ describe("bodies and fields of /api/auth", () => {
     const cases: [Record<string, string>, RegExp][] = [
       [{ name: "n".repeat(101) }, /The name is too long: at most 100 characters/],
       [{ email: `${"e".repeat(250)}@example.com` }, /The email address is too long: at most 254 characters/],
-      [{ password: "p".repeat(129) }, /The password is too long: at most 128 characters/],
+      [{ password: "p".repeat(129) }, /The password is too long: use at most 128 characters/],
       [{ image: `https://example.com/${"i".repeat(3000)}` }, /The image is too long: at most 2048 characters/],
     ];
     for (const [body, message] of cases) {
@@ -307,12 +307,16 @@ describe("passwords", () => {
     expect(await messageOf(response)).toMatch(/too easy to guess/);
   });
 
-  it("an account made when 8 characters were enough keeps signing in", async () => {
+  it("an account made when 8 characters were enough (or 256 allowed) keeps signing in", async () => {
     const veteran = await signUp(uniqueEmail("veteran"));
     // Its stored password, as the library hashed it then.
     const { password } = await (await getAuth()).$context;
     await h.db.account.updateMany({ where: { userId: veteran.id, providerId: "credential" }, data: { password: await password.hash("password") } });
     expect((await signInResponse(veteran.email, "password")).status).toBe(200);
+    // So does one whose password is longer than new ones may be (up to the 256 allowed then).
+    const long = "a long password from a password manager ".repeat(6);
+    await h.db.account.updateMany({ where: { userId: veteran.id, providerId: "credential" }, data: { password: await password.hash(long) } });
+    expect((await signInResponse(veteran.email, long)).status).toBe(200);
   });
 });
 
