@@ -43,7 +43,9 @@ export function checkNewPassword(password: string, userInputs: string[] = []): P
     return { ok: false, message: `The password is too long: use at most ${MAX_PASSWORD_LENGTH} characters.` };
   }
   checker ??= new ZxcvbnFactory({ dictionary, graphs: adjacencyGraphs });
-  const result = checker.check(password, userInputs.filter(Boolean));
+  // An email counts by its parts too: "zebrastripes@example.com" makes "zebrastripes" guessable.
+  const inputs = userInputs.flatMap((input) => [input, ...input.split(/[^\p{L}\p{N}]+/u)]).filter((input) => input.length >= 3);
+  const result = checker.check(password, inputs);
   if (result.score >= MIN_SCORE) return { ok: true };
   const warning = result.feedback.warning ? WARNINGS[result.feedback.warning] : undefined;
   const hint = warning ? ` (${warning})` : "";
