@@ -3,7 +3,8 @@
 // user, validates its input with zod (in lib/chat/operations) and returns an
 // ActionResult instead of throwing ("unauthorized" without a session).
 import * as ops from "@/lib/chat/operations";
-import { requireActionUser, type CurrentUser } from "@/lib/auth/current-user";
+import { headers } from "next/headers";
+import { requireActionUser, requireSessionActionUser, type CurrentUser } from "@/lib/auth/current-user";
 import { asResult } from "@/lib/errors";
 import { listModels } from "@/lib/llm/client";
 import { eventStream } from "@/lib/chat/event-stream";
@@ -83,14 +84,28 @@ export async function saveDefaultsAction(input: unknown) {
 export async function setSignupsOpenAction(open: unknown) {
   return asUser((user) => ops.setSignupsOpen(user, open));
 }
-export async function listTokensAction() {
-  return asUser((user) => ops.listTokens(user));
+// Tokens and sessions: from the browser's session only, never with an API token.
+function asSessionUser<T>(work: (user: CurrentUser) => Promise<T> | T) {
+  return asResult(async () => work(await requireSessionActionUser()));
 }
-export async function createTokenAction(name: unknown) {
-  return asUser((user) => ops.createToken(user, name));
+
+export async function listTokensAction() {
+  return asSessionUser((user) => ops.listTokens(user));
+}
+export async function createTokenAction(input: unknown) {
+  return asSessionUser((user) => ops.createToken(user, input));
 }
 export async function revokeTokenAction(tokenId: unknown) {
-  return asUser((user) => ops.revokeToken(user, tokenId));
+  return asSessionUser((user) => ops.revokeToken(user, tokenId));
+}
+export async function revokeAllTokensAction() {
+  return asSessionUser((user) => ops.revokeAllTokens(user));
+}
+export async function listSessionsAction() {
+  return asSessionUser(async (user) => ops.listSessions(user, await headers()));
+}
+export async function revokeSessionAction(sessionId: unknown) {
+  return asSessionUser((user) => ops.revokeSession(user, sessionId));
 }
 export async function modelInfoAction() {
   return asUser(() => ops.modelInfo());

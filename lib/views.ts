@@ -138,6 +138,16 @@ export type TokenView = {
   expiresAt: string | null;
 };
 
+/** A signed-in session of the user, as the account page lists it (never its token). */
+export type SessionView = {
+  id: string;
+  userAgent: string | null;
+  createdAt: string;
+  /** When the session was last extended (at most once a day, as it is used). */
+  lastActiveAt: string;
+  current: boolean;
+};
+
 /** A piece of a search snippet: `hit` marks the words that matched. Rendered as text. */
 export type SnippetPart = { text: string; hit: boolean };
 

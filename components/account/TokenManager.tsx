@@ -6,10 +6,19 @@ import type { TokenView } from "@/lib/views";
 import { Button } from "../ui/Button";
 import { submitWith } from "../ui/forms";
 
+type Expiry = 30 | 90 | null;
+
+const EXPIRIES: { label: string; value: Expiry }[] = [
+  { label: "Never expires", value: null },
+  { label: "Expires in 30 days", value: 30 },
+  { label: "Expires in 90 days", value: 90 },
+];
+
 /** Personal API tokens: create one (shown once), see them all, revoke any. */
 export function TokenManager({ initialTokens }: { initialTokens: TokenView[] }) {
   const [tokens, setTokens] = useState(initialTokens);
   const [name, setName] = useState("");
+  const [expiresInDays, setExpiresInDays] = useState<Expiry>(null);
   const [created, setCreated] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [working, setWorking] = useState(false);
@@ -17,7 +26,7 @@ export function TokenManager({ initialTokens }: { initialTokens: TokenView[] }) 
   async function create() {
     setWorking(true);
     setError(null);
-    const result = await createTokenAction(name);
+    const result = await createTokenAction({ name, expiresInDays });
     setWorking(false);
     if (!result.ok) return setError(result.error.message);
     const { token, ...view } = result.data;
@@ -39,7 +48,7 @@ export function TokenManager({ initialTokens }: { initialTokens: TokenView[] }) 
         <h2 className="text-[13.5px] font-semibold">API tokens</h2>
         <p className="text-[12px] text-neutral-500">
           For scripts: send <code className="font-mono">Authorization: Bearer &lt;token&gt;</code> to the JSON API. A token acts as you;
-          revoking it stops it at once.
+          revoking it stops it at once. Tokens cannot make or revoke tokens: only this page can.
         </p>
       </div>
       <form
@@ -55,6 +64,19 @@ export function TokenManager({ initialTokens }: { initialTokens: TokenView[] }) 
           aria-label="Token name"
           className="h-7 flex-1 rounded-md border border-neutral-300 bg-white px-2 text-[12.5px] dark:border-neutral-700 dark:bg-neutral-950"
         />
+        <select
+          value={String(expiresInDays)}
+          onChange={(event) => setExpiresInDays(event.target.value === "null" ? null : (Number(event.target.value) as Expiry))}
+          aria-label="Token expiry"
+          data-testid="token-expiry"
+          className="h-7 rounded-md border border-neutral-300 bg-white px-1 text-[12.5px] dark:border-neutral-700 dark:bg-neutral-950"
+        >
+          {EXPIRIES.map((option) => (
+            <option key={String(option.value)} value={String(option.value)}>
+              {option.label}
+            </option>
+          ))}
+        </select>
         <Button type="submit" variant="primary" disabled={working} data-testid="token-create">
           Create token
         </Button>
@@ -77,9 +99,12 @@ export function TokenManager({ initialTokens }: { initialTokens: TokenView[] }) 
         {tokens.map((token) => (
           <li key={token.id} className="flex items-center gap-3 py-2 text-[12.5px]" data-testid="token-row">
             <span className="min-w-0 flex-1 truncate font-medium">{token.name}</span>
-            <code className="font-mono text-[11.5px] text-neutral-500">{token.start ? `${token.start}…` : ""}</code>
+            <code className="font-mono text-[11.5px] text-neutral-500" data-testid="token-start">
+              {token.start ? `${token.start}…` : ""}
+            </code>
             <span className="text-[11.5px] text-neutral-500">
-              {token.lastUsedAt ? `used ${formatTime(token.lastUsedAt)}` : `created ${formatTime(token.createdAt)}`}
+              created {formatTime(token.createdAt)} · {token.lastUsedAt ? `used ${formatTime(token.lastUsedAt)}` : "never used"} ·{" "}
+              {token.expiresAt ? `expires ${formatTime(token.expiresAt)}` : "no expiry"}
             </span>
             <Button size="xs" variant="danger" onClick={() => void revoke(token.id)} data-testid="token-revoke">
               Revoke

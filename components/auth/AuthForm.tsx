@@ -1,7 +1,7 @@
 "use client";
 import Link from "next/link";
 import { useState } from "react";
-import { authRequest, socialSignIn } from "@/components/auth/requests";
+import { authRequest, passwordRefusal, socialSignIn } from "@/components/auth/requests";
 import { Button } from "../ui/Button";
 
 const INPUT =
@@ -18,9 +18,13 @@ export function AuthForm({ mode, providers = [] }: { mode: "sign-in" | "sign-up"
     setError(null);
     const email = String(form.get("email") ?? "").trim();
     const password = String(form.get("password") ?? "");
-    const outcome = signUp
-      ? await authRequest("/sign-up/email", { email, password, name: String(form.get("name") ?? "").trim() || email.split("@")[0] })
-      : await authRequest("/sign-in/email", { email, password });
+    const name = String(form.get("name") ?? "").trim() || email.split("@")[0];
+    const refusal = signUp ? await passwordRefusal(password, [email, name ?? ""]) : null;
+    const outcome = refusal
+      ? { ok: false as const, message: refusal }
+      : signUp
+        ? await authRequest("/sign-up/email", { email, password, name })
+        : await authRequest("/sign-in/email", { email, password });
     if (outcome.ok) {
       // A full load, not a client navigation: nothing of a previous session may stay in memory.
       // eslint-disable-next-line @next/next/no-location-assign-relative-destination
@@ -50,7 +54,7 @@ export function AuthForm({ mode, providers = [] }: { mode: "sign-in" | "sign-up"
       ) : null}
       <label className="block space-y-1 text-[12.5px] font-medium">
         <span>Email</span>
-        <input name="email" type="email" required autoComplete="email" data-testid="auth-email" className={INPUT} />
+        <input name="email" type="email" required maxLength={254} autoComplete="email" data-testid="auth-email" className={INPUT} />
       </label>
       <label className="block space-y-1 text-[12.5px] font-medium">
         <span>Password</span>
@@ -58,12 +62,13 @@ export function AuthForm({ mode, providers = [] }: { mode: "sign-in" | "sign-up"
           name="password"
           type="password"
           required
-          minLength={8}
+          maxLength={128}
           autoComplete={signUp ? "new-password" : "current-password"}
           data-testid="auth-password"
           className={INPUT}
         />
       </label>
+      {signUp ? <p className="text-[12px] text-neutral-500">At least 12 characters, not a common password: a few unrelated words work well.</p> : null}
       {error ? (
         <p role="alert" data-testid="auth-error" className="rounded-md bg-red-50 p-2 text-[12.5px] text-red-700 dark:bg-red-950/50 dark:text-red-300">
           {error}

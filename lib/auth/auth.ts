@@ -9,11 +9,17 @@ import { getDb, type Db } from "../db/client";
 import { storedAuthSecret } from "../db/instance";
 import { logger } from "../log/logger";
 import { authConfig, socialProviders, type AuthConfig } from "./config";
-import { accountHooks, signupGate } from "./signup-policy";
+import { accountHooks } from "./signup-policy";
+import { afterHook, beforeHook } from "./hooks";
+import { CLIENT_CHAIN_HEADER } from "./client-address";
+import { MIN_PASSWORD_LENGTH } from "./password-policy";
+import { MAX_CHECKED_PASSWORD_LENGTH } from "./input-policy";
 
 /** Every personal API token starts with this, so secret scanners can recognise one. */
 export const TOKEN_PREFIX = "strata_";
 export const TOKEN_LENGTH = 48;
+/** Stored and shown for each token: the prefix and its first random characters, enough to tell tokens apart. */
+export const TOKEN_SHOWN_LENGTH = TOKEN_PREFIX.length + 6;
 
 const authLogger = logger.child({ module: "auth" });
 
@@ -47,7 +53,10 @@ function createAuth(db: Db, secret: string, config: AuthConfig) {
     basePath: "/api/auth",
     trustedOrigins: sameOrigin,
     database: prismaAdapter(db, { provider: "postgresql", transaction: true }),
-    emailAndPassword: { enabled: true, minPasswordLength: 8, maxPasswordLength: 256, autoSignIn: true },
+    // The minimum applies to new passwords only (sign-in checks just the maximum), so older
+    // accounts with shorter passwords keep signing in; the maximum stays what it was for
+    // the same reason, and new passwords are held to 128 by the rest of the rule (a hook).
+    emailAndPassword: { enabled: true, minPasswordLength: MIN_PASSWORD_LENGTH, maxPasswordLength: MAX_CHECKED_PASSWORD_LENGTH, autoSignIn: true },
     socialProviders: socialProviders(config),
     // Every request reads the session row: signing out or deleting a session ends it at once.
     session: { expiresIn: 60 * 60 * 24 * 30, updateAge: 60 * 60 * 24, cookieCache: { enabled: false } },
@@ -61,7 +70,9 @@ function createAuth(db: Db, secret: string, config: AuthConfig) {
       customRules: { "/sign-in/email": signInLimit, "/sign-up/email": signInLimit },
     },
     advanced: {
-      ...(trustedProxies?.length ? { ipAddress: { trustedProxies } } : {}),
+      // The client address only as the auth route resolved it (lib/auth/client-address.ts),
+      // never a header the client may have set.
+      ipAddress: { ipAddressHeaders: [CLIENT_CHAIN_HEADER], ...(trustedProxies?.length ? { trustedProxies } : {}) },
       defaultCookieAttributes: { httpOnly: true, sameSite: "lax" },
       // A long-running server: work the library defers (deleting expired API tokens)
       // simply runs after the response; a failure is logged, never the request's.
@@ -70,13 +81,16 @@ function createAuth(db: Db, secret: string, config: AuthConfig) {
       },
     },
     databaseHooks: accountHooks(db),
-    hooks: { before: signupGate(db, config) },
+    hooks: { before: beforeHook(db, config), after: afterHook(db) },
     plugins: [
       apiKey({
         defaultPrefix: TOKEN_PREFIX,
         defaultKeyLength: TOKEN_LENGTH,
         requireName: true,
         maximumNameLength: 64,
+        startingCharactersConfig: { shouldStore: true, charactersLength: TOKEN_SHOWN_LENGTH },
+        // Never by default; the form offers 30 or 90 days.
+        keyExpiration: { defaultExpiresIn: null, minExpiresIn: 1, maxExpiresIn: 365 },
         // Sends are limited per user (lib/chat/send-limit.ts); the plugin's own default is 10 requests a day.
         rateLimit: { enabled: false },
         // What the library defers runs after the response. Requests check tokens in

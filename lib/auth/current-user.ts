@@ -63,6 +63,21 @@ export async function requireActionUser(): Promise<CurrentUser> {
   return user;
 }
 
+/**
+ * For what only the person at the browser may do (API tokens, sessions): the user of the
+ * session cookie. A request with an API token is refused, so a leaked token can neither
+ * mint new tokens nor revoke the owner's others, and revoking it locks it out.
+ */
+export async function requireSessionActionUser(): Promise<CurrentUser> {
+  const requestHeaders = await headers();
+  if (requestHeaders.has("authorization")) {
+    throw new AppError("forbidden", "API tokens and sessions can only be managed from a signed-in browser, not with an API token.");
+  }
+  const user = await userFromHeaders(requestHeaders);
+  if (!user) throw signedOut();
+  return user;
+}
+
 /** For pages: the user, or off to the sign-in page. */
 export async function requirePageUser(): Promise<CurrentUser> {
   const user = await currentUser();

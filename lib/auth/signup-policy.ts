@@ -1,5 +1,5 @@
 // Who may create an account, and what the first account gets.
-import { APIError, createAuthMiddleware } from "better-auth/api";
+import { APIError } from "better-auth/api";
 import type { BetterAuthOptions } from "better-auth";
 import type { Db } from "../db/client";
 import { claimFirstAccount } from "../db/instance";
@@ -15,12 +15,11 @@ const SIGNUP_PATHS = ["/sign-up/", "/sign-in/social", "/callback/"];
 // user-creation hook on another connection would wait for that very transaction.
 const decisions = new WeakMap<Request, boolean>();
 
-export function signupGate(db: Db, config: AuthConfig) {
-  return createAuthMiddleware(async (ctx) => {
-    if (ctx.request && SIGNUP_PATHS.some((path) => ctx.path.startsWith(path))) {
-      decisions.set(ctx.request, await signupsAllowed(db, config));
-    }
-  });
+/** Run by the before-hook (lib/auth/hooks.ts) for every request to the library. */
+export async function gateSignup(db: Db, config: AuthConfig, path: string, request: Request | undefined): Promise<void> {
+  if (request && SIGNUP_PATHS.some((prefix) => path.startsWith(prefix))) {
+    decisions.set(request, await signupsAllowed(db, config));
+  }
 }
 
 export function accountHooks(db: Db): BetterAuthOptions["databaseHooks"] {

@@ -3,7 +3,7 @@
 import { defaultKeyHasher } from "@better-auth/api-key";
 import { z } from "zod";
 import { getDb } from "../db/client";
-import { findTokenByHash, listTokens, markTokenUsed, revokeToken } from "../db/tokens";
+import { findTokenByHash, listTokens, markTokenUsed, revokeAllTokens, revokeToken } from "../db/tokens";
 import type { UserRecord } from "../db/users";
 import { logger } from "../log/logger";
 import type { TokenView } from "../views";
@@ -12,7 +12,17 @@ import { TOKEN_LENGTH, TOKEN_PREFIX, getAuth } from "./auth";
 
 const tokenSchema = z.string().regex(new RegExp(`^${TOKEN_PREFIX}[A-Za-z]{${TOKEN_LENGTH}}$`));
 
-export const tokenNameSchema = z.string().trim().min(1, { message: "Give the token a name." }).max(64);
+export const tokenNameSchema = z
+  .string()
+  .trim()
+  .min(1, { message: "Give the token a name." })
+  .max(64, { message: "The token name is too long: at most 64 characters." });
+
+/** What the token form sends: a name, and an expiry of never, 30 or 90 days. A bare name is a token that never expires. */
+export const newTokenSchema = z.union([
+  tokenNameSchema.transform((name) => ({ name, expiresInDays: null })),
+  z.object({ name: tokenNameSchema, expiresInDays: z.union([z.literal(30), z.literal(90), z.null()]).default(null) }),
+]);
 
 /** The token of an `Authorization: Bearer <token>` header; anything else is refused as malformed. */
 export function parseBearer(authorization: string): string {
@@ -53,8 +63,9 @@ export async function userForToken(token: string): Promise<UserRecord | null> {
 export type CreatedToken = TokenView & { token: string };
 
 /** Creates a token for `userId` (`name` already validated); the token itself is returned this once and never stored. */
-export async function createToken(userId: string, name: string): Promise<CreatedToken> {
-  const created = await (await getAuth()).api.createApiKey({ body: { name, userId } });
+export async function createToken(userId: string, name: string, expiresInDays: number | null = null): Promise<CreatedToken> {
+  const expiresIn = expiresInDays === null ? null : expiresInDays * 24 * 60 * 60;
+  const created = await (await getAuth()).api.createApiKey({ body: { name, userId, expiresIn } });
   return {
     id: created.id,
     name: created.name ?? name,
@@ -72,4 +83,9 @@ export async function tokensOf(userId: string): Promise<TokenView[]> {
 
 export async function revoke(userId: string, tokenId: string): Promise<void> {
   await revokeToken(await getDb(), userId, tokenId);
+}
+
+/** Revokes every token of `userId` (offered with a password change); the number revoked. */
+export async function revokeAll(userId: string): Promise<number> {
+  return revokeAllTokens(await getDb(), userId);
 }

@@ -32,7 +32,7 @@ import {
 } from "../db/settings";
 import { overridesPatchSchema, type ResolvedSettings } from "../settings-layers";
 import type { UserRole } from "../db/users";
-import type { TokenView } from "../views";
+import type { SessionView, TokenView } from "../views";
 import type { CreatedToken } from "../auth/tokens";
 import { AppError, assertNoNul, invalidInput } from "../errors";
 import { defaultModel, getModelEndpoint, listModels } from "../llm/client";
@@ -470,13 +470,31 @@ export async function listTokens(actor: Actor): Promise<TokenView[]> {
 }
 
 /** A new personal API token; its value is in the result this once. */
-export async function createToken(actor: Actor, name: unknown): Promise<CreatedToken> {
+export async function createToken(actor: Actor, input: unknown): Promise<CreatedToken> {
   const tokens = await tokenModule();
-  return tokens.createToken(actor.id, parse(tokens.tokenNameSchema, name));
+  const { name, expiresInDays } = parse(tokens.newTokenSchema, input);
+  return tokens.createToken(actor.id, name, expiresInDays);
 }
 
+const recordIdSchema = z.string().min(1).max(100);
+
 export async function revokeToken(actor: Actor, tokenId: unknown): Promise<void> {
-  await (await tokenModule()).revoke(actor.id, parse(z.string().min(1).max(100), tokenId));
+  await (await tokenModule()).revoke(actor.id, parse(recordIdSchema, tokenId));
+}
+
+export async function revokeAllTokens(actor: Actor): Promise<number> {
+  return (await tokenModule()).revokeAll(actor.id);
+}
+
+const sessionModule = () => import("../auth/sessions");
+
+/** The actor's sessions; `requestHeaders` tell which one is asking. */
+export async function listSessions(actor: Actor, requestHeaders: Headers): Promise<SessionView[]> {
+  return (await sessionModule()).sessionsOf(actor.id, requestHeaders);
+}
+
+export async function revokeSession(actor: Actor, sessionId: unknown): Promise<void> {
+  await (await sessionModule()).endSession(actor.id, parse(recordIdSchema, sessionId));
 }
 
 export async function modelInfo() {

@@ -27,6 +27,11 @@ export async function revokeToken(db: Db, userId: string, tokenId: string): Prom
   if (count === 0) throw notFound("token", tokenId);
 }
 
+/** Deletes every token of the user (after a password change, if they ask); the number deleted. */
+export async function revokeAllTokens(db: Db, userId: string): Promise<number> {
+  return (await db.apikey.deleteMany({ where: { referenceId: userId } })).count;
+}
+
 /** A stored token row with its owner, as the turn path needs it to decide (lib/auth/tokens.ts). */
 export type StoredToken = {
   id: string;

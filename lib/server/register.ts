@@ -10,6 +10,8 @@ export async function registerNodeServer(): Promise<void> {
     console.error(`Strata cannot start. ${error.message}`);
     process.exit(1);
   }
+  // Before the first request: the sign-in limits need each request's socket address.
+  (await import("../auth/client-address")).stampPeerAddresses();
   const { startServer } = await import("./start");
   await startServer();
 }

@@ -91,7 +91,9 @@ test("a personal API token works for scripts until it is revoked", async ({ page
 
   await page.reload();
   const row = page.getByTestId("token-row").filter({ hasText: "curl example" });
-  await expect(row).toContainText(token.slice(0, 6));
+  // Told apart from other tokens by their first random characters.
+  await expect(row.getByTestId("token-start")).toHaveText(`${token.slice(0, "strata_".length + 6)}…`);
+  await expect(row).toContainText("no expiry");
   await expect(page.locator("body")).not.toContainText(token);
   await row.getByTestId("token-revoke").click();
   await expect(row).toHaveCount(0);
@@ -99,6 +101,33 @@ test("a personal API token works for scripts until it is revoked", async ({ page
   expect(refused.status()).toBe(401);
   expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(/revoked/);
   await script.dispose();
+});
+
+test("sign-up and a password change refuse a guessable password with the server's reason; the change ends the other sessions", async ({ browser }) => {
+  const context = await freshContext(browser);
+  const page = await context.newPage();
+  const email = someone();
+  await page.goto("/sign-up");
+  await submitAuthForm(page, email, "password");
+  await expect(page.getByTestId("auth-error")).toHaveText("The password is too short: use at least 12 characters.");
+  await signUpWithForm(page, email, "another passphrase");
+  const laptop = await freshContext(browser);
+  const laptopPage = await laptop.newPage();
+  await signInWithForm(laptopPage, email, "another passphrase");
+
+  await page.goto("/account");
+  await expect(page.getByTestId("session-row")).toHaveCount(2);
+  await expect(page.getByTestId("session-row").filter({ hasText: "this session" })).toHaveCount(1);
+  await page.getByTestId("current-password").fill("another passphrase");
+  await page.getByTestId("new-password").fill("password1234");
+  await page.getByTestId("password-submit").click();
+  await expect(page.getByTestId("password-error")).toContainText("too easy to guess");
+  await page.getByTestId("new-password").fill("a brand new passphrase");
+  await page.getByTestId("password-submit").click();
+  await expect(page.getByTestId("session-row")).toHaveCount(1);
+  expect((await laptopPage.request.get("/api/conversations")).status()).toBe(401);
+  await laptop.close();
+  await context.close();
 });
 
 test("the admin can close sign-ups; a visitor then finds the form closed", async ({ page, browser }) => {

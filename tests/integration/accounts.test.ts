@@ -13,7 +13,7 @@ import { writeSignupsOpen } from "../../lib/db/instance";
 import { appendMessages } from "../../lib/db/messages";
 import { contextMeter } from "../../lib/chat/compressor";
 import { rowCounts, saveTestSettings, send, setupHarness } from "../support/harness";
-import { TEST_PASSWORD, bearer, signIn, signInResponse, signOut, signUp, uniqueEmail } from "../support/accounts";
+import { TEST_PASSWORD, bearer, signIn, signInResponse, signOut, signUp, uniqueEmail, withEnv } from "../support/accounts";
 
 const h = setupHarness();
 const BASE = "http://localhost/api";
@@ -28,21 +28,6 @@ async function errorOf(response: Response): Promise<{ status: number; code: stri
   return { status: response.status, ...body.error };
 }
 
-/** Runs `work` with environment overrides and a fresh auth instance (it reads its configuration once). */
-async function withEnv<T>(values: Record<string, string>, work: () => Promise<T>): Promise<T> {
-  const saved = Object.fromEntries(Object.keys(values).map((key) => [key, process.env[key]]));
-  Object.assign(process.env, values);
-  resetAuth();
-  try {
-    return await work();
-  } finally {
-    for (const [key, value] of Object.entries(saved)) {
-      if (value === undefined) delete process.env[key];
-      else process.env[key] = value;
-    }
-    resetAuth();
-  }
-}
 
 afterEach(async () => {
   await writeSignupsOpen(h.db, true);
@@ -304,7 +289,7 @@ describe("sign-up policy", () => {
 
   it("sign-up refuses a short password and an invalid email clearly, storing nothing", async () => {
     const before = await h.db.user.count();
-    await expect(signUp(uniqueEmail(), "short")).rejects.toThrow(/400.*Password too short/i);
+    await expect(signUp(uniqueEmail(), "short")).rejects.toThrow(/400.*password is too short: use at least 12/i);
     await expect(signUp("not-an-email", TEST_PASSWORD)).rejects.toThrow(/400.*email/i);
     expect(await h.db.user.count()).toBe(before);
   });

@@ -93,7 +93,7 @@ describe("credentials in clear", () => {
     const users = await h.db.user.count();
     const cases: [string[], string, RegExp][] = [
       [["user:create", "not-an-email"], "long enough password", /not an email address/],
-      [["user:create", uniqueEmail("short")], "short", /password too short/i],
+      [["user:create", uniqueEmail("short")], "short", /password is too short: use at least 12 characters/i],
       [["token:create", uniqueEmail("nobody")], "", /No account for/],
       [["user:delete", "x@example.com"], "", /usage/],
     ];

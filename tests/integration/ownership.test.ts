@@ -13,7 +13,7 @@ import * as ops from "../../lib/chat/operations";
 import { appendMessages } from "../../lib/db/messages";
 import type { ActionResult } from "../../lib/errors";
 import { setupHarness } from "../support/harness";
-import { bearer, signUp, type TestUser } from "../support/accounts";
+import { bearer, signIn, signUp, type TestUser } from "../support/accounts";
 
 // Server actions read the request's headers through next/headers; here they are the
 // headers of whoever the case acts as.
@@ -31,7 +31,7 @@ type Method = (typeof METHODS)[number];
 /** Who may use it: the owner of the resource named in the URL, any signed-in user (their own data), or the admin. */
 type Scope = "owned" | "user" | "admin";
 
-type Fixture = { conversationId: string; compactionId: string; tokenId: string; lastMessageId: string };
+type Fixture = { conversationId: string; compactionId: string; tokenId: string; sessionId: string; lastMessageId: string };
 
 type RouteCase = {
   scope: Scope;
@@ -107,7 +107,8 @@ const ROUTES: Record<string, Partial<Record<Method, RouteCase>>> = {
   "/api/conversations/import": { POST: { scope: "user", body: MINIMAL_EXPORT } },
 };
 
-type ActionCase = { scope: Scope; args?: (f: Fixture) => unknown[]; fresh?: boolean };
+/** `session`: only with the browser's session cookie; an API token is refused as forbidden. */
+type ActionCase = { scope: Scope; args?: (f: Fixture) => unknown[]; fresh?: boolean; session?: true };
 const viaId = (f: Fixture) => [f.conversationId];
 
 // Typed against the module: a new action does not compile until it is listed here.
@@ -133,12 +134,16 @@ const ACTIONS: Record<keyof typeof actions, ActionCase> = {
   updateConversationSettingsAction: { scope: "owned", args: (f) => [{ conversationId: f.conversationId, threshold: 0.75 }] },
   saveDefaultsAction: { scope: "admin", args: () => [DEFAULT_SETTINGS] },
   setSignupsOpenAction: { scope: "admin", args: () => [true] },
-  listTokensAction: { scope: "user" },
-  createTokenAction: { scope: "user", args: () => ["matrix"] },
-  revokeTokenAction: { scope: "owned", args: (f) => [f.tokenId], fresh: true },
+  listTokensAction: { scope: "user", session: true },
+  createTokenAction: { scope: "user", args: () => [{ name: "matrix", expiresInDays: 30 }], session: true },
+  revokeTokenAction: { scope: "owned", args: (f) => [f.tokenId], fresh: true, session: true },
+  listSessionsAction: { scope: "user", session: true },
+  revokeSessionAction: { scope: "owned", args: (f) => [f.sessionId], fresh: true, session: true },
   modelInfoAction: { scope: "user" },
   conversationFromSummaryAction: { scope: "owned", args: (f) => [{ compactionId: f.compactionId }] },
   searchAction: { scope: "owned", args: (f) => [{ q: "question", conversationId: f.conversationId }] },
+  // Last: it revokes the owner's token that the cases above use.
+  revokeAllTokensAction: { scope: "user", session: true },
 };
 
 function routeFiles(dir = API): string[] {
@@ -151,7 +156,7 @@ function routeFiles(dir = API): string[] {
 
 const routePath = (file: string) => `/${path.relative(path.join(ROOT, "app"), path.dirname(file)).split(path.sep).join("/")}`;
 
-let owner: TestUser;
+let owner: TestUser & { cookie: string };
 let other: TestUser & { cookie: string };
 let ownerAuth: Record<string, string>;
 let otherAuth: Record<string, string>;
@@ -178,7 +183,10 @@ async function makeFixture(): Promise<Fixture> {
     },
   });
   const { id: tokenId } = await ops.createToken(owner, "fixture");
-  return { conversationId, compactionId: compaction.id, tokenId, lastMessageId: messages.at(-1)!.id };
+  // Another session of the owner (not the one the owner's cases use).
+  await signIn(owner.email, owner.password);
+  const session = await h.db.session.findFirstOrThrow({ where: { userId: owner.id }, orderBy: { createdAt: "desc" } });
+  return { conversationId, compactionId: compaction.id, tokenId, sessionId: session.id, lastMessageId: messages.at(-1)!.id };
 }
 
 beforeAll(async () => {
@@ -287,7 +295,12 @@ describe("every server action checks who is asking", () => {
         expect(stranger.ok, JSON.stringify(stranger)).toBe(true);
         expect(JSON.stringify(stranger)).not.toContain(fixture.conversationId);
       } else expect(stranger).toMatchObject({ ok: false, error: { code: strangerExpects } });
-      const mine = await callAction(name, fixture, ownerAuth);
+      if (rule.session) {
+        const withToken = await callAction(name, fixture, ownerAuth);
+        expect(withToken).toMatchObject({ ok: false, error: { code: "forbidden" } });
+        expect(withToken.ok ? "" : withToken.error.message).toMatch(/signed-in browser/);
+      }
+      const mine = await callAction(name, fixture, rule.session ? { cookie: owner.cookie } : ownerAuth);
       expect(mine.ok, JSON.stringify(mine)).toBe(true);
     });
   }

@@ -3,7 +3,9 @@
 // personal API token (`bearer`) or a session cookie from the auth library
 // (`signUp` / `signIn`). Users made here go through better-auth like real ones.
 import { randomUUID } from "node:crypto";
-import { getAuth } from "../../lib/auth/auth";
+import * as authRoute from "../../app/api/auth/[...all]/route";
+import { getAuth, resetAuth } from "../../lib/auth/auth";
+import { PEER_HEADER, stampPeerAddresses } from "../../lib/auth/client-address";
 import { createToken } from "../../lib/auth/tokens";
 import { getDb } from "../../lib/db/client";
 import { findUserById, type UserRecord } from "../../lib/db/users";
@@ -47,9 +49,17 @@ export async function signUp(email = uniqueEmail(), password = TEST_PASSWORD): P
   return { ...record!, password, cookie: sessionCookie(response) };
 }
 
-/** The raw sign-in response (tests of wrong passwords and rate limits read its status). */
-export async function signInResponse(email: string, password: string, clientAddress = "203.0.113.7"): Promise<Response> {
-  return (await getAuth()).handler(authRequest("/sign-in/email", { email, password }, { "x-forwarded-for": clientAddress }));
+// As under a running server, which stamps each request with its socket's address (the
+// requests here never pass a socket, so the tests set that header themselves).
+stampPeerAddresses();
+
+/**
+ * The raw sign-in response through the auth route (tests of wrong passwords and rate
+ * limits read its status), coming from `clientAddress` as the socket's peer, with
+ * any extra headers (X-Forwarded-For) a client or proxy would add.
+ */
+export async function signInResponse(email: string, password: string, clientAddress = "203.0.113.7", headers: Record<string, string> = {}): Promise<Response> {
+  return authRoute.POST(authRequest("/sign-in/email", { email, password }, { [PEER_HEADER]: clientAddress, ...headers }));
 }
 
 export async function signIn(email: string, password: string): Promise<string> {
@@ -67,4 +77,20 @@ export async function signOut(cookie: string): Promise<Response> {
 export async function bearer(user: { id: string }): Promise<{ authorization: string }> {
   const { token } = await createToken(user.id, "tests");
   return { authorization: `Bearer ${token}` };
+}
+
+/** Runs `work` with environment overrides and a fresh auth instance (it reads its configuration once). */
+export async function withEnv<T>(values: Record<string, string>, work: () => Promise<T>): Promise<T> {
+  const saved = Object.fromEntries(Object.keys(values).map((key) => [key, process.env[key]]));
+  Object.assign(process.env, values);
+  resetAuth();
+  try {
+    return await work();
+  } finally {
+    for (const [key, value] of Object.entries(saved)) {
+      if (value === undefined) delete process.env[key];
+      else process.env[key] = value;
+    }
+    resetAuth();
+  }
 }

@@ -1,13 +1,20 @@
-import { listTokens } from "@/lib/chat/operations";
+import { headers } from "next/headers";
+import { redirect } from "next/navigation";
+import { listSessions, listTokens } from "@/lib/chat/operations";
 import { requirePageUser } from "@/lib/auth/current-user";
 import { SignOutButton } from "@/components/auth/SignOutButton";
 import { TokenManager } from "@/components/account/TokenManager";
+import { SessionList } from "@/components/account/SessionList";
+import { PasswordChange } from "@/components/account/PasswordChange";
 
 export const dynamic = "force-dynamic";
 
 export default async function AccountPage() {
   const user = await requirePageUser();
-  const tokens = await listTokens(user);
+  const requestHeaders = await headers();
+  // Tokens and sessions are the browser session's business (as for their actions): not shown to an API token.
+  if (requestHeaders.has("authorization")) redirect("/sign-in");
+  const [tokens, sessions] = await Promise.all([listTokens(user), listSessions(user, requestHeaders)]);
   return (
     <div className="min-h-0 flex-1 overflow-y-auto">
       <header className="sticky top-0 z-10 flex h-12 items-center gap-3 border-b border-neutral-200 bg-white/90 px-6 backdrop-blur dark:border-neutral-800 dark:bg-neutral-950/90">
@@ -26,6 +33,8 @@ export default async function AccountPage() {
           <SignOutButton />
         </section>
         <TokenManager initialTokens={tokens} />
+        <SessionList initialSessions={sessions} />
+        <PasswordChange email={user.email} />
       </div>
     </div>
   );

@@ -1,14 +1,18 @@
 // better-auth's own endpoints: sign-up, sign-in, sign-out, session, OAuth callbacks.
 // Public by design; the library checks origins and applies the sign-in rate limit here.
+// Before it runs, the body is bounded and the client's address resolved (lib/auth).
 import { getAuth } from "@/lib/auth/auth";
+import { authGetRequest, authPostRequest } from "@/lib/auth/auth-request";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
 export async function GET(request: Request) {
-  return (await getAuth()).handler(request);
+  return (await getAuth()).handler(authGetRequest(request));
 }
 
 export async function POST(request: Request) {
-  return (await getAuth()).handler(request);
+  const prepared = await authPostRequest(request);
+  if (prepared instanceof Response) return prepared;
+  return (await getAuth()).handler(prepared);
 }
