@@ -135,7 +135,8 @@ async function run(id: string, userId: string, file: string, beat: (update: Impo
       releaseSlot();
     }
   } catch (error) {
-    await updateImport(db, userId, id, { state: "failed", error: toActionError(error).message }).catch((cause: unknown) =>
+    const messagesDone = registry.live.get(id)?.messagesDone ?? 0;
+    await updateImport(db, userId, id, { state: "failed", error: toActionError(error).message, messagesDone }).catch((cause: unknown) =>
       logger.warn({ importId: id, err: String(cause) }, "import failure not recorded"),
     );
     throw error;
