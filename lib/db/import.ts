@@ -24,8 +24,8 @@ const refused = (message: string) => new AppError("invalid_input", `${PREFIX}${m
 // A batch is written when it reaches this many rows or characters of text: large enough
 // that a statement's round trip is small beside its work, small enough that one
 // statement's parameters stay a few MB and the event loop is not held for long.
-const BATCH_ROWS = 500;
-const BATCH_CHARS = 4_000_000;
+const BATCH_ROWS = 200;
+const BATCH_CHARS = 1_000_000;
 // The whole import is one transaction; a 50 MB file takes well under a minute.
 const TRANSACTION_MS = 15 * 60_000;
 
