@@ -12,7 +12,7 @@ export const EXPORT_VERSION = 1;
 
 // The tables' integer columns are 32-bit: a larger number is refused here rather than
 // failing half-way through the import. (NUL in text, which PostgreSQL cannot store
-// either, is refused for the whole document by parseExport.)
+// either, is refused item by item by lib/db/import.ts.)
 const INT4_MAX = 2_147_483_647;
 const seq = z.number().int().positive().max(INT4_MAX);
 const count = z.number().int().nonnegative().max(INT4_MAX);
