@@ -15,7 +15,7 @@ import { Prisma } from "./generated/client.ts";
 import { toConversationView } from "./mappers.ts";
 import { AppError, assertNoNul } from "../errors.ts";
 import type { ConversationView } from "../views";
-import { conversationExport, exportedAttempt, exportedCompaction, exportedMessage, type ExportedCompaction, type ExportedMessage } from "./export-format.ts";
+import { SECTION_LIMITS, conversationExport, exportedAttempt, exportedCompaction, exportedMessage, type ExportedCompaction, type ExportedMessage } from "./export-format.ts";
 import { HEADER_FIELDS, readExport, SECTIONS, type ExportPart, type HeaderField, type Section } from "./export-reader.ts";
 
 const PREFIX = "The file cannot be imported: ";
@@ -109,6 +109,9 @@ class Importer {
       this.section = at;
     }
     if (part.type === "sectionEnd") return this.endSection(part.section);
+    if (part.index >= SECTION_LIMITS[part.section]) {
+      throw refused(`${part.section} holds more than ${SECTION_LIMITS[part.section].toLocaleString("en-US")} items, the most an export can hold.`);
+    }
     switch (part.section) {
       case "messages":
         return this.message(id, part.index, parseItem(exportedMessage, "messages", part.index, part.value));

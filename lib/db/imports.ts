@@ -51,9 +51,9 @@ export async function claimImport(db: Db, userId: string, heldHere: readonly str
 
 export type ImportUpdate = Partial<{ state: ImportState; bytes: number; messagesDone: number; conversationId: string; error: string }>;
 
-/** Moves an import on (and beats its heartbeat). */
+/** Moves an active import on (and beats its heartbeat); a finished one (done or failed) never changes again. */
 export async function updateImport(db: Db, userId: string, id: string, update: ImportUpdate): Promise<void> {
-  await db.conversationImport.updateMany({ where: { id, userId }, data: { ...update, updatedAt: new Date() } });
+  await db.conversationImport.updateMany({ where: { id, userId, state: { in: [...ACTIVE_STATES] } }, data: { ...update, updatedAt: new Date() } });
 }
 
 /** The owner's view of an import; 404 for anyone else. `live` overrides the stored progress when this process runs it. */
