@@ -17,7 +17,7 @@
 // its transaction, so most of the pool stays free for everyone else); at most
 // MAX_WAITING more wait for a slot, beyond that 503 with Retry-After.
 import { createReadStream } from "node:fs";
-import { mkdir, open, rm } from "node:fs/promises";
+import { mkdir, open, readdir, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { getDb, getDbHandle } from "../db/client";
@@ -36,10 +36,15 @@ export const RETRY_AFTER_SECONDS = 10;
 // A heartbeat (and progress) is written at most this often.
 const BEAT_MS = 2_000;
 
+// A spooled file older than this belongs to a process that died mid-import (a running
+// import's transaction times out long before).
+const ORPHAN_MS = 60 * 60_000;
+
 type Live = { userId: string; bytes: number; messagesDone: number };
-type Registry = { live: Map<string, Live>; running: number; queue: (() => void)[] };
+type Registry = { live: Map<string, Live>; running: number; queue: (() => void)[]; swept: boolean };
 const holder = globalThis as unknown as { strataImports?: Registry };
-const registry = (holder.strataImports ??= { live: new Map(), running: 0, queue: [] });
+const registry = (holder.strataImports ??= { live: new Map(), running: 0, queue: [], swept: false });
+const spoolDir = () => path.join(tmpdir(), "strata-imports");
 
 export type StartedImport = {
   id: string;
@@ -70,7 +75,7 @@ function heartbeat(userId: string, id: string, enabled: boolean): (update: Impor
 }
 
 async function spool(id: string, body: ReadableStream<Uint8Array> | null, maxBytes: number, beat: (update: ImportUpdate) => void): Promise<{ file: string; bytes: number }> {
-  const dir = path.join(tmpdir(), "strata-imports");
+  const dir = spoolDir();
   await mkdir(dir, { recursive: true, mode: 0o700 });
   const file = path.join(dir, `${id}.json`);
   const handle = await open(file, "w", 0o600);
@@ -100,6 +105,18 @@ async function spool(id: string, body: ReadableStream<Uint8Array> | null, maxByt
     throw error;
   } finally {
     await handle.close();
+  }
+}
+
+/** Removes the spooled files of processes that died mid-import (once per process). */
+async function sweepOrphans(): Promise<void> {
+  if (registry.swept) return;
+  registry.swept = true;
+  const names = await readdir(spoolDir()).catch(() => [] as string[]);
+  for (const name of names) {
+    const file = path.join(spoolDir(), name);
+    const info = await stat(file).catch(() => null);
+    if (info && Date.now() - info.mtimeMs > ORPHAN_MS) await rm(file, { force: true });
   }
 }
 
@@ -156,6 +173,7 @@ export async function startImport(actor: Actor, body: ReadableStream<Uint8Array>
   if (registry.queue.length >= MAX_WAITING) {
     throw new AppError("unavailable", `Too many imports are in progress on the server; try again in ${RETRY_AFTER_SECONDS} seconds.`);
   }
+  void sweepOrphans().catch((error: unknown) => logger.warn({ err: String(error) }, "old import files not removed"));
   const { db, kind } = await getDbHandle();
   const id = await claimImport(db, actor.id, [...registry.live.keys()]);
   registry.live.set(id, { userId: actor.id, bytes: 0, messagesDone: 0 });

@@ -2,6 +2,10 @@
 // large file is bad, the byte limit applied while the body streams, one import per user
 // at a time, progress until the new conversation (identical to its source), and an
 // import's status visible to its owner only.
+import { existsSync } from "node:fs";
+import { mkdir, rm as rmFile, utimes, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import * as exportRoute from "../../app/api/conversations/[id]/export/route";
 import * as importRoute from "../../app/api/conversations/import/route";
@@ -63,8 +67,18 @@ function heldBody(source: ReadableStream<Uint8Array>): { body: ReadableStream<Ui
   return { body, reading, open };
 }
 
+// Spooled files as a process that died mid-import leaves them: one from two hours ago, one fresh.
+const SPOOL = path.join(tmpdir(), "strata-imports");
+const orphan = path.join(SPOOL, "00000000-dead-4000-8000-000000000000.json");
+const recent = path.join(SPOOL, "00000000-live-4000-8000-000000000000.json");
+
 beforeAll(async () => {
   auth = await bearer(h.user);
+  await mkdir(SPOOL, { recursive: true });
+  await writeFile(orphan, "{}");
+  await writeFile(recent, "{}");
+  const twoHoursAgo = new Date(Date.now() - 2 * 3_600_000);
+  await utimes(orphan, twoHoursAgo, twoHoursAgo);
   await saveTestSettings(h.db, { contextWindowOverrides: { [MODEL]: 2000 }, hardLimitReserve: 200, keepRecentCount: 4, threshold: 0.6, preemptiveThreshold: 0, maxSummaryTokensPerLevel: 150 });
 });
 
@@ -87,6 +101,12 @@ describe("imports as jobs", () => {
     expect(waited.status).toBe(400);
     expect(((await waited.json()) as ErrorBody).error.message).toMatch(/messages\.1199\.role/);
     expect(await rowCounts(h.db)).toEqual(before);
+  });
+
+  it("removes the spooled files a dead process left behind, and only those", async () => {
+    expect(existsSync(orphan)).toBe(false);
+    expect(existsSync(recent)).toBe(true);
+    await rmFile(recent);
   });
 
   it("refuses a body past the limit with 413 while it streams, without reading the rest", async () => {
