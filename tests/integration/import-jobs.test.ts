@@ -10,6 +10,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import * as exportRoute from "../../app/api/conversations/[id]/export/route";
 import * as importRoute from "../../app/api/conversations/import/route";
 import * as statusRoute from "../../app/api/imports/[id]/route";
+import { MAX_RUNNING } from "../../lib/chat/imports";
 import type { ConversationExport } from "../../lib/db/export-format";
 import type { ImportView } from "../../lib/views";
 import { bigExport, importRequest } from "../support/big-export";
@@ -176,6 +177,31 @@ describe("imports as jobs", () => {
     const big = await importRoute.POST(importRequest(bigExport({ messages: 2500, contentChars: 800 }), { ...auth, ...ASYNC }));
     const bigView = await settle(((await big.json()) as { import: { id: string } }).import.id);
     expect(bigView).toMatchObject({ state: "done", messagesDone: 2500 });
+  });
+
+  it(`writes at most ${MAX_RUNNING} imports at once; the others wait their turn and then finish`, async () => {
+    const users = await Promise.all(Array.from({ length: MAX_RUNNING + 2 }, async (_, i) => bearer(await signUp(uniqueEmail(`queued${i}`)))));
+    const ids = await Promise.all(
+      users.map(async (as) => {
+        const response = await importRoute.POST(importRequest(bigExport({ messages: 1500, contentChars: 1500 }), { ...as, ...ASYNC }));
+        expect(response.status).toBe(202);
+        return { as, id: ((await response.json()) as { import: { id: string } }).import.id };
+      }),
+    );
+    let mostRunning = 0;
+    let queuedSeen = false;
+    for (;;) {
+      const views = await Promise.all(ids.map(async ({ as, id }) => ((await (await status(id, as)).json()) as { import: ImportView }).import));
+      mostRunning = Math.max(mostRunning, views.filter((view) => view.state === "running").length);
+      queuedSeen ||= views.some((view) => view.state === "queued");
+      if (views.every((view) => view.state === "done" || view.state === "failed")) {
+        expect(views.map((view) => view.state)).toEqual(ids.map(() => "done"));
+        break;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(mostRunning).toBeLessThanOrEqual(MAX_RUNNING);
+    expect(queuedSeen).toBe(true);
   });
 
   it("shows an import's status to its owner only", async () => {
