@@ -15,7 +15,9 @@
 // Limits: one active import per user (409, lib/db/imports.ts); at most MAX_RUNNING
 // imports write at once per process (each holds one of the pool's 10 connections for
 // its transaction, so most of the pool stays free for everyone else); at most
-// MAX_WAITING more wait for a slot, beyond that 503 with Retry-After.
+// MAX_WAITING more wait for a slot, beyond that 503 with Retry-After. On the embedded
+// database (PGlite, one connection) the import's transaction holds that connection, so
+// other requests' queries wait for it there: the embedded database is for one person.
 import { createReadStream } from "node:fs";
 import { mkdir, open, readdir, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
