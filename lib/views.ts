@@ -166,3 +166,10 @@ type SearchHitBase = {
 export type SearchHit =
   | (SearchHitBase & { kind: "message"; messageId: string; seq: number; role: string })
   | (SearchHitBase & { kind: "summary"; compactionId: string; level: number; fromSeq: number; toSeq: number });
+
+/** An import of a JSON export, as its owner polls it (GET /api/imports/:id). */
+export type ImportView = { id: string; bytes: number; messagesDone: number; createdAt: string } & (
+  | { state: "receiving" | "queued" | "running" }
+  | { state: "done"; conversationId: string }
+  | { state: "failed"; error: string }
+);

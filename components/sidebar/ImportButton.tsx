@@ -2,35 +2,53 @@
 import { useRouter } from "next/navigation";
 import { useRef, useState } from "react";
 import { useConversationList } from "@/components/stores/conversation-list-store";
+import type { ImportView } from "@/lib/views";
 
-/** Imports a JSON export as a new conversation (through the API: exports exceed an action's body limit). */
+const POLL_MS = 500;
+const unreachable = "The import failed: the server could not be reached.";
+
+/**
+ * Imports a JSON export as a new conversation (through the API: exports exceed an action's
+ * body limit). The file is sent as it is read from disk; the server answers with an import
+ * job, polled for its progress until it holds the new conversation or the reason it failed.
+ */
 export function ImportButton() {
   const router = useRouter();
   const refresh = useConversationList((state) => state.refresh);
   const input = useRef<HTMLInputElement>(null);
-  const [state, setState] = useState<{ busy: boolean; error: string | null }>({ busy: false, error: null });
+  const [state, setState] = useState<{ busy: boolean; messages: number; error: string | null }>({ busy: false, messages: 0, error: null });
 
   async function importFile(file: File) {
-    setState({ busy: true, error: null });
+    setState({ busy: true, messages: 0, error: null });
+    const fail = (error: string) => setState({ busy: false, messages: 0, error });
     const response = await fetch("/api/conversations/import", {
       method: "POST",
-      headers: { "content-type": "application/json" },
-      body: await file.text(),
+      headers: { "content-type": "application/json", prefer: "respond-async" },
+      body: file,
     }).catch(() => null);
-    const body = (await response?.json().catch(() => null)) as { conversation?: { id: string }; error?: { message: string } } | null;
-    if (!response?.ok || !body?.conversation) {
-      setState({ busy: false, error: body?.error?.message ?? "The import failed: the server could not be reached." });
-      return;
+    const body = (await response?.json().catch(() => null)) as { import?: { id: string }; error?: { message: string } } | null;
+    if (!response?.ok || !body?.import) return fail(body?.error?.message ?? unreachable);
+    for (;;) {
+      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+      const poll = await fetch(`/api/imports/${body.import.id}`).catch(() => null);
+      const status = (await poll?.json().catch(() => null)) as { import?: ImportView; error?: { message: string } } | null;
+      const job = status?.import;
+      if (!poll?.ok || !job) return fail(status?.error?.message ?? unreachable);
+      if (job.state === "failed") return fail(job.error);
+      if (job.state === "done") {
+        setState({ busy: false, messages: 0, error: null });
+        await refresh();
+        router.push(`/c/${job.conversationId}`);
+        return;
+      }
+      setState({ busy: true, messages: job.messagesDone, error: null });
     }
-    setState({ busy: false, error: null });
-    await refresh();
-    router.push(`/c/${body.conversation.id}`);
   }
 
   return (
     <>
       <label className="flex cursor-pointer items-center gap-2 rounded-md px-2 py-1.5 text-[12.5px] text-neutral-600 focus-within:outline-2 focus-within:outline-sky-500 hover:bg-neutral-200/60 dark:text-neutral-400 dark:hover:bg-neutral-800">
-        {state.busy ? "Importing…" : "Import conversation (JSON)"}
+        {state.busy ? `Importing… ${state.messages.toLocaleString("en-US")} messages` : "Import conversation (JSON)"}
         <input
           ref={input}
           type="file"

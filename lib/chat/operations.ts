@@ -20,7 +20,7 @@ import { markVersion, planVersionSwitch, replyHead, versionPlace } from "../db/v
 import { conversationChangeState } from "../db/turn-lease";
 import { searchHistory } from "../db/search";
 import { exportConversation as exportDocument, exportMarkdown } from "../db/export";
-import { importConversation as importDocument, parseExport } from "../db/import";
+import { importConversation as importDocument } from "../db/import";
 import { createFromSummary, loadSummarySource, type SummarySource } from "../db/from-summary";
 import {
   readDefaults,
@@ -145,9 +145,12 @@ export async function exportConversation(
     : { filename: `${base}.md`, contentType: "text/markdown; charset=utf-8", body: exportMarkdown(doc) };
 }
 
-/** A JSON export, checked whole, stored as a new conversation of the actor (one transaction). */
+/**
+ * A JSON export already in memory, stored as a new conversation of the actor (one
+ * transaction), for scripts and tests; uploads go through ./imports.ts, which streams them.
+ */
 export async function importConversation(actor: Actor, input: unknown) {
-  return importDocument(await getDb(), actor.id, parseExport(input));
+  return importDocument(await getDb(), actor.id, [new TextEncoder().encode(JSON.stringify(input))]);
 }
 
 /**

@@ -12,7 +12,7 @@ export const EXPORT_VERSION = 1;
 
 // The tables' integer columns are 32-bit: a larger number is refused here rather than
 // failing half-way through the import. (NUL in text, which PostgreSQL cannot store
-// either, is refused for the whole document by parseExport.)
+// either, is refused item by item by lib/db/import.ts.)
 const INT4_MAX = 2_147_483_647;
 const seq = z.number().int().positive().max(INT4_MAX);
 const count = z.number().int().nonnegative().max(INT4_MAX);
@@ -92,6 +92,9 @@ export const exportedAttempt = z.strictObject({
   createdAt: timestamp,
 });
 
+/** The most items of each section a file may hold (checked as they stream in by lib/db/import.ts). */
+export const SECTION_LIMITS = { messages: 200_000, compactions: 50_000, attempts: 100_000 } as const;
+
 export const conversationExport = z.strictObject({
   format: z.literal(EXPORT_FORMAT, { message: `Not a Strata conversation export (format must be "${EXPORT_FORMAT}").` }),
   version: z.literal(EXPORT_VERSION, { message: `Only version ${EXPORT_VERSION} exports can be imported.` }),
@@ -108,9 +111,9 @@ export const conversationExport = z.strictObject({
     /** Every setting as it applied when exported (for the reader; not imported). */
     effective: z.record(z.string(), z.unknown()),
   }),
-  messages: z.array(exportedMessage).max(200_000),
-  compactions: z.array(exportedCompaction).max(50_000),
-  attempts: z.array(exportedAttempt).max(100_000),
+  messages: z.array(exportedMessage).max(SECTION_LIMITS.messages),
+  compactions: z.array(exportedCompaction).max(SECTION_LIMITS.compactions),
+  attempts: z.array(exportedAttempt).max(SECTION_LIMITS.attempts),
 });
 
 export type ConversationExport = z.infer<typeof conversationExport>;

@@ -11,6 +11,7 @@ import { beforeAll, describe, expect, it, vi } from "vitest";
 import { DEFAULT_SETTINGS } from "../../lib/compression/settings";
 import * as ops from "../../lib/chat/operations";
 import { appendMessages } from "../../lib/db/messages";
+import { claimImport, updateImport } from "../../lib/db/imports";
 import type { ActionResult } from "../../lib/errors";
 import { setupHarness } from "../support/harness";
 import { bearer, signIn, signUp, type TestUser } from "../support/accounts";
@@ -31,7 +32,7 @@ type Method = (typeof METHODS)[number];
 /** Who may use it: the owner of the resource named in the URL, any signed-in user (their own data), or the admin. */
 type Scope = "owned" | "user" | "admin";
 
-type Fixture = { conversationId: string; compactionId: string; tokenId: string; sessionId: string; lastMessageId: string };
+type Fixture = { conversationId: string; compactionId: string; tokenId: string; sessionId: string; lastMessageId: string; importId: string };
 
 type RouteCase = {
   scope: Scope;
@@ -105,6 +106,7 @@ const ROUTES: Record<string, Partial<Record<Method, RouteCase>>> = {
   "/api/search": { GET: { scope: "user", query: "?q=question" } },
   "/api/conversations/[id]/export": { GET: { scope: "owned", id: conversation, query: "?format=markdown" } },
   "/api/conversations/import": { POST: { scope: "user", body: MINIMAL_EXPORT } },
+  "/api/imports/[id]": { GET: { scope: "owned", id: (f) => f.importId } },
 };
 
 /** `session`: only with the browser's session cookie; an API token is refused as forbidden. */
@@ -186,7 +188,9 @@ async function makeFixture(): Promise<Fixture> {
   // Another session of the owner (not the one the owner's cases use).
   await signIn(owner.email, owner.password);
   const session = await h.db.session.findFirstOrThrow({ where: { userId: owner.id }, orderBy: { createdAt: "desc" } });
-  return { conversationId, compactionId: compaction.id, tokenId, sessionId: session.id, lastMessageId: messages.at(-1)!.id };
+  const importId = await claimImport(h.db, owner.id, []);
+  await updateImport(h.db, owner.id, importId, { state: "done", conversationId });
+  return { conversationId, compactionId: compaction.id, tokenId, sessionId: session.id, lastMessageId: messages.at(-1)!.id, importId };
 }
 
 beforeAll(async () => {

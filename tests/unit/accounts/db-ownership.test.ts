@@ -12,7 +12,7 @@ const DB_DIR = path.resolve(__dirname, "..", "..", "..", "lib", "db");
 
 // Prisma delegates and SQL table names of the rows that belong to a user.
 const OWNED_QUERY =
-  /\.(conversation|message|compaction|compactionAttempt|userSettings)\.(find\w*|create\w*|update\w*|delete\w*|upsert|count|aggregate|groupBy)\b|"(Conversation|Message|Compaction|CompactionAttempt|UserSettings)"/;
+  /\.(conversation|message|compaction|compactionAttempt|userSettings|conversationImport)\.(find\w*|create\w*|update\w*|delete\w*|upsert|count|aggregate|groupBy)\b|"(Conversation|Message|Compaction|CompactionAttempt|UserSettings|ConversationImport)"/;
 
 const LOCAL_HELPERS: Record<string, string> = {
   "compactions.ts:insertCompaction": "called only by saveCompressionChange, inside its transaction, after the owned conversation row was locked",
