@@ -6,7 +6,7 @@ import { randomUUID } from "node:crypto";
 import type { Db } from "./client.ts";
 import type { Prisma } from "./generated/client.ts";
 import { toConversationView } from "./mappers.ts";
-import { AppError, assertNoNul, invalidInput } from "../errors.ts";
+import { AppError, assertStorableText, invalidInput } from "../errors.ts";
 import type { ConversationView } from "../views";
 import { conversationExport, type ConversationExport } from "./export-format.ts";
 
@@ -69,7 +69,7 @@ export function parseExport(input: unknown): ConversationExport {
     const error = invalidInput(result.error);
     throw new AppError("invalid_input", `The file cannot be imported: ${error.message}`, error.details);
   }
-  assertNoNul(result.data, "The file cannot be imported: ");
+  assertStorableText(result.data, "The file cannot be imported: ");
   checkRanges(result.data);
   return result.data;
 }
