@@ -124,7 +124,7 @@ function httpCases(): Case[] {
     { name: "timeline: beforeSeq=2^31 → 400", status: 400, call: () => messagesRoute.GET(authed(`${BASE}/conversations/${conversationId}/messages?beforeSeq=2147483648`), params(conversationId)) },
     { name: "children: afterSeq=2^32 → 400", status: 400, call: () => childrenRoute.GET(authed(`${BASE}/compactions/${UNKNOWN}/children?afterSeq=4294967296`), params(UNKNOWN)) },
     { name: "settings: custom prompt nested 10,000 levels → 400", status: 400, call: () => settingsRoute.PUT(json("PUT", `${BASE}/settings`, `{"customPrompt": ${"[".repeat(10_000)}${"]".repeat(10_000)}}`)) },
-    { name: "message: content nested 100,000 levels → 400", status: 400, call: () => messages(`{"content": ${"[".repeat(100_000)}${"]".repeat(100_000)}}`) },
+    { name: "settings: model names nested 100,000 levels → 400", status: 400, call: () => settingsRoute.PUT(json("PUT", `${BASE}/settings`, `{"contextWindowOverrides": {"m": ${"[".repeat(100_000)}${"]".repeat(100_000)}}}`)) },
     { name: "settings: __proto__ → 400", status: 400, call: () => settingsRoute.PUT(json("PUT", `${BASE}/settings`, '{"__proto__": {"threshold": 0.5}}')) },
     { name: "settings: constructor → 400", status: 400, call: () => settingsRoute.PUT(json("PUT", `${BASE}/settings`, '{"constructor": 1}')) },
     { name: "settings: toString → 400", status: 400, call: () => settingsRoute.PUT(json("PUT", `${BASE}/settings`, '{"toString": "x"}')) },
