@@ -19,7 +19,10 @@ export function errorResponse(error: unknown): Response {
   return jsonResponse({ error: toActionError(error) }, status);
 }
 
-/** Reads a JSON body: 415 for another content type, 413 past the limit, 400 for bad JSON. */
+/**
+ * Reads a JSON body: 415 for another content type, 413 past the limit, 400 for bad JSON,
+ * bytes that are not UTF-8 or nesting deeper than MAX_INPUT_DEPTH.
+ */
 export async function readJsonBody(request: Request, maxBytes = MAX_BODY_BYTES): Promise<unknown> {
   const type = request.headers.get("content-type") ?? "";
   if (!type.toLowerCase().startsWith("application/json")) {
@@ -72,7 +75,7 @@ function decodeUtf8(bytes: Uint8Array): string {
 }
 
 /** Whether the JSON `text` nests objects and arrays deeper than `max`: one pass, brackets inside strings skipped. */
-export function nestingExceeds(text: string, max: number): boolean {
+function nestingExceeds(text: string, max: number): boolean {
   let depth = 0;
   let inString = false;
   for (let index = 0; index < text.length; index++) {
