@@ -52,8 +52,9 @@ function escapeParsed(markdown: string): string | null {
   return htmlRanges(escaped).length === 0 ? escaped : null;
 }
 
-// A fence line: up to three spaces, then three or more backticks or tildes.
-const FENCE = /^( {0,3})(`{3,}|~{3,})(.*)$/;
+// A fence line: up to three spaces, then three or more backticks or tildes (the rest may
+// hold any character: U+2028 ends no Markdown line).
+const FENCE = /^( {0,3})(`{3,}|~{3,})(.*)$/s;
 
 type FenceEnd = { kind: "closed" } | { kind: "open"; closer: string } | { kind: "unclear" };
 
@@ -69,7 +70,8 @@ function fenceAtEnd(markdown: string): FenceEnd {
     if (!fence) continue;
     const [, indent = "", run = "", rest = ""] = fence;
     if (open) {
-      if (run[0] === open.char && run.length >= open.length && rest.trim() === "") open = null;
+      // A closing fence is followed by spaces and tabs only (not any Unicode space).
+      if (run[0] === open.char && run.length >= open.length && /^[ \t]*$/.test(rest)) open = null;
       continue;
     }
     // An info string after backticks may not hold a backtick: that line is text.

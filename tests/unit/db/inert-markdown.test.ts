@@ -66,6 +66,14 @@ describe("InertMarkdown", () => {
     expect(document).toContain("<img src=x onerror=alert(1)>");
   });
 
+  it.each([
+    ["a closing fence followed by a no-break space (no closer)", "```\n<b>x\n```\u00a0"],
+    ["an opening fence whose info holds U+2028 (no line end)", "```\u2028x\n<b>y"],
+  ])("follows fences exactly: %s", (_, first) => {
+    const document = documentOf(first, "```\n<img src=x onerror=alert(1)>\n```");
+    expect(rawHtml(document)).toEqual([]);
+  });
+
   it("escapes everything after a text whose fences it cannot follow (a fence in a list item)", () => {
     // "  ```" opens a fence in the list item; the unindented "```" ends the item and opens
     // a fence that stays open into the next text.
@@ -77,7 +85,7 @@ describe("InertMarkdown", () => {
 describe("InertMarkdown on generated texts", () => {
   // Pieces that change how Markdown parses: tags, code spans and fences, containers,
   // indentation, comments and line ends.
-  const pieces = ["<b>", "</i>", "<div>", "<!--", "-->", "<?", "`", "``", "```", "~~~", "\n", "\r", "\n\n", "  ", "    ", "\t", "- ", "1. ", "> ", "x", "*", "[a](<b>)"];
+  const pieces = ["<b>", "</i>", "<div>", "<!--", "-->", "<?", "`", "``", "```", "~~~", "\n", "\r", "\n\n", "\u2028", "\u00a0", "  ", "    ", "\t", "- ", "1. ", "> ", "x", "*", "[a](<b>)"];
   const text = fc.array(fc.constantFrom(...pieces), { maxLength: 30 }).map((parts) => parts.join(""));
 
   it("never leaves raw HTML in a document of several texts", () => {
