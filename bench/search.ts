@@ -80,7 +80,7 @@ async function main() {
     const documentMs = performance.now() - started;
     const json = JSON.stringify(doc, null, 2);
     const jsonMs = performance.now() - started;
-    const markdown = exportMarkdown(doc);
+    const markdown = await exportMarkdown(doc);
     const markdownMs = performance.now() - started - jsonMs;
     const heapAfter = process.memoryUsage().heapUsed;
     clearInterval(sampler);

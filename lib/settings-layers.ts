@@ -22,7 +22,7 @@ export type OverridableSetting = (typeof OVERRIDABLE_SETTINGS)[number];
 export type ResolvedSettings = {
   settings: CompressionSettings;
   sources: Record<SettingName, SettingSource>;
-  /** Stored values left out because they break a rule together with a lower layer's. */
+  /** Stored values left out: they break a rule together with a lower layer's, or no longer validate on their own. */
   ignored: { name: SettingName; source: SettingSource }[];
 };
 
@@ -48,16 +48,23 @@ export const BUILT_IN: ResolvedSettings = {
   ignored: [],
 };
 
-/** The fields of a stored layer that still validate one by one (a layer may predate a schema change). */
-export function storedLayer(stored: unknown, allowed: readonly SettingName[] = ALL_SETTINGS): SettingsLayer {
-  if (!stored || typeof stored !== "object" || Array.isArray(stored)) return {};
+/** A stored layer's fields that still validate one by one, and the names of those that no longer do. */
+function readLayer(stored: unknown, allowed: readonly SettingName[]): { layer: SettingsLayer; unfit: SettingName[] } {
   const layer: Record<string, unknown> = {};
+  const unfit: SettingName[] = [];
+  if (!stored || typeof stored !== "object" || Array.isArray(stored)) return { layer, unfit };
   for (const [name, value] of Object.entries(stored)) {
     if (!allowed.includes(name as SettingName)) continue;
     const parsed = compressionSettingsObject.shape[name as SettingName].safeParse(value);
     if (parsed.success) layer[name] = parsed.data;
+    else unfit.push(name as SettingName);
   }
-  return layer as SettingsLayer;
+  return { layer: layer as SettingsLayer, unfit };
+}
+
+/** The fields of a stored layer that still validate one by one (a layer may predate a schema change or a new bound). */
+export function storedLayer(stored: unknown, allowed: readonly SettingName[] = ALL_SETTINGS): SettingsLayer {
+  return readLayer(stored, allowed).layer;
 }
 
 function pick(layer: SettingsLayer, names: Iterable<SettingName>): SettingsLayer {
@@ -120,9 +127,20 @@ export function differences(settings: CompressionSettings, base: CompressionSett
 
 /** Admin defaults → user settings → conversation overrides, from the stored (unvalidated) layers. */
 export function resolveLayers(stored: { defaults?: unknown; user?: unknown; conversation?: unknown }): ResolvedSettings {
-  const defaults = overlay(BUILT_IN, storedLayer(stored.defaults), "default");
-  const user = overlay(defaults, storedLayer(stored.user), "user");
-  return overlay(user, storedLayer(stored.conversation, OVERRIDABLE_SETTINGS), "conversation");
+  const defaults = overlayStored(BUILT_IN, stored.defaults, "default");
+  const user = overlayStored(defaults, stored.user, "user");
+  return overlayStored(user, stored.conversation, "conversation", OVERRIDABLE_SETTINGS);
+}
+
+/**
+ * A stored layer over `base`; a stored value that no longer validates on its own (say a
+ * list of overrides longer than a bound added since) is left out and reported with the
+ * values that conflict, instead of failing the read.
+ */
+function overlayStored(base: ResolvedSettings, stored: unknown, source: SettingSource, allowed: readonly SettingName[] = ALL_SETTINGS): ResolvedSettings {
+  const { layer, unfit } = readLayer(stored, allowed);
+  const resolved = overlay(base, layer, source);
+  return unfit.length ? { ...resolved, ignored: [...resolved.ignored, ...unfit.map((name) => ({ name, source }))] } : resolved;
 }
 
 /** A conversation's stored overrides with `patch` applied (null removes a value). */

@@ -157,7 +157,7 @@ export function ConversationSettingsDialog({ conversationId }: { conversationId:
               </ul>
               {resolved.ignored.length ? (
                 <p className="mt-2 text-amber-700 dark:text-amber-400">
-                  Left out because they conflict with other values: {resolved.ignored.map((entry) => `${entry.name} (${SOURCE_LABEL[entry.source]})`).join(", ")}.
+                  Left out because they conflict with other values or no longer fit a limit: {resolved.ignored.map((entry) => `${entry.name} (${SOURCE_LABEL[entry.source]})`).join(", ")}.
                 </p>
               ) : null}
             </details>

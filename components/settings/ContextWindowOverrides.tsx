@@ -1,5 +1,6 @@
 "use client";
 import { newOverrideRow, type OverrideRow } from "@/components/settings/form-state";
+import { MAX_CONTEXT_WINDOW_OVERRIDES } from "@/lib/compression/settings";
 import { Button } from "../ui/Button";
 import { CloseIcon, PlusIcon } from "../ui/icons";
 
@@ -59,7 +60,13 @@ export function ContextWindowOverrides({
           </button>
         </div>
       ))}
-      <Button size="xs" data-testid="override-add" onClick={() => onChange([...rows, newOverrideRow()])}>
+      <Button
+        size="xs"
+        data-testid="override-add"
+        disabled={rows.length >= MAX_CONTEXT_WINDOW_OVERRIDES}
+        title={rows.length >= MAX_CONTEXT_WINDOW_OVERRIDES ? `At most ${MAX_CONTEXT_WINDOW_OVERRIDES} overrides.` : undefined}
+        onClick={() => onChange([...rows, newOverrideRow()])}
+      >
         <PlusIcon className="size-3" /> Add override
       </Button>
     </div>

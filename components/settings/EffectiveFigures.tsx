@@ -9,15 +9,22 @@ import { formatSetting } from "../chat/ContextMeter";
  * What the settings being edited come to for each model: the engine clamps what
  * cannot work at a model's window, and says so here before anything is saved.
  */
+// A row per model is worked out on every keystroke: enough rows to compare windows, not
+// one per override of a long list.
+export const MAX_FIGURE_ROWS = 20;
+
 export function EffectiveFigures({ settings, models, overheadTokens }: { settings: CompressionSettings | null; models: string[]; overheadTokens: number }) {
   if (!settings || models.length === 0) return null;
-  const rows = models.map((model) => ({ model, budget: contextBudget(contextWindow(model, settings.contextWindowOverrides), settings, overheadTokens) }));
+  const rows = models.slice(0, MAX_FIGURE_ROWS).map((model) => ({ model, budget: contextBudget(contextWindow(model, settings.contextWindowOverrides), settings, overheadTokens) }));
   return (
     <section aria-labelledby="effective-heading" data-testid="effective-figures" className="rounded-lg border border-neutral-200 p-4 dark:border-neutral-800">
       <h2 id="effective-heading" className="text-[13px] font-semibold">
         What these settings come to per model
       </h2>
-      <p className="mt-1 text-[12px] text-neutral-500">Figures the engine uses for each window; values it had to change are listed with the reason.</p>
+      <p className="mt-1 text-[12px] text-neutral-500">
+        Figures the engine uses for each window; values it had to change are listed with the reason.
+        {models.length > MAX_FIGURE_ROWS ? ` The first ${MAX_FIGURE_ROWS} of ${models.length} models.` : null}
+      </p>
       {/* Focusable: the table may scroll sideways on a phone, and the keyboard must reach it. */}
       <div className="mt-2 overflow-x-auto" tabIndex={0} role="region" aria-label="Effective figures by context window">
         <table className="w-full text-left text-[12px]">

@@ -40,15 +40,16 @@ export function fromFormValues(values: FormValues): { input: Record<string, unkn
   for (const name of Object.keys(SETTING_FIELDS) as SettingName[]) {
     const value = values[name];
     if (name === "contextWindowOverrides") {
-      const overrides: Record<string, number> = {};
+      // A Map: a model may be named like what every object inherits ("constructor").
+      const overrides = new Map<string, number>();
       for (const row of values.contextWindowOverrides) {
         const model = row.model.trim();
         if (!model && !row.tokens.trim()) continue;
         if (!model) rowErrors.push("Each override needs a model name.");
-        else if (model in overrides) rowErrors.push(`“${model}” is listed twice.`);
-        overrides[model] = toNumber(row.tokens);
+        else if (overrides.has(model)) rowErrors.push(`“${model}” is listed twice.`);
+        overrides.set(model, toNumber(row.tokens));
       }
-      input[name] = overrides;
+      input[name] = Object.fromEntries(overrides);
     } else input[name] = NUMERIC_KINDS.has(SETTING_FIELDS[name].kind.type) ? toNumber(String(value)) : value;
   }
   return { input, rowErrors };
@@ -116,7 +117,7 @@ export function serverFieldErrors(fields: Record<string, string[]> | undefined):
   const errors: FieldErrors = {};
   for (const [path, messages] of Object.entries(fields ?? {})) {
     const name = path.split(".")[0] as SettingName;
-    if (name in SETTING_FIELDS) (errors[name] ??= []).push(...messages);
+    if (Object.hasOwn(SETTING_FIELDS, name)) (errors[name] ??= []).push(...messages);
   }
   return errors;
 }

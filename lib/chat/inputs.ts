@@ -4,8 +4,15 @@ import { config } from "../config";
 
 export const MAX_MESSAGE_CHARS = config().STRATA_MAX_MESSAGE_CHARS;
 
-// Lone surrogates cannot be encoded as UTF-8: reject rather than store mojibake.
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+// Sequence numbers are 32-bit integer columns: a larger one is refused here, not by the database with a 500.
+const INT4_MAX = 2_147_483_647;
+const seqOf = (min: 0 | 1) =>
+  z
+    .number()
+    .int()
+    .min(min)
+    .max(INT4_MAX, { message: `Sequence numbers are at most ${INT4_MAX.toLocaleString("en-US")}.` });
+const seqNumber = seqOf(1);
 
 export const idSchema = z.string().uuid({ message: "Not a valid id." });
 
@@ -14,8 +21,7 @@ export const messageContentSchema = z
   .refine((text) => text.trim().length > 0, { message: "The message is empty." })
   .refine((text) => text.length <= MAX_MESSAGE_CHARS, {
     message: `The message is longer than the maximum of ${MAX_MESSAGE_CHARS.toLocaleString("en-US")} characters.`,
-  })
-  .refine((text) => !LONE_SURROGATE.test(text), { message: "The message contains invalid Unicode (a lone surrogate)." });
+  });
 
 export const createConversationInput = z.object({
   title: z.string().trim().min(1).max(200).optional(),
@@ -33,7 +39,7 @@ export const updateConversationInput = z.object({
 /** "New conversation from this summary": any compaction of the user's, any level. */
 export const fromSummaryInput = z.object({ compactionId: idSchema });
 
-export const seqInput = z.object({ conversationId: idSchema, seq: z.number().int().positive() });
+export const seqInput = z.object({ conversationId: idSchema, seq: seqNumber });
 
 export const pinInput = seqInput.extend({ pinned: z.boolean() });
 
@@ -53,20 +59,20 @@ export const compactInput = z.object({
 export const applyProposalInput = z.object({
   conversationId: idSchema,
   summary: z.string().trim().min(1, { message: "The summary is empty." }).max(200_000),
-  fromSeq: z.number().int().positive(),
-  toSeq: z.number().int().positive(),
+  fromSeq: seqNumber,
+  toSeq: seqNumber,
   instructions: z.string().max(5_000).optional(),
 });
 
 export const childrenInput = z.object({
   compactionId: idSchema,
-  afterSeq: z.number().int().nonnegative().optional(),
+  afterSeq: seqOf(0).optional(),
   limit: z.number().int().min(1).max(500).default(50),
 });
 
 export const timelineInput = z.object({
   conversationId: idSchema,
-  beforeSeq: z.number().int().positive().optional(),
+  beforeSeq: seqNumber.optional(),
   limit: z.number().int().min(1).max(1000).default(200),
 });
 
@@ -80,9 +86,9 @@ export const switchVersionInput = z.object({ conversationId: idSchema, messageId
 // Strict branches: a malformed editSeq or retry must be refused, never read as a plain message.
 export const turnInput = z.union([
   z.strictObject({ conversationId: idSchema, retry: z.literal(true) }),
-  z.strictObject({ conversationId: idSchema, editSeq: z.number().int().positive(), content: messageContentSchema }),
-  z.strictObject({ conversationId: idSchema, regenerateSeq: z.number().int().positive() }),
-  z.strictObject({ conversationId: idSchema, continueSeq: z.number().int().positive() }),
+  z.strictObject({ conversationId: idSchema, editSeq: seqNumber, content: messageContentSchema }),
+  z.strictObject({ conversationId: idSchema, regenerateSeq: seqNumber }),
+  z.strictObject({ conversationId: idSchema, continueSeq: seqNumber }),
   z.strictObject({ conversationId: idSchema, content: messageContentSchema }),
 ]);
 

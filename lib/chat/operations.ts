@@ -34,7 +34,7 @@ import { overridesPatchSchema, type ResolvedSettings } from "../settings-layers"
 import type { UserRole } from "../db/users";
 import type { SessionView, TokenView } from "../views";
 import type { CreatedToken } from "../auth/tokens";
-import { AppError, assertNoNul, invalidInput } from "../errors";
+import { AppError, assertStorableText, invalidInput } from "../errors";
 import { defaultModel, getModelEndpoint, listModels } from "../llm/client";
 import { attemptRecordToView } from "../db/mappers";
 import {
@@ -78,7 +78,7 @@ export type Actor = { id: string; role: UserRole };
 export function parse<T extends z.ZodType>(schema: T, input: unknown): z.infer<T> {
   const result = schema.safeParse(input);
   if (!result.success) throw invalidInput(result.error);
-  assertNoNul(result.data);
+  assertStorableText(result.data);
   return result.data;
 }
 
@@ -142,7 +142,7 @@ export async function exportConversation(
   const base = doc.conversation.title.replace(/[^\p{L}\p{N}]+/gu, "-").replace(/^-|-$/g, "").slice(0, 60) || "conversation";
   return format === "json"
     ? { filename: `${base}.strata.json`, contentType: "application/json; charset=utf-8", body: JSON.stringify(doc, null, 2) }
-    : { filename: `${base}.md`, contentType: "text/markdown; charset=utf-8", body: exportMarkdown(doc) };
+    : { filename: `${base}.md`, contentType: "text/markdown; charset=utf-8", body: await exportMarkdown(doc) };
 }
 
 /**
@@ -432,7 +432,9 @@ export async function saveSettings(actor: Actor, input: unknown, knownModels?: s
  */
 export async function updateSettings(actor: Actor, patch: unknown, knownModels?: string[] | null): Promise<CompressionSettings> {
   const fields = parse(z.record(z.string(), z.unknown(), { message: "Send the settings as a JSON object." }), patch);
-  const unknown = Object.keys(fields).filter((name) => !(name in compressionSettingsObject.shape));
+  // The names as sent (a parsed record drops "__proto__"), each an own setting: `in` would
+  // also accept what every object inherits ("constructor", "toString").
+  const unknown = Object.keys(patch as object).filter((name) => !Object.hasOwn(compressionSettingsObject.shape, name));
   if (unknown.length) {
     throw new AppError("invalid_input", `Unknown setting${unknown.length > 1 ? "s" : ""}: ${unknown.join(", ")}.`, Object.fromEntries(unknown.map((name) => [name, ["Unknown setting."]])));
   }

@@ -10,6 +10,31 @@ export const TRIGGER_MODES = ["tokens", "count", "sliding_window"] as const;
 const positiveInt = z.number().int().positive();
 const nonNegativeInt = z.number().int().nonnegative();
 
+/**
+ * Bounds of the overrides: far more models than one endpoint serves, names as long as any
+ * real model id (OpenRouter's "meta-llama/llama-3.1-405b-instruct:free", a Bedrock
+ * inference-profile ARN), and the settings stay small enough to read on every turn.
+ */
+export const MAX_CONTEXT_WINDOW_OVERRIDES = 200;
+export const MAX_MODEL_NAME_CHARS = 200;
+
+// Checked before the entries are validated, so a huge list is refused for its size
+// alone, and a long name with a message that says so.
+const overrideBounds = z.unknown().superRefine((value, ctx) => {
+  if (!value || typeof value !== "object") return;
+  const names = Object.keys(value);
+  if (names.length > MAX_CONTEXT_WINDOW_OVERRIDES) {
+    ctx.addIssue({ code: "custom", message: `At most ${MAX_CONTEXT_WINDOW_OVERRIDES} context-window overrides.` });
+    return;
+  }
+  const long = names.find((name) => name.length > MAX_MODEL_NAME_CHARS);
+  if (long !== undefined) {
+    ctx.addIssue({ code: "custom", path: [long.slice(0, 40)], message: `Model names are at most ${MAX_MODEL_NAME_CHARS} characters.` });
+  }
+});
+
+const contextWindowOverridesSchema = overrideBounds.pipe(z.record(z.string().min(1), z.number().int().min(256)));
+
 export const compressionSettingsObject = z.object({
   enabled: z.boolean().default(true),
   triggerMode: z.enum(TRIGGER_MODES).default("tokens"),
@@ -35,7 +60,7 @@ export const compressionSettingsObject = z.object({
   keepRecentCount: nonNegativeInt.default(10),
   summaryMaxTokens: positiveInt.default(1000),
   /** Empty: use the conversation's own model. */
-  summaryModel: z.string().trim().max(200).default(""),
+  summaryModel: z.string().trim().max(MAX_MODEL_NAME_CHARS).default(""),
   summaryTimeoutMs: z.number().int().min(1000).max(600_000).default(30_000),
   summaryTemperature: z.number().min(0).max(2).default(0.3),
   strategy: z.enum(STRATEGIES).default("ai_summary"),
@@ -58,7 +83,7 @@ export const compressionSettingsObject = z.object({
   /** Tell the model its context usage in a short system note. */
   budgetNote: z.boolean().default(false),
   /** Per-model context windows that override the built-in table. */
-  contextWindowOverrides: z.record(z.string().min(1), z.number().int().min(256)).default({}),
+  contextWindowOverrides: contextWindowOverridesSchema.default({}),
 });
 
 export const compressionSettingsSchema = compressionSettingsObject.superRefine((settings, ctx) => {

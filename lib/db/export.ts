@@ -8,6 +8,7 @@ import { readSettings } from "./settings.ts";
 import { compactionColumns, toAttemptView, toolCallsOf } from "./mappers.ts";
 import { notFound } from "../errors.ts";
 import { OVERRIDABLE_SETTINGS, storedLayer } from "../settings-layers";
+import { codeSpan, InertMarkdown, plainLine } from "./inert-markdown.ts";
 import { EXPORT_FORMAT, EXPORT_VERSION, type ConversationExport, type ExportedCompaction, type ExportedMessage } from "./export-format.ts";
 
 /** A stable order that does not depend on ids: level, range, then creation. */
@@ -87,27 +88,35 @@ export async function exportConversation(db: Db, userId: string, conversationId:
 
 const ROLE_TITLES: Record<ExportedMessage["role"], string> = { user: "You", assistant: "Assistant", tool: "Tool", system: "System" };
 
-function messageMarkdown(message: ExportedMessage): string {
-  const calls = (message.toolCalls ?? []).map((call) => `\n\n> Tool call \`${call.name}\`: \`${call.arguments.replace(/`/g, "'")}\``).join("");
+/**
+ * The layout is written first with a placeholder for each text (prompt, message, summary),
+ * and the texts are put in afterwards in document order: making one inert depends on
+ * where the one before it ended (./inert-markdown.ts). Stored text never holds NUL.
+ */
+type Slot = (text: string) => string;
+const PLACEHOLDER = /\u0000(\d+)\u0000/;
+
+function messageMarkdown(message: ExportedMessage, slot: Slot): string {
+  const calls = (message.toolCalls ?? []).map((call) => `\n\n> Tool call ${codeSpan(call.name)}: ${codeSpan(call.arguments)}`).join("");
   const pin = message.pinned ? " · pinned" : "";
-  return `#### ${ROLE_TITLES[message.role]} · #${message.seq}${pin}\n\n${message.content}${calls}`;
+  return `#### ${ROLE_TITLES[message.role]} · #${message.seq}${pin}\n\n${slot(message.content)}${calls}`;
 }
 
 /** What a compaction replaced, in order: its merged children and the messages they leave out. */
-function compactionMarkdown(doc: ConversationExport, compaction: ExportedCompaction): string {
+function compactionMarkdown(doc: ConversationExport, compaction: ExportedCompaction, slot: Slot): string {
   const children = doc.compactions.filter((c) => c.supersededBy === compaction.ref && !c.undone);
   const inChild = (seq: number) => children.some((c) => c.fromSeq <= seq && seq <= c.toSeq);
   const messages = doc.messages.filter((m) => !m.rewound && m.seq >= compaction.fromSeq && m.seq <= compaction.toSeq && !inChild(m.seq));
   const parts = [
-    ...children.map((c) => ({ seq: c.fromSeq, text: compactionMarkdown(doc, c) })),
-    ...messages.map((m) => ({ seq: m.seq, text: messageMarkdown(m) })),
+    ...children.map((c) => ({ seq: c.fromSeq, text: compactionMarkdown(doc, c, slot) })),
+    ...messages.map((m) => ({ seq: m.seq, text: messageMarkdown(m, slot) })),
   ].sort((a, b) => a.seq - b.seq);
   const label = `L${compaction.level} ${compaction.kind} of messages ${compaction.fromSeq}–${compaction.toSeq}`;
   return [
     `<details>`,
     `<summary>${label} (${compaction.coveredMessageCount} messages, ${compaction.coveredTokens} → ${compaction.summaryTokens} tokens)</summary>`,
     "",
-    compaction.summary,
+    slot(compaction.summary),
     "",
     `**Originals:**`,
     "",
@@ -116,21 +125,40 @@ function compactionMarkdown(doc: ConversationExport, compaction: ExportedCompact
   ].join("\n");
 }
 
-/** The conversation as the user sees it, every summary opening onto what it replaced. */
-export function exportMarkdown(doc: ConversationExport): string {
+/**
+ * The conversation as the user sees it, every summary opening onto what it replaced. HTML
+ * in the title, prompt, messages and summaries comes out as text; the only HTML is the
+ * export's own <details> blocks. Waits for other requests after each text it had to parse.
+ */
+export async function exportMarkdown(doc: ConversationExport): Promise<string> {
+  const texts: string[] = [];
+  const slot: Slot = (text) => `\u0000${texts.push(text) - 1}\u0000`;
   const top = doc.compactions.filter((c) => c.supersededBy == null && !c.undone);
   const inTop = (seq: number) => top.some((c) => c.fromSeq <= seq && seq <= c.toSeq && !c.keptSeqs.includes(seq));
   const parts = [
-    ...top.map((c) => ({ seq: c.fromSeq, text: compactionMarkdown(doc, c) })),
-    ...doc.messages.filter((m) => !m.rewound && !inTop(m.seq)).map((m) => ({ seq: m.seq, text: messageMarkdown(m) })),
+    ...top.map((c) => ({ seq: c.fromSeq, text: compactionMarkdown(doc, c, slot) })),
+    ...doc.messages.filter((m) => !m.rewound && !inTop(m.seq)).map((m) => ({ seq: m.seq, text: messageMarkdown(m, slot) })),
   ].sort((a, b) => a.seq - b.seq);
   const header = [
-    `# ${doc.conversation.title}`,
+    `# ${plainLine(doc.conversation.title)}`,
     "",
-    `Model \`${doc.conversation.model}\` · started ${doc.conversation.createdAt} · exported ${doc.exportedAt} from Strata`,
-    ...(doc.conversation.systemPrompt ? ["", "## System prompt", "", doc.conversation.systemPrompt] : []),
+    `Model ${codeSpan(doc.conversation.model)} · started ${doc.conversation.createdAt} · exported ${doc.exportedAt} from Strata`,
+    ...(doc.conversation.systemPrompt ? ["", "## System prompt", "", slot(doc.conversation.systemPrompt)] : []),
     "",
     "## Conversation",
   ];
-  return `${[...header, "", ...parts.map((part) => `${part.text}\n`)].join("\n").trimEnd()}\n`;
+  const layout = [...header, "", ...parts.map((part) => `${part.text}\n`)].join("\n");
+  // split() with the placeholder's group: layout, text index, layout, text index, …
+  const pieces = layout.split(PLACEHOLDER);
+  const inert = new InertMarkdown();
+  let markdown = "";
+  for (let index = 0; index < pieces.length; index++) {
+    if (index % 2 === 0) {
+      markdown += pieces[index];
+      continue;
+    }
+    markdown += inert.text(texts[Number(pieces[index])]!);
+    if (inert.parsed) await new Promise((resolve) => setImmediate(resolve));
+  }
+  return `${markdown.trimEnd()}\n`;
 }

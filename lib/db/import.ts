@@ -13,7 +13,7 @@ import type { z } from "zod";
 import type { Db } from "./client.ts";
 import { Prisma } from "./generated/client.ts";
 import { toConversationView } from "./mappers.ts";
-import { AppError, assertNoNul } from "../errors.ts";
+import { AppError, assertStorableText } from "../errors.ts";
 import type { ConversationView } from "../views";
 import { SECTION_LIMITS, conversationExport, exportedAttempt, exportedCompaction, exportedMessage, type ExportedCompaction, type ExportedMessage } from "./export-format.ts";
 import { HEADER_FIELDS, readExport, SECTIONS, type ExportPart, type HeaderField, type Section } from "./export-reader.ts";
@@ -46,7 +46,7 @@ function zodRefused(at: (string | number)[], error: z.ZodError): AppError {
 function parseItem<T>(schema: z.ZodType<T>, section: Section, index: number, value: unknown): T {
   const result = schema.safeParse(value);
   if (!result.success) throw zodRefused([section, index], result.error);
-  assertNoNul(result.data, `${PREFIX}${section}.${index}.`);
+  assertStorableText(result.data, `${PREFIX}${section}.${index}.`);
   return result.data;
 }
 
@@ -131,7 +131,7 @@ class Importer {
     for (const field of HEADER_FIELDS) {
       if (result.data[field] === undefined) throw refused(`${field} is missing (it must come before messages, compactions and attempts, as in Strata's exports).`);
     }
-    assertNoNul(result.data, PREFIX);
+    assertStorableText(result.data, PREFIX);
     const doc = result.data as Header;
     const conversation = await this.createConversation({
       title: doc.conversation.title,

@@ -1,6 +1,6 @@
 // Shared plumbing for the JSON API's route handlers: body parsing with limits,
 // AppError → HTTP status, and NDJSON streaming of a turn.
-import { AppError, toActionError } from "../errors";
+import { AppError, MAX_INPUT_DEPTH, toActionError, tooDeep } from "../errors";
 import { config } from "../config";
 import { requireRequestUser, type CurrentUser } from "../auth/current-user";
 import type { TurnEvent } from "../chat/events";
@@ -20,7 +20,10 @@ export function errorResponse(error: unknown): Response {
   return jsonResponse({ error: toActionError(error) }, status);
 }
 
-/** Reads a JSON body: 415 for another content type, 413 past the limit, 400 for bad JSON. */
+/**
+ * Reads a JSON body: 415 for another content type, 413 past the limit, 400 for bad JSON,
+ * bytes that are not UTF-8 or nesting deeper than MAX_INPUT_DEPTH.
+ */
 export async function readJsonBody(request: Request, maxBytes = MAX_BODY_BYTES): Promise<unknown> {
   const type = request.headers.get("content-type") ?? "";
   if (!type.toLowerCase().startsWith("application/json")) {
@@ -45,13 +48,48 @@ export async function readJsonBody(request: Request, maxBytes = MAX_BODY_BYTES):
       chunks.push(value);
     }
   }
-  const text = new TextDecoder("utf-8", { fatal: false }).decode(Buffer.concat(chunks));
+  const text = decodeUtf8(Buffer.concat(chunks));
   if (!text.trim()) return {};
+  let body: unknown;
   try {
-    return JSON.parse(text) as unknown;
+    body = JSON.parse(text) as unknown;
   } catch {
     throw new AppError("invalid_input", "The request body is not valid JSON.");
   }
+  // JSON.parse copes with any depth, but what walks the value afterwards (validation, the
+  // NUL and surrogate check) should never see one nested deeper than any real input.
+  if (nestingExceeds(text, MAX_INPUT_DEPTH)) throw tooDeep();
+  return body;
+}
+
+/**
+ * Invalid UTF-8 is refused, not turned into U+FFFD: the replacement would be stored in
+ * place of what the client meant, silently (lone surrogates are refused the same way,
+ * by the check every operation runs on its input).
+ */
+function decodeUtf8(bytes: Uint8Array): string {
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    throw new AppError("invalid_input", "The request body is not valid UTF-8.");
+  }
+}
+
+/** Whether the JSON `text` nests objects and arrays deeper than `max`: one pass, brackets inside strings skipped. */
+function nestingExceeds(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let index = 0; index < text.length; index++) {
+    const char = text.charCodeAt(index);
+    if (inString) {
+      if (char === 0x5c) index++; // backslash: the next character is escaped
+      else if (char === 0x22) inString = false;
+    } else if (char === 0x22) inString = true;
+    else if (char === 0x7b || char === 0x5b) {
+      if (++depth > max) return true;
+    } else if (char === 0x7d || char === 0x5d) depth--;
+  }
+  return false;
 }
 
 /** A JSON body that must be an object (every endpoint with a body takes one). */

@@ -75,13 +75,66 @@ export const CONTEXT_WINDOWS: Readonly<Record<string, number>> = {
   gemini: 1_048_576,
 };
 
-// Longest keys first so "gpt-4o-mini" beats "gpt-4o" and "gpt-4" comes last among the gpt-4s.
-const SORTED_KEYS = Object.keys(CONTEXT_WINDOWS).sort((a, b) => b.length - a.length);
+/**
+ * Model name → window, looked up by exact name or longest prefix. Built once per table
+ * (the built-in one, a settings object's overrides): a lookup probes one map entry per
+ * distinct key length, so it costs the same with 1 override or 200.
+ */
+class WindowTable {
+  private readonly windows = new Map<string, number>();
+  private readonly lengths: number[];
 
-function lookup(name: string, table: Readonly<Record<string, number>>, keys: readonly string[]): number | undefined {
-  for (const key of keys) if (name.startsWith(key)) return table[key];
-  return undefined;
+  constructor(...sources: Readonly<Record<string, number>>[]) {
+    // Later sources win, as in an object spread; names compare trimmed and lower-cased.
+    for (const source of sources) for (const [key, value] of Object.entries(source)) this.windows.set(key.trim().toLowerCase(), value);
+    // Longest first, so "gpt-4o-mini" beats "gpt-4o" and "gpt-4" comes last among the gpt-4s.
+    this.lengths = [...new Set([...this.windows.keys()].map((key) => key.length))].sort((a, b) => b - a);
+  }
+
+  get empty(): boolean {
+    return this.windows.size === 0;
+  }
+
+  exact(name: string): number | undefined {
+    return this.windows.get(name);
+  }
+
+  longestPrefix(name: string): number | undefined {
+    for (const length of this.lengths) {
+      if (length > name.length) continue;
+      const window = this.windows.get(name.slice(0, length));
+      if (window !== undefined) return window;
+    }
+    return undefined;
+  }
 }
+
+const BUILT_IN_TABLE = new WindowTable(CONTEXT_WINDOWS);
+
+/** Overrides first (exact, then longest prefix, on the raw and on the normalized name), then the built-in table. */
+function windowOf(model: string, overrides: WindowTable): number {
+  const raw = model.trim().toLowerCase();
+  const name = normalizeModelName(model);
+  if (!overrides.empty) {
+    const found = overrides.exact(raw) ?? overrides.exact(name) ?? overrides.longestPrefix(raw) ?? overrides.longestPrefix(name);
+    if (found !== undefined) return found;
+  }
+  return BUILT_IN_TABLE.longestPrefix(name) ?? DEFAULT_CONTEXT_WINDOW;
+}
+
+/**
+ * Tables of override objects, built on first use: settings are parsed once and read on
+ * every lookup, and must not be indexed again per model (the settings page looks up
+ * every overridden model).
+ */
+function cachedTable(cache: WeakMap<object, WindowTable>, overrides: Readonly<Record<string, number>>, build: () => WindowTable): WindowTable {
+  let table = cache.get(overrides);
+  if (!table) cache.set(overrides, (table = build()));
+  return table;
+}
+
+const EMPTY_TABLE = new WindowTable();
+const overrideTables = new WeakMap<object, WindowTable>();
 
 /**
  * Context window of `model`. Overrides are matched first (exact, then longest
@@ -89,23 +142,12 @@ function lookup(name: string, table: Readonly<Record<string, number>>, keys: rea
  * then DEFAULT_CONTEXT_WINDOW.
  */
 export function contextWindow(model: string, overrides?: Readonly<Record<string, number>>): number {
-  const raw = model.trim().toLowerCase();
-  const name = normalizeModelName(model);
-  if (overrides && Object.keys(overrides).length > 0) {
-    const lowered: Record<string, number> = {};
-    for (const [key, value] of Object.entries(overrides)) lowered[key.trim().toLowerCase()] = value;
-    const exact = lowered[raw] ?? lowered[name];
-    if (exact !== undefined) return exact;
-    const keys = Object.keys(lowered).sort((a, b) => b.length - a.length);
-    const byPrefix = lookup(raw, lowered, keys) ?? lookup(name, lowered, keys);
-    if (byPrefix !== undefined) return byPrefix;
-  }
-  return lookup(name, CONTEXT_WINDOWS, SORTED_KEYS) ?? DEFAULT_CONTEXT_WINDOW;
+  return windowOf(model, overrides ? cachedTable(overrideTables, overrides, () => new WindowTable(overrides)) : EMPTY_TABLE);
 }
 
 /** True when `model` has an entry of its own (not the default). */
 export function isKnownModel(model: string): boolean {
-  return lookup(normalizeModelName(model), CONTEXT_WINDOWS, SORTED_KEYS) !== undefined;
+  return BUILT_IN_TABLE.longestPrefix(normalizeModelName(model)) !== undefined;
 }
 
 /**
@@ -113,9 +155,11 @@ export function isKnownModel(model: string): boolean {
  * passed with a call (the settings') win over `defaults`.
  */
 export function createModelCatalog(defaults: Readonly<Record<string, number>> = {}): ModelCatalog {
+  const base = new WindowTable(defaults);
+  const merged = new WeakMap<object, WindowTable>();
   return {
     contextWindow(model: string, overrides?: Readonly<Record<string, number>>): number {
-      return contextWindow(model, { ...defaults, ...overrides });
+      return windowOf(model, overrides ? cachedTable(merged, overrides, () => new WindowTable(defaults, overrides)) : base);
     },
   };
 }

@@ -116,6 +116,24 @@ function httpCases(): Case[] {
       status: 400,
       call: () => conversationSettingsRoute.PATCH(json("PATCH", `${BASE}/conversations/${conversationId}/settings`, { customPrompt: "a\u0000b" }), params(conversationId)),
     },
+    // Bounds (issue 25): override count and names, 32-bit seqs, nesting, names objects inherit, encoding.
+    { name: "settings: 10,000 context-window overrides → 400", status: 400, call: () => settings({ contextWindowOverrides: Object.fromEntries(Array.from({ length: 10_000 }, (_, i) => [`m${i}`, 8192])) }) },
+    { name: "settings: a 201-character model name → 400", status: 400, call: () => settings({ contextWindowOverrides: { ["m".repeat(201)]: 8192 } }) },
+    { name: "message: editSeq 2^31 → 400", status: 400, call: () => messages({ editSeq: 2 ** 31, content: "x" }) },
+    { name: "message: regenerateSeq 2^31 → 400", status: 400, call: () => messages({ regenerateSeq: 2 ** 31 }) },
+    { name: "timeline: beforeSeq=2^31 → 400", status: 400, call: () => messagesRoute.GET(authed(`${BASE}/conversations/${conversationId}/messages?beforeSeq=2147483648`), params(conversationId)) },
+    { name: "children: afterSeq=2^32 → 400", status: 400, call: () => childrenRoute.GET(authed(`${BASE}/compactions/${UNKNOWN}/children?afterSeq=4294967296`), params(UNKNOWN)) },
+    { name: "settings: custom prompt nested 10,000 levels → 400", status: 400, call: () => settingsRoute.PUT(json("PUT", `${BASE}/settings`, `{"customPrompt": ${"[".repeat(10_000)}${"]".repeat(10_000)}}`)) },
+    { name: "settings: model names nested 100,000 levels → 400", status: 400, call: () => settingsRoute.PUT(json("PUT", `${BASE}/settings`, `{"contextWindowOverrides": {"m": ${"[".repeat(100_000)}${"]".repeat(100_000)}}}`)) },
+    { name: "settings: __proto__ → 400", status: 400, call: () => settingsRoute.PUT(json("PUT", `${BASE}/settings`, '{"__proto__": {"threshold": 0.5}}')) },
+    { name: "settings: constructor → 400", status: 400, call: () => settingsRoute.PUT(json("PUT", `${BASE}/settings`, '{"constructor": 1}')) },
+    { name: "settings: toString → 400", status: 400, call: () => settingsRoute.PUT(json("PUT", `${BASE}/settings`, '{"toString": "x"}')) },
+    {
+      name: "patch: title with an invalid UTF-8 byte → 400",
+      status: 400,
+      call: () => conversationRoute.PATCH(authed(`${BASE}/conversations/${conversationId}`, { method: "PATCH", headers: { "content-type": "application/json" }, body: Uint8Array.from([...Buffer.from('{"title": "caf'), 0xe9, ...Buffer.from('"}')]) }), params(conversationId)),
+    },
+    { name: "patch: title with a lone surrogate → 400", status: 400, call: () => conversationRoute.PATCH(json("PATCH", `${BASE}/conversations/${conversationId}`, '{"title": "a\\udc00"}'), params(conversationId)) },
   ];
   // Settings: every field with a wrong type and out of range.
   const invalid: Record<string, unknown[]> = {
@@ -184,6 +202,8 @@ describe("bad input", () => {
     { name: "startTurn: undefined input", call: async () => ops.startTurn(h.user, undefined) },
     { name: "pinMessage: seq 0", call: () => ops.pinMessage(h.user, { conversationId, seq: 0, pinned: true }) },
     { name: "pinMessage: unknown message", call: () => ops.pinMessage(h.user, { conversationId, seq: 12345, pinned: true }) },
+    { name: "pinMessage: seq 2^31", call: () => ops.pinMessage(h.user, { conversationId, seq: 2 ** 31, pinned: true }) },
+    { name: "updateSettings: value nested 100,000 levels", call: () => ops.updateSettings(h.user, { customPrompt: JSON.parse(`${"[".repeat(100_000)}${"]".repeat(100_000)}`) as unknown }) },
     { name: "rewind: 0 turns", call: () => ops.rewind(h.user, { conversationId, turns: 0 }) },
     { name: "rewind: nothing to remove", call: () => ops.rewind(h.user, { conversationId: emptyConversationId, turns: 1 }) },
     { name: "applyProposal: blank summary", call: () => ops.applyProposal(h.user, { conversationId, summary: "   ", fromSeq: 1, toSeq: 2 }) },

@@ -7,6 +7,7 @@ import * as ops from "../../lib/chat/operations";
 import type { ConversationExport } from "../../lib/db/export-format";
 import { newConversation, rowCounts, send, setupHarness, saveTestSettings } from "../support/harness";
 import { bearer } from "../support/accounts";
+import { rawHtml, shownText } from "../support/markdown";
 
 const h = setupHarness({ resetEachTest: false });
 const MODEL = "gpt-4o-mini";
@@ -92,6 +93,30 @@ describe("export and import", () => {
     expect(markdown).toContain("#### You · #1\n\nTurn 1: FACT k1=v1");
     expect(markdown.split("<details>").length).toBe(markdown.split("</details>").length);
     expect((await exported(sourceId, "pdf")).status).toBe(400);
+  });
+
+  it("exports HTML in titles and messages as text in Markdown, and keeps it verbatim through JSON", async () => {
+    const title = "<img src=x onerror=alert(1)>";
+    const message = "<script>alert(1)</script> and `<b>` in code\n\n```html\n<div onclick=\"x\">kept</div>\n```";
+    const conversation = await ops.createConversation(h.user, { title, model: "gpt-4o", systemPrompt: '<iframe src="https://example.com"></iframe>' });
+    await send(conversation.id, message);
+    const markdown = await (await exported(conversation.id, "markdown")).text();
+    expect(markdown).toContain("# &lt;img src=x onerror=alert(1)>\n");
+    expect(markdown).toContain("&lt;script>alert(1)&lt;/script> and `<b>` in code");
+    expect(markdown).toContain('```html\n<div onclick="x">kept</div>\n```');
+    expect(markdown).toContain('&lt;iframe src="https://example.com">&lt;/iframe>');
+    // No raw HTML is left for another program to render; a reader sees the text as written.
+    expect(rawHtml(markdown)).toEqual([]);
+    const shown = shownText(markdown);
+    expect(shown).toContain("<img src=x onerror=alert(1)>");
+    expect(shown).toContain("<script>alert(1)</script> and <b> in code");
+    // The JSON export is the one that imports: the text comes back unchanged.
+    const doc = await exportJson(conversation.id);
+    const imported = (await (await importRequest(doc)).json()) as { conversation: { id: string; title: string } };
+    expect(imported.conversation.title).toBe(title);
+    const again = await exportJson(imported.conversation.id);
+    expect(again.conversation.systemPrompt).toBe('<iframe src="https://example.com"></iframe>');
+    expect(again.messages.find((m) => m.role === "user")?.content).toBe(message);
   });
 
   it("refuses malformed files, broken ranges and oversized bodies with a clear error, writing nothing", async () => {

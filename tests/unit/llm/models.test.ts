@@ -66,3 +66,40 @@ describe("ModelCatalog", () => {
     expect(catalog.contextWindow("my-local-model", { "my-local": 4096 })).toBe(4096);
   });
 });
+
+describe("lookups with many overrides (issue 25, item 2)", () => {
+  /** `overrides` behind a proxy that counts how often its names are listed (what indexing them takes). */
+  function counted(overrides: Record<string, number>) {
+    const listings = { count: 0 };
+    const proxy = new Proxy(overrides, {
+      ownKeys(target) {
+        listings.count++;
+        return Reflect.ownKeys(target);
+      },
+    });
+    return { proxy, listings };
+  }
+  const many = Object.fromEntries(Array.from({ length: 200 }, (_, index) => [`local-${index}`, 1000 + index]));
+
+  it("indexes a settings object's overrides once, not on every lookup", () => {
+    const { proxy, listings } = counted(many);
+    for (let index = 0; index < 200; index++) expect(contextWindow(`local-${index}:latest`, proxy)).toBe(1000 + index);
+    expect(contextWindow("gpt-4o", proxy)).toBe(128_000);
+    expect(listings.count).toBe(1);
+  });
+
+  it("… in a catalog with defaults too", () => {
+    const { proxy, listings } = counted(many);
+    const catalog = createModelCatalog({ "local-1": 5, other: 7 });
+    expect(catalog.contextWindow("local-1", proxy)).toBe(1001);
+    expect(catalog.contextWindow("other-model", proxy)).toBe(7);
+    for (let index = 0; index < 50; index++) catalog.contextWindow(`local-${index}`, proxy);
+    expect(listings.count).toBe(1);
+  });
+
+  it("matches names like the ones every object inherits as plain names", () => {
+    expect(contextWindow("constructor", { constructor: 4096 })).toBe(4096);
+    expect(contextWindow("toString-7b", { tostring: 2048 })).toBe(2048);
+    expect(contextWindow("valueOf", {})).toBe(DEFAULT_CONTEXT_WINDOW);
+  });
+});

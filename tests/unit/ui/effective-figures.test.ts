@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { MeterDetails } from "../../../components/chat/ContextMeter";
-import { EffectiveFigures } from "../../../components/settings/EffectiveFigures";
+import { EffectiveFigures, MAX_FIGURE_ROWS } from "../../../components/settings/EffectiveFigures";
 import { contextBudget } from "../../../lib/compression/budget";
 import { DEFAULT_SETTINGS } from "../../../lib/compression/settings";
 import type { ContextMeterView } from "../../../lib/views";
@@ -49,5 +49,14 @@ describe("the context meter's details", () => {
     expect(shown).toMatch(/hardLimitReserve 4,096 → 1,228: .*15% of a 8,192-token window/);
     const untouched = text(renderToStaticMarkup(createElement(MeterDetails, { meter: { ...meter, adjustments: [] }, id: "m" })));
     expect(untouched).not.toContain("hardLimitReserve");
+  });
+});
+
+describe("EffectiveFigures with many models", () => {
+  it(`shows the first ${MAX_FIGURE_ROWS} and says how many there are`, () => {
+    const models = Array.from({ length: 200 }, (_, index) => `local-${index}`);
+    const html = renderToStaticMarkup(createElement(EffectiveFigures, { settings: DEFAULT_SETTINGS, models, overheadTokens: 0 }));
+    expect(html.split("<tr").length - 2).toBe(MAX_FIGURE_ROWS);
+    expect(html).toContain(`The first ${MAX_FIGURE_ROWS} of 200 models.`);
   });
 });
