@@ -150,6 +150,8 @@ export async function exportConversation(
  * transaction), for scripts and tests; uploads go through ./imports.ts, which streams them.
  */
 export async function importConversation(actor: Actor, input: unknown) {
+  // Checked before it is serialized: JSON.stringify recurses, and a deep value would exhaust the stack.
+  assertStorableText(input, "The file cannot be imported: ");
   return importDocument(await getDb(), actor.id, [new TextEncoder().encode(JSON.stringify(input))]);
 }
 

@@ -5,7 +5,7 @@
 // the assembler keep explicit stacks, but a deep value would still cost time later).
 import Assembler from "stream-json/assembler.js";
 import { jsonParser, type Token } from "stream-json/parser.js";
-import { AppError } from "../errors.ts";
+import { AppError, MAX_INPUT_DEPTH } from "../errors.ts";
 
 export const SECTIONS = ["messages", "compactions", "attempts"] as const;
 export type Section = (typeof SECTIONS)[number];
@@ -18,7 +18,7 @@ export type ExportPart =
   | { type: "sectionEnd"; section: Section; count: number };
 
 /** Deepest nesting accepted anywhere in the file (an export nests 5 levels; summaries' sections a few more). */
-export const MAX_DEPTH = 64;
+export const MAX_DEPTH = MAX_INPUT_DEPTH;
 /** Characters of the header fields together (a 100,000-character system prompt and the settings fit easily). */
 export const MAX_HEADER_CHARS = 4_000_000;
 
@@ -98,7 +98,7 @@ export async function* readExport(source: AsyncIterable<Uint8Array> | Iterable<U
         depth = 1;
         continue;
       }
-      if (opens && depth + 1 > MAX_DEPTH) throw refused(`it nests deeper than ${MAX_DEPTH} levels.`);
+      if (opens && depth + 1 > MAX_DEPTH) throw refused(`it is nested deeper than ${MAX_DEPTH} levels.`);
 
       if (assembler) {
         const building: Assembler = assembler;
