@@ -22,7 +22,7 @@ const EVERYWHERE = [
 ];
 
 const nextConfig: NextConfig = {
-  serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter", "tiktoken", "pino"],
+  serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter", "tiktoken", "pino", "piscina"],
   experimental: { serverActions: { bodySizeLimit: "4mb" } },
   poweredByHeader: false,
   allowedDevOrigins: devOrigins(),
