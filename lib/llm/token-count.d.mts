@@ -21,3 +21,4 @@ export function countWith(text: string, encoding: EncodingName, encoder: PieceEn
 export function tiktokenEncoder(encoding: EncodingName): import("tiktoken").Tiktoken;
 export function defaultEncoder(encoding: EncodingName): PieceEncoder;
 export function countText(text: string, encoding: EncodingName): number;
+export function warmRanks(encoding: EncodingName): Promise<void>;

@@ -199,7 +199,7 @@ export function countWith(text, encoding, encoder, maxPiece = MAX_PIECE_CHARS) {
 const STATE_KEY = Symbol.for("strata.llm.tokenEncoders");
 
 /**
- * @typedef {{ encoders: Map<string, import("tiktoken").Tiktoken>, ranks: Map<string, Map<string, number>> }} EncoderState
+ * @typedef {{ encoders: Map<string, import("tiktoken").Tiktoken>, ranks: Map<string, RankBuild> }} EncoderState
  */
 
 function state() {
@@ -226,30 +226,59 @@ export function tiktokenEncoder(/** @type {import("./token-count.d.mts").Encodin
 }
 
 /**
- * The encoding's ranks (token bytes as latin1 → rank), read from tiktoken's own encoder
- * so they cannot differ from the ones it merges with. About 0.2 s and 20 MB for
- * o200k_base, paid only once a text with a long piece turns up.
+ * @typedef {{ table: Map<string, number>, next: number, done: boolean }} RankBuild
+ */
+
+/**
+ * The encoding's ranks (token bytes as latin1 → rank) as far as read, read from
+ * tiktoken's own encoder so that they cannot differ from the ones it merges with.
+ * Ordinary tokens are numbered from 0 without gaps; the first number that does not
+ * decode is past the last one (special tokens are never merged into).
+ */
+function rankBuild(/** @type {import("./token-count.d.mts").EncodingName} */ encoding) {
+  const { ranks } = state();
+  let build = ranks.get(encoding);
+  if (!build) {
+    build = { table: new Map(), next: 0, done: false };
+    ranks.set(encoding, build);
+  }
+  return build;
+}
+
+/** Reads up to `count` more ranks into `build`. */
+function extend(/** @type {RankBuild} */ build, /** @type {import("./token-count.d.mts").EncodingName} */ encoding, /** @type {number} */ count) {
+  const encoder = tiktokenEncoder(encoding);
+  for (let read = 0; read < count && !build.done; read++) {
+    let bytes;
+    try {
+      bytes = encoder.decode_single_token_bytes(build.next);
+    } catch {
+      build.done = true;
+      break;
+    }
+    build.table.set(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString("latin1"), build.next);
+    build.next++;
+  }
+}
+
+/**
+ * The whole rank table: about 0.2 s (more on a busy machine) and 20 MB for o200k_base
+ * when it has to be read at once. A server reads it at start with warmRanks, between
+ * requests; a count that needs it earlier reads the rest itself.
  */
 function rankTable(/** @type {import("./token-count.d.mts").EncodingName} */ encoding) {
-  const { ranks } = state();
-  let table = ranks.get(encoding);
-  if (!table) {
-    const encoder = tiktokenEncoder(encoding);
-    table = new Map();
-    // Ordinary tokens are numbered from 0 without gaps; the first number that does not
-    // decode is past the last one (special tokens are never merged into).
-    for (let rank = 0; ; rank++) {
-      let bytes;
-      try {
-        bytes = encoder.decode_single_token_bytes(rank);
-      } catch {
-        break;
-      }
-      table.set(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString("latin1"), rank);
-    }
-    ranks.set(encoding, table);
+  const build = rankBuild(encoding);
+  if (!build.done) extend(build, encoding, Number.POSITIVE_INFINITY);
+  return build.table;
+}
+
+/** Reads the encoding's rank table in slices of a few milliseconds, yielding to other work between them. */
+export async function warmRanks(/** @type {import("./token-count.d.mts").EncodingName} */ encoding) {
+  const build = rankBuild(encoding);
+  while (!build.done) {
+    extend(build, encoding, 2_000);
+    await new Promise((resolve) => setImmediate(resolve));
   }
-  return table;
 }
 
 /** The encoder `countWith` uses in production: tiktoken for short pieces, the rank table for long ones. */

@@ -15,8 +15,8 @@ import path from "node:path";
 import { Piscina } from "piscina";
 import type { ChatMessage } from "../compression/types";
 import { logger } from "../log/logger";
-import { countTextTokens, encodingForModel, messageTexts } from "./tokens";
-import type { EncodingName } from "./token-count.mjs";
+import { countTextTokens, encodingForModel, messageTexts, rememberTextTokens } from "./tokens";
+import { tiktokenEncoder, warmRanks, type EncodingName } from "./token-count.mjs";
 
 /** Texts at least this long are counted on a worker thread (below it: under ~6 ms on this thread, worst kind). */
 export const ASYNC_MIN_CHARS = 10_000;
@@ -57,7 +57,9 @@ export async function countTextTokensAsync(text: string, model?: string): Promis
   const workers = pool();
   if (!workers) return countTextTokens(text, model);
   try {
-    return await workers.run({ text, encoding: encodingForModel(model) });
+    const count = await workers.run({ text, encoding: encodingForModel(model) });
+    rememberTextTokens(text, model, count);
+    return count;
   } catch (error) {
     // A worker that failed to start or died must not lose the message: count here.
     logger.error({ err: error }, "token worker failed; counting on the main thread");
@@ -70,6 +72,18 @@ export async function countMessageTokensAsync(message: ChatMessage, model?: stri
   const { framing, texts } = messageTexts(message);
   const counts = await Promise.all(texts.map((text) => countTextTokensAsync(text, model)));
   return counts.reduce((sum, count) => sum + count, framing);
+}
+
+/**
+ * Made ready when a server starts, so that no request pays for it: the encoder of the
+ * default encoding (tiktoken parses its rank table), the worker threads, and this
+ * thread's own rank table (read in slices between requests) for the long pieces of the
+ * texts it counts itself — the engine's synchronous counts.
+ */
+export async function warmTokenCounting(): Promise<void> {
+  tiktokenEncoder("o200k_base");
+  pool();
+  await warmRanks("o200k_base");
 }
 
 /** Texts the pool has counted since it started, and its threads (null: no pool yet, or none possible). */

@@ -16,6 +16,7 @@
 
 import type { Tiktoken } from "tiktoken";
 import type { ChatMessage, TokenCounter } from "../compression/types";
+import { ContentCache } from "./count-cache";
 import { normalizeModelName } from "./models";
 import { countText, tiktokenEncoder, type EncodingName } from "./token-count.mjs";
 
@@ -52,7 +53,31 @@ export function encodingForModel(model?: string): EncodingName {
  * text, as the API does with user content (plain `encode` would throw on them).
  */
 export function countTextTokens(text: string, model?: string): number {
-  return countText(text, encodingForModel(model));
+  return countInEncoding(text, encodingForModel(model));
+}
+
+/** Texts from this length on are remembered (hashing one costs ~1/100 of counting it). */
+export const REMEMBERED_MIN_CHARS = 10_000;
+
+// The engine counts an oversized message again on every measure of every turn (it
+// elides its middle: the whole text, then head and tail, each time); these counts are
+// remembered, and a stored message's count is entered when it is stored.
+const longCounts = new ContentCache<number>(256);
+
+function countInEncoding(text: string, encoding: EncodingName): number {
+  if (text.length < REMEMBERED_MIN_CHARS) return countText(text, encoding);
+  const key = ContentCache.key(text, encoding);
+  let count = longCounts.get(key);
+  if (count === undefined) {
+    count = countText(text, encoding);
+    longCounts.set(key, count);
+  }
+  return count;
+}
+
+/** Enters a long text's count made elsewhere (a worker thread), so that the engine need not count it again. */
+export function rememberTextTokens(text: string, model: string | undefined, count: number): void {
+  if (text.length >= REMEMBERED_MIN_CHARS) longCounts.set(ContentCache.key(text, encodingForModel(model)), count);
 }
 
 /**
@@ -138,7 +163,7 @@ export function countRequestTokens(
 export function createTokenCounter(model?: string): TokenCounter {
   const encoding = encodingForModel(model);
   return {
-    count: (text: string): number => countText(text, encoding),
+    count: (text: string): number => countInEncoding(text, encoding),
   };
 }
 

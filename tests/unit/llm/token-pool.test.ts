@@ -1,9 +1,9 @@
 // Long texts are counted on worker threads (lib/llm/token-pool.ts) with the same result
 // as on this thread; repeated texts (system prompts) are counted once (count-cache.ts).
 import { afterAll, describe, expect, it } from "vitest";
-import { CountCache } from "@/lib/llm/count-cache";
+import { ContentCache, CountCache } from "@/lib/llm/count-cache";
 import { ASYNC_MIN_CHARS, closeTokenPool, countMessageTokensAsync, countTextTokensAsync, tokenPoolStats } from "@/lib/llm/token-pool";
-import { countMessageTokens, countTextTokens } from "@/lib/llm/tokens";
+import { countMessageTokens, countTextTokens, createTokenCounter, rememberTextTokens } from "@/lib/llm/tokens";
 import count from "@/lib/llm/token-worker.mjs";
 import type { ChatMessage } from "@/lib/compression/types";
 
@@ -73,5 +73,23 @@ describe("CountCache", () => {
     const cache = new CountCache(10);
     await expect(cache.count("x", () => Promise.reject(new Error("worker died")))).rejects.toThrow("worker died");
     expect(await cache.count("x", async () => 7)).toBe(7);
+  });
+});
+
+describe("long texts the engine counts again", () => {
+  it("a count made on a worker thread is what the engine's counter then gives, without counting", async () => {
+    const text = `${long} stored message`;
+    // Entered as a worker would; a deliberately wrong figure shows the engine did not recount.
+    rememberTextTokens(text, undefined, 12_345);
+    expect(createTokenCounter().count(text)).toBe(12_345);
+    expect(createTokenCounter("gpt-4").count(text)).toBe(countTextTokens(text, "gpt-4"));
+    const counted = await countTextTokensAsync(`${long} another`);
+    expect(createTokenCounter().count(`${long} another`)).toBe(counted);
+  });
+
+  it("ContentCache keys depend on the text and the scope", () => {
+    expect(ContentCache.key("a", "o200k_base")).not.toBe(ContentCache.key("a", "cl100k_base"));
+    expect(ContentCache.key("a")).not.toBe(ContentCache.key("b"));
+    expect(ContentCache.key("a")).toBe(ContentCache.key("a"));
   });
 });
