@@ -5,7 +5,9 @@
 // heap instead). Even linear, 100,000 characters of the worst kind (Japanese or
 // Chinese without punctuation) take about 60 ms, so the call sites that may get such a
 // text (storing a message, a system prompt) count through countTextTokensAsync, which
-// hands texts above ASYNC_MIN_CHARS to worker threads (./token-pool.ts).
+// hands texts from ASYNC_MIN_CHARS up to worker threads (./token-pool.ts), and the
+// engine's synchronous counter remembers the long texts it has counted (and those
+// counted on a worker), since it measures the same oversized message on every turn.
 //
 // Chat accounting follows OpenAI's published recipe (cookbook "How to count tokens
 // with tiktoken"): every message costs 3 tokens of framing plus its role and content;
