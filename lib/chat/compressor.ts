@@ -14,7 +14,9 @@ import { getCompactionView, recordAttempts, saveCompressionChange } from "../db/
 import { readSettings } from "../db/settings";
 import { loadTranscript, type ConversationHead } from "../db/transcript";
 import { createSummarizer } from "../llm/summarizer";
-import { tokenCounter, countMessageTokens } from "../llm/tokens";
+import { CountCache } from "../llm/count-cache";
+import { countMessageTokensAsync } from "../llm/token-pool";
+import { tokenCounter } from "../llm/tokens";
 import { modelCatalog } from "../llm/models";
 import { logger } from "../log/logger";
 import { recordCompression, timeSummary } from "../server/metrics";
@@ -50,8 +52,13 @@ export function compressionManager(): AutoCompressionManager {
   return services().manager;
 }
 
-export function countSystemPrompt(text: string): number {
-  return countMessageTokens({ role: "system", content: text });
+// Every turn and every context measure needs the system prompt's count; the prompt
+// rarely changes, and a long one (up to 50,000 characters) is worth counting once.
+const systemPromptCounts = new CountCache(1_000);
+
+/** Tokens of a system prompt as a message (counted off the event loop when long, once per text). */
+export function countSystemPrompt(text: string): Promise<number> {
+  return systemPromptCounts.count(text, (content) => countMessageTokensAsync({ role: "system", content }));
 }
 
 async function loadActive(userId: string, conversationId: string, known?: ConversationHead): Promise<{ transcript: Transcript; historyVersion: number }> {

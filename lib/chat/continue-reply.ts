@@ -6,7 +6,7 @@ import type { CompressionSettings } from "../compression/settings";
 import { getDb } from "../db/client";
 import { extendReply } from "../db/messages";
 import { ModelError, streamChat } from "../llm/client";
-import { countMessageTokens } from "../llm/tokens";
+import { countMessageTokensAsync } from "../llm/token-pool";
 import { config } from "../config";
 import { recordTurn } from "../server/metrics";
 import { compressBeforeCall, compressionManager, contextMeter, scheduleBackgroundCompaction } from "./compressor";
@@ -69,7 +69,7 @@ export async function* continueReply(input: ContinueInput): AsyncGenerator<TurnE
           requestTokens: breakdown.systemTokens + breakdown.summaryTokens + breakdown.messageTokens,
           ...(usage ? { usage } : {}),
         },
-        (content) => countMessageTokens({ role: "assistant", content }),
+        (content) => countMessageTokensAsync({ role: "assistant", content }),
       );
       yield { type: "message", message };
     }

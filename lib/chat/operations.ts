@@ -67,7 +67,7 @@ import { countMessageSend, sendBucket } from "./send-limit";
 import { runTurn } from "./turn";
 import { openTurnGate, type TurnGate } from "./turn-gate";
 import { continueReply } from "./continue-reply";
-import { countMessageTokens } from "../llm/tokens";
+import { countMessageTokensAsync } from "../llm/token-pool";
 import { stopTurnsEverywhere } from "./running-turns";
 import type { ActivityView, AttemptView, CompactionView, SearchHit } from "../views";
 import { span, spanSync } from "../log/timing";
@@ -174,7 +174,7 @@ export async function conversationFromSummary(actor: Actor, input: unknown) {
   return createFromSummary(db, actor.id, source, {
     title: `From: ${source.title}`.slice(0, 200),
     content,
-    tokenCount: countMessageTokens({ role: "user", content }),
+    tokenCount: await countMessageTokensAsync({ role: "user", content }),
   });
 }
 
@@ -531,7 +531,7 @@ export async function startTurn(actor: Actor, input: unknown, signal?: AbortSign
   // also counts the send (429 past the limit), checks the owner (not found otherwise)
   // and reads the turn's settings snapshot.
   if (!("retry" in request || "editSeq" in request || "regenerateSeq" in request || "continueSeq" in request)) {
-    const draft: MessageDraft = { role: "user", content: request.content, tokenCount: countMessageTokens({ role: "user", content: request.content }) };
+    const draft: MessageDraft = { role: "user", content: request.content, tokenCount: await countMessageTokensAsync({ role: "user", content: request.content }) };
     const gate = await span("gate", () => openTurnGate(actor.id, conversationId, draft, sendBucket(actor.id) ?? undefined));
     return runTurn({ ...base, gate });
   }
@@ -545,7 +545,7 @@ export async function startTurn(actor: Actor, input: unknown, signal?: AbortSign
     return gated(actor, conversationId, async (gate) => {
       const edit = await prepareEdit(actor, { conversationId, seq: request.editSeq, content: request.content });
       const [userMessage] = await appendMessages(await getDb(), actor.id, conversationId, [
-        { role: "user", content: edit.content, tokenCount: countMessageTokens({ role: "user", content: edit.content }), versionOf: edit.versionOf },
+        { role: "user", content: edit.content, tokenCount: await countMessageTokensAsync({ role: "user", content: edit.content }), versionOf: edit.versionOf },
       ]);
       return runTurn({ ...withSettings, gate: { ...gate, userMessage: userMessage ?? null } });
     });

@@ -11,7 +11,7 @@ import { attemptRecordToView, toMessageView, toTranscriptMessage } from "../db/m
 import { readSettings } from "../db/settings";
 import { AppError } from "../errors";
 import { ModelError, streamChat } from "../llm/client";
-import { countMessageTokens } from "../llm/tokens";
+import { countMessageTokensAsync } from "../llm/token-pool";
 import { runTool } from "../llm/tools";
 import { logger } from "../log/logger";
 import { span, spanSync, startSpan } from "../log/timing";
@@ -87,7 +87,7 @@ export async function* runTurn(input: TurnInput): AsyncGenerator<TurnEvent> {
       if (input.gate.title) yield { type: "title", title: input.gate.title };
     } else if (input.content != null) {
       const content = input.content;
-      const tokenCount = spanSync("count", () => countMessageTokens({ role: "user", content }));
+      const tokenCount = await span("count", () => countMessageTokensAsync({ role: "user", content }));
       const [userMessage] = await span("append", () => appendMessages(db, userId, conversationId, [{ role: "user", content, tokenCount }]));
       if (userMessage) yield { type: "message", message: userMessage };
     } else {
@@ -170,7 +170,7 @@ export async function* runTurn(input: TurnInput): AsyncGenerator<TurnEvent> {
             {
               role: "assistant",
               content: text,
-              tokenCount: countMessageTokens({ role: "assistant", content: text }),
+              tokenCount: await countMessageTokensAsync({ role: "assistant", content: text }),
               model,
               status: stopped ? "stopped" : "error",
               ...(failure ? { error: failure.message } : {}),
@@ -189,7 +189,7 @@ export async function* runTurn(input: TurnInput): AsyncGenerator<TurnEvent> {
       const assistantDraft: MessageDraft = {
         role: "assistant",
         content: text,
-        tokenCount: spanSync("count", () => countMessageTokens(assistantChat(text, toolCalls))),
+        tokenCount: await span("count", () => countMessageTokensAsync(assistantChat(text, toolCalls))),
         model,
         status: "complete",
         toolCalls,
@@ -217,7 +217,7 @@ export async function* runTurn(input: TurnInput): AsyncGenerator<TurnEvent> {
           content: result,
           toolCallId: call.id,
           toolName: call.name,
-          tokenCount: countMessageTokens({ role: "tool", content: result, tool_call_id: call.id }),
+          tokenCount: await countMessageTokensAsync({ role: "tool", content: result, tool_call_id: call.id }),
         });
       }
       for (const message of await appendMessages(db, userId, conversationId, toolDrafts)) yield { type: "message", message };

@@ -277,7 +277,7 @@ export async function extendReply(
   conversationId: string,
   messageId: string,
   extension: ReplyExtension,
-  countTokens: (content: string) => number,
+  countTokens: (content: string) => number | Promise<number>,
 ): Promise<MessageView> {
   return db.$transaction(async (tx) => {
     const locked = await tx.$queryRaw<{ id: string }[]>`
@@ -291,7 +291,7 @@ export async function extendReply(
       where: { id: row.id },
       data: {
         content,
-        tokenCount: countTokens(content),
+        tokenCount: await countTokens(content),
         status: extension.status,
         requestTokens: extension.requestTokens,
         ...(extension.usage

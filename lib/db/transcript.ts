@@ -46,7 +46,7 @@ async function readTranscript(
   db: Db,
   userId: string,
   conversationId: string,
-  countSystemPrompt: (text: string) => number,
+  countSystemPrompt: (text: string) => Promise<number>,
   known?: ConversationHead,
 ): Promise<{ transcript: Transcript; historyVersion: number }> {
   const cached = cachedContext(db, conversationId);
@@ -59,7 +59,7 @@ async function readTranscript(
       ? { ...cached, lastSeq: head.lastSeq, messages: [...cached.messages, ...newer.map(frozenMessage)] }
       : await readActive(db, conversationId, head);
   const systemPromptTokens =
-    current.systemPrompt === head.systemPrompt ? current.systemPromptTokens : head.systemPrompt ? countSystemPrompt(head.systemPrompt) : 0;
+    current.systemPrompt === head.systemPrompt ? current.systemPromptTokens : head.systemPrompt ? await countSystemPrompt(head.systemPrompt) : 0;
   rememberContext(db, conversationId, { ...current, systemPrompt: head.systemPrompt, systemPromptTokens });
   const transcript: Transcript = {
     conversationId,

@@ -1,8 +1,13 @@
-// Token counting with tiktoken's WASM encoders.
+// Token counting with tiktoken's encodings.
 //
-// Encoders are expensive to build (they parse a ~2 MB rank table) and hold WASM
-// memory, so each encoding is created once per process and kept on globalThis:
-// Next dev re-evaluates modules on hot reload and would otherwise leak encoders.
+// Counts are tiktoken's exactly, in time linear in the text (./token-count.mjs: long
+// pre-tokenizer pieces, where tiktoken's merge loop is quadratic, are merged with a
+// heap instead). Even linear, 100,000 characters of the worst kind (Japanese or
+// Chinese without punctuation) take about 60 ms, so the call sites that may get such a
+// text (storing a message, a system prompt) count through countTextTokensAsync, which
+// hands texts from ASYNC_MIN_CHARS up to worker threads (./token-pool.ts), and the
+// engine's synchronous counter remembers the long texts it has counted (and those
+// counted on a worker), since it measures the same oversized message on every turn.
 //
 // Chat accounting follows OpenAI's published recipe (cookbook "How to count tokens
 // with tiktoken"): every message costs 3 tokens of framing plus its role and content;
@@ -11,11 +16,13 @@
 // count a tool call as 3 + name + arguments. The test server reports prompt_tokens
 // with exactly these functions, so its usage is "honest" by construction.
 
-import { get_encoding, type Tiktoken, type TiktokenEncoding } from "tiktoken";
+import type { Tiktoken } from "tiktoken";
 import type { ChatMessage, TokenCounter } from "../compression/types";
+import { ContentCache } from "./count-cache";
 import { normalizeModelName } from "./models";
+import { countText, tiktokenEncoder, type EncodingName } from "./token-count.mjs";
 
-export type EncodingName = Extract<TiktokenEncoding, "o200k_base" | "cl100k_base">;
+export type { EncodingName };
 
 /** Framing tokens of one message (<|start|>role ... <|end|>). */
 export const TOKENS_PER_MESSAGE = 3;
@@ -24,30 +31,10 @@ export const REPLY_PRIMING_TOKENS = 3;
 /** Framing of one tool call inside an assistant message (our approximation). */
 export const TOKENS_PER_TOOL_CALL = 3;
 
-const ENCODERS_KEY = Symbol.for("strata.llm.tiktokenEncoders");
-type EncoderCache = Map<EncodingName, Tiktoken>;
-
-function encoderCache(): EncoderCache {
-  const holder = globalThis as unknown as Record<symbol, EncoderCache | undefined>;
-  let cache = holder[ENCODERS_KEY];
-  if (!cache) {
-    cache = new Map();
-    holder[ENCODERS_KEY] = cache;
-  }
-  return cache;
-}
-
-/** The singleton encoder of an encoding (created on first use). */
+/** tiktoken's encoder of an encoding, one per process (created on first use). */
 export function getEncoder(encoding: EncodingName): Tiktoken {
-  const cache = encoderCache();
-  let encoder = cache.get(encoding);
-  if (!encoder) {
-    encoder = get_encoding(encoding);
-    cache.set(encoding, encoder);
-  }
-  return encoder;
+  return tiktokenEncoder(encoding);
 }
-
 
 /**
  * gpt-4 / gpt-3.5 (and the old embeddings) use cl100k_base. Everything newer —
@@ -68,20 +55,53 @@ export function encodingForModel(model?: string): EncodingName {
  * text, as the API does with user content (plain `encode` would throw on them).
  */
 export function countTextTokens(text: string, model?: string): number {
-  if (!text) return 0;
-  return getEncoder(encodingForModel(model)).encode_ordinary(text).length;
+  return countInEncoding(text, encodingForModel(model));
+}
+
+/** Texts from this length on are remembered (hashing one costs ~1/100 of counting it). */
+export const REMEMBERED_MIN_CHARS = 10_000;
+
+// The engine counts an oversized message again on every measure of every turn (it
+// elides its middle: the whole text, then head and tail, each time); these counts are
+// remembered, and a stored message's count is entered when it is stored.
+const longCounts = new ContentCache<number>(256);
+
+function countInEncoding(text: string, encoding: EncodingName): number {
+  if (text.length < REMEMBERED_MIN_CHARS) return countText(text, encoding);
+  const key = ContentCache.key(text, encoding);
+  let count = longCounts.get(key);
+  if (count === undefined) {
+    count = countText(text, encoding);
+    longCounts.set(key, count);
+  }
+  return count;
+}
+
+/** Enters a long text's count made elsewhere (a worker thread), so that the engine need not count it again. */
+export function rememberTextTokens(text: string, model: string | undefined, count: number): void {
+  if (text.length >= REMEMBERED_MIN_CHARS) longCounts.set(ContentCache.key(text, encodingForModel(model)), count);
+}
+
+/**
+ * What one message's count is made of: fixed framing (the message's, each tool call's)
+ * plus the tokens of each text (role, content, tool names and arguments).
+ */
+export function messageTexts(message: ChatMessage): { framing: number; texts: string[] } {
+  let framing = TOKENS_PER_MESSAGE;
+  const texts = [message.role, message.content ?? ""];
+  if (message.role === "assistant" && message.tool_calls) {
+    for (const call of message.tool_calls) {
+      framing += TOKENS_PER_TOOL_CALL;
+      texts.push(call.function.name, call.function.arguments);
+    }
+  }
+  return { framing, texts };
 }
 
 /** Tokens one message costs inside a request (framing + role + content + tool calls). */
 export function countMessageTokens(message: ChatMessage, model?: string): number {
-  let tokens = TOKENS_PER_MESSAGE + countTextTokens(message.role, model) + countTextTokens(message.content ?? "", model);
-  if (message.role === "assistant" && message.tool_calls) {
-    for (const call of message.tool_calls) {
-      tokens +=
-        TOKENS_PER_TOOL_CALL + countTextTokens(call.function.name, model) + countTextTokens(call.function.arguments, model);
-    }
-  }
-  return tokens;
+  const { framing, texts } = messageTexts(message);
+  return texts.reduce((sum, text) => sum + countTextTokens(text, model), framing);
 }
 
 /** The subset of an OpenAI function tool definition that the estimate reads. */
@@ -145,10 +165,7 @@ export function countRequestTokens(
 export function createTokenCounter(model?: string): TokenCounter {
   const encoding = encodingForModel(model);
   return {
-    count(text: string): number {
-      if (!text) return 0;
-      return getEncoder(encoding).encode_ordinary(text).length;
-    },
+    count: (text: string): number => countInEncoding(text, encoding),
   };
 }
 

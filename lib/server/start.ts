@@ -5,6 +5,7 @@ import { config } from "../config";
 import { closeCluster, listenForStops } from "../db/cluster";
 import { shutDownDb } from "../db/client";
 import { logger } from "../log/logger";
+import { warmTokenCounting } from "../llm/token-pool";
 import { runBackgroundCompaction } from "../chat/compressor";
 import { runningTurnCount, stopAllTurns, stopTurns } from "../chat/running-turns";
 import { startQueue, stopQueue } from "../queue";
@@ -16,6 +17,7 @@ export async function startServer(): Promise<void> {
   holder.strataServerStarted = true;
   const settings = config();
   installShutdown(settings.STRATA_SHUTDOWN_GRACE_MS);
+  void warmTokenCounting().catch((error: unknown) => logger.error({ err: error }, "token counting could not be made ready"));
   if (!settings.DATABASE_URL) {
     logger.info("embedded database: background work runs in-process (no queue)");
     return;

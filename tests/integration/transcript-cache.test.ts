@@ -111,7 +111,7 @@ describe.skipIf(TEST_DB === "embedded")("the active context kept between turns, 
 
     await other.conversation.update({ where: { id: conversationId }, data: { systemPrompt: "Answer in French." } });
     const prompted = await expectCurrent();
-    expect(prompted).toMatchObject({ systemPrompt: "Answer in French.", systemPromptTokens: countSystemPrompt("Answer in French.") });
+    expect(prompted).toMatchObject({ systemPrompt: "Answer in French.", systemPromptTokens: await countSystemPrompt("Answer in French.") });
   });
 
   describe("the turn's own statements", () => {

@@ -1,0 +1,118 @@
+// One user's 100,000-character message of text without spaces (the longest a message
+// may be) must not hold up anyone else. Counting its tokens used to block the event
+// loop for seconds to minutes (tiktoken's merge loop is quadratic in a run without
+// spaces): every other request waited. Through the real route handlers, in process:
+// while the long message is stored, counted, compressed and answered, another user's
+// GET /api/health and a normal turn, started every 150 ms, must each be answered
+// within 1 s of when they were due (a probe delayed by a blocked event loop counts
+// from its due time, not from when it finally ran).
+import { randomBytes } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import * as healthRoute from "../../app/api/health/route";
+import * as conversationsRoute from "../../app/api/conversations/route";
+import * as messagesRoute from "../../app/api/conversations/[id]/messages/route";
+import { backgroundSettled } from "../../lib/chat/compressor";
+import { closeTokenPool, warmTokenCounting } from "../../lib/llm/token-pool";
+import { countMessageTokens } from "../../lib/llm/tokens";
+import { bearer, signUp, uniqueEmail } from "../support/accounts";
+import { setupHarness } from "./support/harness";
+
+const h = setupHarness({ chatLatencyMs: 0, summaryLatencyMs: 0, tokensPerChunk: 50 });
+// What a server does when it starts (lib/server/start.ts), before it takes requests.
+beforeAll(() => warmTokenCounting());
+afterAll(() => closeTokenPool());
+
+const LIMIT_MS = 1_000;
+const PROBE_EVERY_MS = 150;
+const LENGTH = 100_000;
+
+/** CJK ideographs, mostly rare ones: the most tokens per character, one long piece. */
+function ideographs(length: number): string {
+  let text = "";
+  let x = 7;
+  while (text.length < length) {
+    x = (x * 1103515245 + 12345) & 0x7fffffff;
+    text += String.fromCharCode(0x4e00 + (x % 20000));
+  }
+  return text;
+}
+
+const HOSTILE: [string, () => string][] = [
+  ["CJK ideographs", () => ideographs(LENGTH)],
+  ['"a" repeated', () => "a".repeat(LENGTH)],
+  ["base64", () => randomBytes(LENGTH).toString("base64").slice(0, LENGTH)],
+];
+
+type Auth = { authorization: string };
+
+async function createConversation(auth: Auth, title: string): Promise<string> {
+  const response = await conversationsRoute.POST(
+    new Request("http://127.0.0.1/api/conversations", {
+      method: "POST",
+      headers: { "content-type": "application/json", ...auth },
+      body: JSON.stringify({ title, model: "gpt-4o-mini" }),
+    }),
+  );
+  expect(response.status).toBe(201);
+  return ((await response.json()) as { conversation: { id: string } }).conversation.id;
+}
+
+function postMessage(auth: Auth, conversationId: string, content: string): Promise<Response> {
+  return messagesRoute.POST(
+    new Request(`http://127.0.0.1/api/conversations/${conversationId}/messages`, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...auth },
+      body: JSON.stringify({ content, stream: false }),
+    }),
+    { params: Promise.resolve({ id: conversationId }) },
+  );
+}
+
+/** Milliseconds from `due` until `request` answered with `status`. */
+async function answeredAfter(due: number, request: () => Promise<Response>, status: number): Promise<number> {
+  const response = await request();
+  expect(response.status).toBe(status);
+  await response.text();
+  return performance.now() - due;
+}
+
+describe("a 100,000-character message without spaces does not hold up other users", () => {
+  it.each(HOSTILE)("%s: another user's health check and turn are answered within 1 s", async (kind, make) => {
+    const hostile = make();
+    const hostileAuth = await bearer(h.user);
+    const other = await signUp(uniqueEmail("bystander"));
+    const otherAuth = await bearer(other);
+    const hostileConversation = await createConversation(hostileAuth, "long message");
+    const otherConversation = await createConversation(otherAuth, "normal use");
+
+    let done = false;
+    const sent = postMessage(hostileAuth, hostileConversation, hostile).finally(() => (done = true));
+    const health: number[] = [];
+    const turns: number[] = [];
+    let probe = 0;
+    // At least three rounds, however soon the long message is answered.
+    while (!done || probe < 3) {
+      const due = performance.now() + PROBE_EVERY_MS;
+      await sleep(PROBE_EVERY_MS);
+      // Turns one after another (one turn at a time per conversation); health every time.
+      const checks = [answeredAfter(due, () => healthRoute.GET(), 200).then((ms) => health.push(ms))];
+      if (probe++ % 3 === 0) {
+        checks.push(answeredAfter(due, () => postMessage(otherAuth, otherConversation, `Normal message ${probe}.`), 200).then((ms) => turns.push(ms)));
+      }
+      await Promise.all(checks);
+    }
+    const response = await sent;
+    expect(response.status).toBe(200);
+    await backgroundSettled(hostileConversation);
+
+    // It was stored with tiktoken's count, and the bystander was served throughout.
+    const stored = await h.db.message.findFirstOrThrow({ where: { conversationId: hostileConversation, role: "user" } });
+    expect(stored.tokenCount).toBe(countMessageTokens({ role: "user", content: hostile }));
+    expect(health.length).toBeGreaterThan(0);
+    expect(turns.length).toBeGreaterThan(0);
+    console.log(`${kind}: ${health.length} health checks (max ${Math.max(...health).toFixed(0)} ms), ${turns.length} turns (max ${Math.max(...turns).toFixed(0)} ms)`);
+    expect(Math.max(...health)).toBeLessThan(LIMIT_MS);
+    expect(Math.max(...turns)).toBeLessThan(LIMIT_MS);
+  });
+});
