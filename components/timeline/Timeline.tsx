@@ -3,12 +3,14 @@ import { useVirtualizer } from "@tanstack/react-virtual";
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef } from "react";
 import { useChat } from "@/components/stores/chat-store";
 import { useReveal } from "@/components/stores/reveal-store";
+import { usePinned } from "@/components/stores/pinned-store";
 import { itemKey, lastMessage } from "@/components/timeline/items";
 import type { TimelineItem } from "@/lib/views";
 import { Button } from "../ui/Button";
 import { RetryRow } from "./RetryRow";
 import { StreamingReply } from "./StreamingReply";
 import { TimelineEntry } from "./TimelineEntry";
+import { TimelineToolbar } from "./TimelineToolbar";
 import { rememberPlace, rememberedPlace } from "./scroll-memory";
 
 type Row =
@@ -47,6 +49,12 @@ export function Timeline() {
     }
     return list;
   }, [items, hasEarlier, turnRunning, lastError, busy]);
+
+  // The pinned originals under top-level blocks: read again whenever those blocks change.
+  const topBlocks = useMemo(() => items.flatMap((item) => (item.type === "compaction" ? [item.compaction.id] : [])).join(","), [items]);
+  useEffect(() => {
+    if (conversationId && topBlocks) void usePinned.getState().load(conversationId);
+  }, [conversationId, topBlocks]);
 
   const scrollRef = useRef<HTMLDivElement>(null);
   const following = useRef(true);
@@ -140,6 +148,8 @@ export function Timeline() {
   const virtualRows = virtualizer.getVirtualItems();
 
   return (
+    <>
+    <TimelineToolbar />
     <div
       ref={scrollRef}
       data-testid="timeline"
@@ -191,5 +201,6 @@ export function Timeline() {
         </div>
       )}
     </div>
+    </>
   );
 }
