@@ -66,6 +66,9 @@ export type TreePathView = {
   path: { id: string; level: number; fromSeq: number; toSeq: number }[];
 };
 
+/** A path with the first page of what each of its compactions replaced: the timeline opens it with one request. */
+export type TreeOpeningView = TreePathView & { pages: Record<string, { items: TimelineItem[]; nextAfterSeq: number | null }> };
+
 /** One row of the chat timeline: a message, or a compaction standing where its messages were. */
 export type TimelineItem =
   | { type: "message"; message: MessageView }

@@ -118,8 +118,8 @@ async function showElement(selector: string, topKey: string): Promise<HTMLElemen
 let marked: HTMLElement | null = null;
 
 /**
- * Opens every compaction between the top level and the anchor in one step: expanded
- * together, their first pages loaded in parallel rather than one level after another.
+ * Opens every compaction between the top level and the anchor in one step: one request
+ * returns the path with the first page of each level, all expanded at once.
  * Returns the server's refusal (a number past the end, a rewound message), else null.
  */
 async function openPathTo(anchor: Anchor): Promise<string | null> {
@@ -127,9 +127,19 @@ async function openPathTo(anchor: Anchor): Promise<string | null> {
   if (!conversationId) return null;
   const result = await treePathAction({ conversationId, seq: anchor.seq });
   if (!result.ok) return result.error.message;
+  const { path, pages } = result.data;
   // A summary anchor opens the levels above it only.
-  const ids = result.data.path.filter((step) => anchor.kind === "message" || step.level > anchor.level).map((step) => step.id);
-  await openAll(ids);
+  const ids = path.filter((step) => anchor.kind === "message" || step.level > anchor.level).map((step) => step.id);
+  useCompactionTree.setState((state) => {
+    const children = { ...state.children };
+    for (const id of ids) {
+      const page = pages[id];
+      const current = children[id];
+      // What is loaded (or loading) already stays: it may hold further pages.
+      if (page && !current?.loaded && !current?.loading) children[id] = { ...page, loading: false, error: null, loaded: true };
+    }
+    return { expanded: { ...state.expanded, ...Object.fromEntries(ids.map((id) => [id, true])) }, children };
+  });
   return null;
 }
 

@@ -20,6 +20,26 @@ function openLabel(compaction: CompactionView): string {
 
 const NO_ANCESTORS: CompactionView[] = [];
 
+function Stats({ compaction }: { compaction: CompactionView }) {
+  return (
+    <span data-testid="compaction-stats" className="min-w-0 truncate font-mono tabular-nums">
+      {plural(compaction.coveredMessageCount, "message")} · {formatCount(compaction.coveredTokens)} → {formatCount(compaction.summaryTokens)} tokens
+    </span>
+  );
+}
+
+/** How and when it was made. */
+function Provenance({ compaction }: { compaction: CompactionView }) {
+  return (
+    <span className="min-w-0 truncate text-neutral-500" title={compaction.summaryModel ?? undefined}>
+      {strategyLabel(compaction.strategy)}
+      {compaction.summaryModel ? ` · ${compaction.summaryModel}` : ""} · <time dateTime={compaction.createdAt}>{formatTime(compaction.createdAt)}</time> ·{" "}
+      {formatDuration(compaction.durationMs)}
+      {compaction.background ? " · background" : ""}
+    </span>
+  );
+}
+
 // Only the first levels indent; deeper blocks are flat bands, so an original message at
 // any depth keeps nearly the timeline's width (the path bar says where it sits).
 const FRAMES = {
@@ -75,23 +95,26 @@ export const CompactionBlock = memo(function CompactionBlock({
             {blockRange(compaction)}
           </span>
         </div>
-        <div data-testid="compaction-meta" className="flex min-w-0 flex-wrap items-center gap-x-2 gap-y-0.5 pl-5 text-neutral-600 dark:text-neutral-400">
-          <span className="min-w-0 truncate">
-            {compaction.kind === "truncation" ? "Truncation" : "Summary"} · {expanded ? "hide originals" : openLabel(compaction)}
-          </span>
-          <span className="shrink-0 rounded border border-neutral-300 px-1 py-px text-[10.5px] dark:border-neutral-700">
-            {triggerLabel(compaction.trigger)}
-          </span>
-          <span data-testid="compaction-stats" className="min-w-0 truncate font-mono tabular-nums">
-            {plural(compaction.coveredMessageCount, "message")} · {formatCount(compaction.coveredTokens)} → {formatCount(compaction.summaryTokens)} tokens
-          </span>
-          <span className="min-w-0 truncate text-neutral-500" title={compaction.summaryModel ?? undefined}>
-            {strategyLabel(compaction.strategy)}
-            {compaction.summaryModel ? ` · ${compaction.summaryModel}` : ""} · <time dateTime={compaction.createdAt}>{formatTime(compaction.createdAt)}</time> ·{" "}
-            {formatDuration(compaction.durationMs)}
-            {compaction.background ? " · background" : ""}
-          </span>
-        </div>
+        {ancestors.length === 0 ? (
+          <div data-testid="compaction-meta" className="flex min-w-0 flex-wrap items-center gap-x-2 gap-y-0.5 pl-5 text-neutral-600 dark:text-neutral-400">
+            <span className="min-w-0 truncate">
+              {compaction.kind === "truncation" ? "Truncation" : "Summary"} · {expanded ? "hide originals" : openLabel(compaction)}
+            </span>
+            <span className="shrink-0 rounded border border-neutral-300 px-1 py-px text-[10.5px] dark:border-neutral-700">
+              {triggerLabel(compaction.trigger)}
+            </span>
+            <Stats compaction={compaction} />
+            <Provenance compaction={compaction} />
+          </div>
+        ) : (
+          // Nested headers keep to one line: a path 22 levels deep stays readable on a phone.
+          <div data-testid="compaction-meta" className="flex min-w-0 items-center gap-x-2 overflow-hidden pl-5 whitespace-nowrap text-neutral-600 dark:text-neutral-400">
+            <Stats compaction={compaction} />
+            <span className="hidden min-w-0 sm:contents">
+              <Provenance compaction={compaction} />
+            </span>
+          </div>
+        )}
       </header>
       {ancestors.length === 0 ? <PinnedStrip compaction={compaction} /> : null}
       <div className={`${pad} pt-1 pb-2.5`}>

@@ -48,7 +48,13 @@ export function PathBar({ path }: { path: CompactionView[] }) {
               </li>
             );
           const last = crumb.index === path.length - 1;
-          const text = `L${crumb.block.level} ${blockRange(crumb.block)}`;
+          // On a phone the crumbs above this block name their level only (the range is in the title).
+          const text = (
+            <>
+              L{crumb.block.level}
+              <span className={last ? "" : "hidden sm:inline"}> {blockRange(crumb.block)}</span>
+            </>
+          );
           return (
             <li key={crumb.block.id} className={`flex min-w-0 items-center gap-0.5 ${last ? "shrink-0" : ""}`}>
               {separator}

@@ -149,58 +149,58 @@ export function Timeline() {
 
   return (
     <>
-    <TimelineToolbar />
-    <div
-      ref={scrollRef}
-      data-testid="timeline"
-      role="log"
-      aria-label="Conversation"
-      tabIndex={0}
-      onScroll={(event) => {
-        const element = event.currentTarget;
-        const fromBottom = element.scrollHeight - element.scrollTop - element.clientHeight;
-        // Only the user scrolling up stops following; growth from measuring rows does not.
-        if (fromBottom < FOLLOW_SLACK) following.current = true;
-        else if (element.scrollTop < lastScrollTop.current - 2) following.current = false;
-        lastScrollTop.current = element.scrollTop;
-        savePlace(element);
-      }}
-      className="min-h-0 flex-1 overflow-y-auto [overflow-anchor:none] focus:outline-none"
-    >
-      {rows.length === 0 ? (
-        <div className="flex h-full items-center justify-center text-[13px] text-neutral-500">
-          Say something to start. Old messages are compressed automatically — and stay here.
-        </div>
-      ) : (
-        <div className="relative mx-auto w-full max-w-4xl" style={{ height: virtualizer.getTotalSize() }}>
-          <div
-            className="absolute top-0 left-0 w-full"
-            style={{ transform: `translateY(${virtualRows[0]?.start ?? 0}px)` }}
-          >
-            {virtualRows.map((virtualRow) => {
-              const row = rows[virtualRow.index]!;
-              return (
-                <div key={virtualRow.key} data-index={virtualRow.index} ref={virtualizer.measureElement} className="px-4 py-1">
-                  {row.kind === "item" ? (
-                    <TimelineEntry item={row.item} />
-                  ) : row.kind === "streaming" ? (
-                    <StreamingReply />
-                  ) : row.kind === "retry" ? (
-                    <RetryRow />
-                  ) : (
-                    <div className="flex justify-center py-2">
-                      <Button size="xs" data-testid="load-earlier" disabled={loadingEarlier} onClick={() => void loadEarlier()}>
-                        {loadingEarlier ? "Loading…" : "Load earlier messages"}
-                      </Button>
-                    </div>
-                  )}
-                </div>
-              );
-            })}
+      <TimelineToolbar />
+      <div
+        ref={scrollRef}
+        data-testid="timeline"
+        role="log"
+        aria-label="Conversation"
+        tabIndex={0}
+        onScroll={(event) => {
+          const element = event.currentTarget;
+          const fromBottom = element.scrollHeight - element.scrollTop - element.clientHeight;
+          // Only the user scrolling up stops following; growth from measuring rows does not.
+          if (fromBottom < FOLLOW_SLACK) following.current = true;
+          else if (element.scrollTop < lastScrollTop.current - 2) following.current = false;
+          lastScrollTop.current = element.scrollTop;
+          savePlace(element);
+        }}
+        className="min-h-0 flex-1 overflow-y-auto [overflow-anchor:none] focus:outline-none"
+      >
+        {rows.length === 0 ? (
+          <div className="flex h-full items-center justify-center text-[13px] text-neutral-500">
+            Say something to start. Old messages are compressed automatically — and stay here.
           </div>
-        </div>
-      )}
-    </div>
+        ) : (
+          <div className="relative mx-auto w-full max-w-4xl" style={{ height: virtualizer.getTotalSize() }}>
+            <div
+              className="absolute top-0 left-0 w-full"
+              style={{ transform: `translateY(${virtualRows[0]?.start ?? 0}px)` }}
+            >
+              {virtualRows.map((virtualRow) => {
+                const row = rows[virtualRow.index]!;
+                return (
+                  <div key={virtualRow.key} data-index={virtualRow.index} ref={virtualizer.measureElement} className="px-4 py-1">
+                    {row.kind === "item" ? (
+                      <TimelineEntry item={row.item} />
+                    ) : row.kind === "streaming" ? (
+                      <StreamingReply />
+                    ) : row.kind === "retry" ? (
+                      <RetryRow />
+                    ) : (
+                      <div className="flex justify-center py-2">
+                        <Button size="xs" data-testid="load-earlier" disabled={loadingEarlier} onClick={() => void loadEarlier()}>
+                          {loadingEarlier ? "Loading…" : "Load earlier messages"}
+                        </Button>
+                      </div>
+                    )}
+                  </div>
+                );
+              })}
+            </div>
+          </div>
+        )}
+      </div>
     </>
   );
 }

@@ -33,7 +33,7 @@ import {
 } from "../db/settings";
 import { overridesPatchSchema, type ResolvedSettings } from "../settings-layers";
 import type { UserRole } from "../db/users";
-import type { TokenView } from "../views";
+import type { TokenView, TreeOpeningView } from "../views";
 import type { CreatedToken } from "../auth/tokens";
 import { AppError, assertNoNul, invalidInput } from "../errors";
 import { defaultModel, getModelEndpoint, listModels } from "../llm/client";
@@ -124,10 +124,21 @@ export async function compactionChildren(actor: Actor, input: unknown) {
   return loadCompactionChildren(await getDb(), actor.id, compactionId, { limit, ...(afterSeq != null ? { afterSeq } : {}) });
 }
 
-/** The compactions to open, outermost first, to reach message #seq ("Go to #n", search hits, links). */
-export async function treePath(actor: Actor, input: unknown) {
+/** Children pages sent with a path: the size of the timeline's own pages. */
+const OPENING_PAGE_SIZE = 50;
+
+/**
+ * The compactions to open, outermost first, to reach message #seq ("Go to #n", search
+ * hits, links), each with the first page of what it replaced: one request opens the
+ * whole way down, where opening level by level took one round trip per level.
+ */
+export async function treePath(actor: Actor, input: unknown): Promise<TreeOpeningView> {
   const { conversationId, seq } = parse(seqInput, input);
-  return pathToSeq(await getDb(), actor.id, conversationId, seq);
+  const db = await getDb();
+  const found = await pathToSeq(db, actor.id, conversationId, seq);
+  const pages: TreeOpeningView["pages"] = {};
+  for (const step of found.path) pages[step.id] = await loadCompactionChildren(db, actor.id, step.id, { limit: OPENING_PAGE_SIZE });
+  return { ...found, pages };
 }
 
 /** Pinned originals hidden under top-level compactions, shown beside the block that covers them. */
