@@ -51,6 +51,15 @@ describe("path to a message", () => {
     for (let i = 1; i < path.length; i++) expect(byId.get(path[i]!.id)!.parentId).toBe(path[i - 1]!.id);
   });
 
+  it("sends the first page of every level on the way, so one request opens them all", async () => {
+    const { path, pages } = await ops.treePath(h.user, { conversationId: chainId, seq: 1 });
+    expect(Object.keys(pages).sort()).toEqual(path.map((step) => step.id).sort());
+    for (let i = 0; i < path.length - 1; i++) {
+      expect(pages[path[i]!.id]!.items.some((item) => item.type === "compaction" && item.compaction.id === path[i + 1]!.id)).toBe(true);
+    }
+    expect(pages[path.at(-1)!.id]!.items[0]).toMatchObject({ type: "message", message: { seq: 1 } });
+  });
+
   it("follows the balanced tree's one branch (height, not every block holding the range)", async () => {
     const { path } = await ops.treePath(h.user, { conversationId: balancedId, seq: 100 });
     expect(path.map((step) => step.level)).toEqual([3, 2, 1]);
