@@ -124,21 +124,31 @@ export async function compactionChildren(actor: Actor, input: unknown) {
   return loadCompactionChildren(await getDb(), actor.id, compactionId, { limit, ...(afterSeq != null ? { afterSeq } : {}) });
 }
 
-/** Children pages sent with a path: the size of the timeline's own pages. */
+/** Children pages sent with a path: at most the size of the timeline's own pages. */
 const OPENING_PAGE_SIZE = 50;
+/** Originals sent past the way down at each level; the rest loads as the reader scrolls to it. */
+const OPENING_MARGIN = 8;
 
 /**
  * The compactions to open, outermost first, to reach message #seq ("Go to #n", search
- * hits, links), each with the first page of what it replaced: one request opens the
- * whole way down, where opening level by level took one round trip per level.
+ * hits, links), each with a first page of what it replaced that reaches the next step:
+ * one request opens the whole way down, where opening level by level took one round
+ * trip per level. Pages stop a few originals past the way down, so a chain 22 levels
+ * deep does not put every message under it on the page at once.
  */
 export async function treePath(actor: Actor, input: unknown): Promise<TreeOpeningView> {
   const { conversationId, seq } = parse(seqInput, input);
   const db = await getDb();
   const found = await pathToSeq(db, actor.id, conversationId, seq);
-  const pages: TreeOpeningView["pages"] = {};
-  for (const step of found.path) pages[step.id] = await loadCompactionChildren(db, actor.id, step.id, { limit: OPENING_PAGE_SIZE });
-  return { ...found, pages };
+  const loaded = await Promise.all(
+    found.path.map((step, index) => {
+      // Originals before the next step number at most its distance from this block's start.
+      const next = found.path[index + 1]?.fromSeq ?? seq;
+      const limit = Math.min(OPENING_PAGE_SIZE, next - step.fromSeq + OPENING_MARGIN);
+      return loadCompactionChildren(db, actor.id, step.id, { limit });
+    }),
+  );
+  return { ...found, pages: Object.fromEntries(found.path.map((step, index) => [step.id, loaded[index]!])) };
 }
 
 /** Pinned originals hidden under top-level compactions, shown beside the block that covers them. */

@@ -29,10 +29,13 @@ async function expectNothingOverflows(page: Page): Promise<void> {
   expect(spills).toEqual([]);
 }
 
+/** The target's width over the timeline's, noted in the report. */
 async function widthShare(target: Locator, page: Page): Promise<number> {
   const box = await target.boundingBox();
   const timeline = await page.getByTestId("timeline").boundingBox();
-  return box!.width / timeline!.width;
+  const share = box!.width / timeline!.width;
+  test.info().annotations.push({ type: "width", description: `${Math.round(box!.width)} of ${Math.round(timeline!.width)} px (${(share * 100).toFixed(0)} %)` });
+  return share;
 }
 
 /** The title + range of every collapsed block on screen. */
@@ -79,10 +82,12 @@ for (const device of DEVICES) {
 
       // Interaction 1: type the number; interaction 2: Enter.
       await page.getByTestId("goto-input").fill("1");
+      const asked = Date.now();
       await page.getByTestId("goto-input").press("Enter");
       const first = page.locator('[data-testid=message][data-seq="1"]');
       await expect(first).toBeVisible();
       await expect(first).toHaveAttribute("data-search-target", "true");
+      test.info().annotations.push({ type: "go to #1", description: `${Date.now() - asked} ms to the marked message` });
       await expect(first).toContainText(FIRST_MESSAGE_WORD);
       await expect(first).toBeInViewport();
       expect(await widthShare(first, page)).toBeGreaterThanOrEqual(0.6);

@@ -58,6 +58,17 @@ describe("path to a message", () => {
       expect(pages[path[i]!.id]!.items.some((item) => item.type === "compaction" && item.compaction.id === path[i + 1]!.id)).toBe(true);
     }
     expect(pages[path.at(-1)!.id]!.items[0]).toMatchObject({ type: "message", message: { seq: 1 } });
+    // A few originals past the way down, not every message under the chain: the rest pages in.
+    const originals = Object.values(pages).reduce((sum, page) => sum + page.items.filter((item) => item.type === "message").length, 0);
+    expect(originals).toBeLessThanOrEqual(path.length * 9);
+    expect(Object.values(pages).every((page) => page.nextAfterSeq != null)).toBe(true);
+  });
+
+  it("pages each level far enough to hold the next step, however far into the block it starts", async () => {
+    const target = chain.compactions.find((c) => c.level === 1)!.toSeq; // the last message of the lowest block
+    const { path, pages } = await ops.treePath(h.user, { conversationId: chainId, seq: target });
+    const lowest = pages[path.at(-1)!.id]!.items;
+    expect(lowest.some((item) => item.type === "message" && item.message.seq === target)).toBe(true);
   });
 
   it("follows the balanced tree's one branch (height, not every block holding the range)", async () => {
