@@ -42,6 +42,12 @@ export async function timelineAction(input: unknown) {
 export async function compactionChildrenAction(input: unknown) {
   return asUser((user) => ops.compactionChildren(user, input));
 }
+export async function treePathAction(input: unknown) {
+  return asUser((user) => ops.treePath(user, input));
+}
+export async function coveredPinnedAction(conversationId: unknown) {
+  return asUser((user) => ops.coveredPinned(user, conversationId));
+}
 export async function attemptsAction(conversationId: unknown) {
   return asUser((user) => ops.attempts(user, conversationId));
 }

@@ -55,7 +55,19 @@ export type CompactionView = {
   createdAt: string;
   /** Lower-level compactions merged into this one. */
   childCount: number;
+  /** One line of gist written with the summary; absent or null on rows from before titles. */
+  title?: string | null;
 };
+
+/** The way down the tree to one message: the compactions covering it, outermost first. */
+export type TreePathView = {
+  seq: number;
+  /** Active compactions holding `seq`, from the top-level one down to the lowest (empty when it is shown at the top level). */
+  path: { id: string; level: number; fromSeq: number; toSeq: number }[];
+};
+
+/** A path with the first page of what each of its compactions replaced: the timeline opens it with one request. */
+export type TreeOpeningView = TreePathView & { pages: Record<string, { items: TimelineItem[]; nextAfterSeq: number | null }> };
 
 /** One row of the chat timeline: a message, or a compaction standing where its messages were. */
 export type TimelineItem =

@@ -19,6 +19,7 @@ import type { TurnEvent } from "@/lib/chat/events";
 import type { ContextMeterView, TimelineItem } from "@/lib/views";
 import { useActivity } from "@/components/stores/activity-store";
 import { notify, useNotices } from "@/components/stores/notices-store";
+import { reloadPinned } from "./pinned-store";
 import { patchLoadedMessage } from "@/components/stores/compaction-tree-store";
 import { useConversationList } from "@/components/stores/conversation-list-store";
 import { plural } from "@/components/format";
@@ -444,6 +445,8 @@ export const useChat = create<ChatState>()((set, get) => {
         notify("error", `Could not ${pinned ? "pin" : "unpin"} the message: ${result.error.message}`);
       } else {
         void get().refreshMeter();
+        // Saved now: the pinned strips read it (a pin under a block shows beside it).
+        reloadPinned(conversationId);
       }
     },
 

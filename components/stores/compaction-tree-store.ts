@@ -7,6 +7,7 @@ import { create } from "zustand";
 import { createJSONStorage, persist } from "zustand/middleware";
 import { compactionChildrenAction } from "@/app/actions";
 import type { TimelineItem } from "@/lib/views";
+import { pinChanged } from "./pinned-store";
 
 export const CHILDREN_PAGE_SIZE = 50;
 
@@ -24,6 +25,8 @@ type CompactionTreeState = {
   children: Record<string, LoadedChildren>;
   toggle: (compactionId: string) => void;
   collapse: (compactionId: string) => void;
+  /** Closes every block (what was loaded stays cached). */
+  collapseAll: () => void;
   loadChildren: (compactionId: string, more?: boolean) => Promise<void>;
 };
 
@@ -44,6 +47,10 @@ export const useCompactionTree = create<CompactionTreeState>()(
 
       collapse(compactionId) {
         set((state) => ({ expanded: { ...state.expanded, [compactionId]: false } }));
+      },
+
+      collapseAll() {
+        set({ expanded: {} });
       },
 
       async loadChildren(compactionId, more = false) {
@@ -92,8 +99,9 @@ export function rememberOpenedCompactions(): void {
   void useCompactionTree.persist.rehydrate();
 }
 
-/** Updates one message (e.g. its pin) wherever it sits in loaded children. */
+/** Updates one message (e.g. its pin) wherever it sits in loaded children, and in the pinned strips. */
 export function patchLoadedMessage(messageId: string, patch: { pinned: boolean }) {
+  pinChanged(messageId, patch.pinned);
   useCompactionTree.setState((state) => {
     const children: Record<string, LoadedChildren> = {};
     for (const [id, loaded] of Object.entries(state.children)) {

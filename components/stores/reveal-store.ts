@@ -1,10 +1,12 @@
 "use client";
-// Opening a message or summary wherever it sits: pages the timeline back until the
-// top-level item holding it is loaded, expands the compaction tree level by level
-// (paging children as needed), then scrolls the element into view and marks it.
+// Opening a message or summary wherever it sits: asks the server for the compactions
+// holding it (one read, however deep the tree) and opens them all at once, pages the
+// timeline back until the top-level item holding it is loaded, walks down the opened
+// levels (paging children as needed), then scrolls the element into view and marks it.
 // Anchors are the URL fragments of search hits: `m-SEQ` (a message) and
 // `s-FROMSEQ-lLEVEL` (the summary of that level whose range starts there).
 import { create } from "zustand";
+import { treePathAction } from "@/app/actions";
 import { useChat } from "@/components/stores/chat-store";
 import { useCompactionTree } from "@/components/stores/compaction-tree-store";
 import { itemKey } from "@/components/timeline/items";
@@ -115,10 +117,58 @@ async function showElement(selector: string, topKey: string): Promise<HTMLElemen
 
 let marked: HTMLElement | null = null;
 
+/**
+ * Opens every compaction between the top level and the anchor in one step: one request
+ * returns the path with the first page of each level, all expanded at once.
+ * Returns the server's refusal (a number past the end, a rewound message), else null.
+ */
+async function openPathTo(anchor: Anchor): Promise<string | null> {
+  const conversationId = useChat.getState().conversationId;
+  if (!conversationId) return null;
+  const result = await treePathAction({ conversationId, seq: anchor.seq });
+  if (!result.ok) return result.error.message;
+  const { path, pages } = result.data;
+  // A summary anchor opens the levels above it only.
+  const ids = path.filter((step) => anchor.kind === "message" || step.level > anchor.level).map((step) => step.id);
+  useCompactionTree.setState((state) => {
+    const children = { ...state.children };
+    for (const id of ids) {
+      const page = pages[id];
+      const current = children[id];
+      // What is loaded (or loading) already stays: it may hold further pages.
+      if (page && !current?.loaded && !current?.loading) children[id] = { ...page, loading: false, error: null, loaded: true };
+    }
+    return { expanded: { ...state.expanded, ...Object.fromEntries(ids.map((id) => [id, true])) }, children };
+  });
+  return null;
+}
+
+/** Expands the compactions at once and waits for the first page of each. */
+export async function openAll(ids: string[]): Promise<void> {
+  if (ids.length === 0) return;
+  useCompactionTree.setState((state) => ({ expanded: { ...state.expanded, ...Object.fromEntries(ids.map((id) => [id, true])) } }));
+  await Promise.all(ids.map((id) => expanded(id)));
+}
+
+export type RevealOutcome = { ok: true } | { ok: false; message: string };
+
+/** Opens the anchor in the current conversation, or says why it cannot (rewound, past the end, a wrong link). */
+export async function revealAnchorOutcome(fragment: string): Promise<RevealOutcome> {
+  const anchor = parseAnchor(fragment);
+  if (!anchor) return { ok: false, message: "Not a link to a message or a summary." };
+  const refused = await openPathTo(anchor);
+  // A summary is still found level by level when the message its range starts with is gone.
+  if (refused && anchor.kind === "message") return { ok: false, message: refused };
+  if (await walkTo(anchor)) return { ok: true };
+  return { ok: false, message: anchor.kind === "message" ? `Message #${anchor.seq} could not be opened.` : "That summary is no longer in this conversation." };
+}
+
 /** Opens the anchor in the current conversation; false if it is not there (rewound, or a wrong link). */
 export async function revealAnchor(fragment: string): Promise<boolean> {
-  const anchor = parseAnchor(fragment);
-  if (!anchor) return false;
+  return (await revealAnchorOutcome(fragment)).ok;
+}
+
+async function walkTo(anchor: Anchor): Promise<boolean> {
   const top = await topLevelItem(anchor);
   if (!top) return false;
   useReveal.setState({ scrollTo: { key: itemKey(top), nonce: ++nonce } });

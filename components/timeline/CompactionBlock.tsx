@@ -5,67 +5,121 @@ import { formatCount, formatDuration, formatTime, plural, strategyLabel, trigger
 import type { CompactionView } from "@/lib/views";
 import { ChevronIcon } from "../ui/icons";
 import { dataAttributes } from "../ui/data-attributes";
+import { blockLabel, blockRange, blockTitle } from "./block-title";
 import { CompactionChildren } from "./CompactionChildren";
 import { CompactionSummary } from "./CompactionSummary";
 import { ContinueFromSummary } from "./ContinueFromSummary";
 import { levelStyle } from "./levels";
+import { PinnedStrip } from "./PinnedStrip";
+import { blockFrame } from "./tree-layout";
 
 function openLabel(compaction: CompactionView): string {
   if (compaction.level >= 2 && compaction.childCount > 0) return `${plural(compaction.childCount, "summary", "summaries")} inside`;
   return `show ${plural(compaction.coveredMessageCount, "original message")}`;
 }
 
-/** A compaction standing where its messages were; opens onto what it replaced. */
-export const CompactionBlock = memo(function CompactionBlock({ compaction }: { compaction: CompactionView }) {
+const NO_ANCESTORS: CompactionView[] = [];
+
+function Stats({ compaction }: { compaction: CompactionView }) {
+  return (
+    <span data-testid="compaction-stats" className="min-w-0 truncate font-mono tabular-nums">
+      {plural(compaction.coveredMessageCount, "message")} · {formatCount(compaction.coveredTokens)} → {formatCount(compaction.summaryTokens)} tokens
+    </span>
+  );
+}
+
+/** How and when it was made. */
+function Provenance({ compaction }: { compaction: CompactionView }) {
+  return (
+    <span className="min-w-0 truncate text-neutral-500" title={compaction.summaryModel ?? undefined}>
+      {strategyLabel(compaction.strategy)}
+      {compaction.summaryModel ? ` · ${compaction.summaryModel}` : ""} · <time dateTime={compaction.createdAt}>{formatTime(compaction.createdAt)}</time> ·{" "}
+      {formatDuration(compaction.durationMs)}
+      {compaction.background ? " · background" : ""}
+    </span>
+  );
+}
+
+// Only the first levels indent; deeper blocks are flat bands, so an original message at
+// any depth keeps nearly the timeline's width (the path bar says where it sits).
+const FRAMES = {
+  card: "rounded-lg border border-l-[3px] border-neutral-200 bg-neutral-50/70 dark:border-neutral-800 dark:bg-neutral-900/50",
+  "nested-card": "rounded-md border border-l-[3px] border-neutral-200 bg-white/60 dark:border-neutral-800 dark:bg-neutral-950/40",
+  flat: "border-t-2 bg-transparent",
+} as const;
+
+/** A compaction standing where its messages were; opens onto what it replaced. `ancestors`: the open blocks it sits in, outermost first. */
+export const CompactionBlock = memo(function CompactionBlock({
+  compaction,
+  ancestors = NO_ANCESTORS,
+}: {
+  compaction: CompactionView;
+  ancestors?: CompactionView[];
+}) {
   const expanded = useCompactionTree((state) => state.expanded[compaction.id] ?? false);
   const toggle = useCompactionTree((state) => state.toggle);
   const style = levelStyle(compaction.level);
   const childrenId = `compaction-children-${compaction.id}`;
+  const frame = blockFrame(ancestors.length);
+  const pad = frame === "flat" ? "px-0" : frame === "nested-card" ? "px-2" : "px-3";
+  const title = blockTitle(compaction);
+  const label = blockLabel(compaction);
 
   return (
     <section
       data-testid="compaction-block"
-      {...dataAttributes({ id: compaction.id, level: compaction.level, kind: compaction.kind, trigger: compaction.trigger, expanded })}
-      aria-label={`Level ${compaction.level} ${compaction.kind} of messages ${compaction.fromSeq} to ${compaction.toSeq}`}
-      className={`rounded-lg border border-l-[3px] border-neutral-200 bg-neutral-50/70 dark:border-neutral-800 dark:bg-neutral-900/50 ${style.edge}`}
+      {...dataAttributes({ id: compaction.id, level: compaction.level, kind: compaction.kind, trigger: compaction.trigger, expanded, depth: ancestors.length })}
+      aria-label={`Level ${compaction.level} ${compaction.kind} of messages ${compaction.fromSeq} to ${compaction.toSeq}: ${title}`}
+      className={`min-w-0 ${FRAMES[frame]} ${frame === "flat" ? style.rail : style.edge}`}
     >
-      <header className="flex flex-wrap items-center gap-x-2 gap-y-0.5 px-3 pt-2 text-[11.5px]">
-        <button
-          type="button"
-          data-testid="compaction-toggle"
-          aria-expanded={expanded}
-          aria-controls={childrenId}
-          onClick={() => toggle(compaction.id)}
-          className="-ml-1 flex items-center gap-1.5 rounded px-1 py-0.5 font-semibold text-neutral-800 hover:bg-neutral-200/70 dark:text-neutral-200 dark:hover:bg-neutral-800"
-        >
-          <ChevronIcon className={`size-3 transition-transform ${expanded ? "rotate-90" : ""}`} />
-          <span className={`rounded px-1.5 py-px text-[10.5px] font-bold ${style.badge}`} data-testid="compaction-level">
-            L{compaction.level}
+      <header data-testid="compaction-header" className={`min-w-0 overflow-hidden ${pad} pt-2 text-[11.5px]`}>
+        <div className="flex min-w-0 items-center gap-2">
+          <button
+            type="button"
+            data-testid="compaction-toggle"
+            aria-expanded={expanded}
+            aria-controls={childrenId}
+            title={`${label} — ${expanded ? "hide what it replaced" : openLabel(compaction)}`}
+            onClick={() => toggle(compaction.id)}
+            className="-ml-1 flex min-w-0 flex-1 items-center gap-1.5 rounded px-1 py-0.5 text-left text-neutral-800 hover:bg-neutral-200/70 dark:text-neutral-200 dark:hover:bg-neutral-800"
+          >
+            <ChevronIcon className={`size-3 shrink-0 transition-transform ${expanded ? "rotate-90" : ""}`} />
+            <span className={`shrink-0 rounded px-1.5 py-px text-[10.5px] font-bold ${style.badge}`} data-testid="compaction-level">
+              L{compaction.level}
+            </span>
+            <span data-testid="compaction-title" className="min-w-0 flex-1 truncate text-[12.5px] font-semibold">
+              {title}
+            </span>
+          </button>
+          <span data-testid="compaction-range" className="shrink-0 font-mono text-neutral-600 tabular-nums dark:text-neutral-400">
+            {blockRange(compaction)}
           </span>
-          <span>{compaction.kind === "truncation" ? "Truncation" : "Summary"}</span>
-          <span className="font-normal text-neutral-600 dark:text-neutral-400">{expanded ? "hide originals" : openLabel(compaction)}</span>
-        </button>
-        <span className="rounded border border-neutral-300 px-1 py-px text-[10.5px] text-neutral-600 dark:border-neutral-700 dark:text-neutral-400">
-          {triggerLabel(compaction.trigger)}
-        </span>
-        <span data-testid="compaction-stats" className="font-mono text-neutral-600 tabular-nums dark:text-neutral-400">
-          {plural(compaction.coveredMessageCount, "message")} · {formatCount(compaction.coveredTokens)} → {formatCount(compaction.summaryTokens)} tokens
-        </span>
-        <span className="ml-auto flex items-center gap-1.5 text-neutral-500">
-          <span>{strategyLabel(compaction.strategy)}</span>
-          {compaction.summaryModel ? <span className="font-mono">{compaction.summaryModel}</span> : null}
-          <span>·</span>
-          <span className="font-mono">#{compaction.fromSeq}–{compaction.toSeq}</span>
-          <span>·</span>
-          <time dateTime={compaction.createdAt}>{formatTime(compaction.createdAt)}</time>
-          <span>·</span>
-          <span>{formatDuration(compaction.durationMs)}</span>
-          {compaction.background ? <span>· background</span> : null}
-        </span>
+        </div>
+        {ancestors.length === 0 ? (
+          <div data-testid="compaction-meta" className="flex min-w-0 flex-wrap items-center gap-x-2 gap-y-0.5 pl-5 text-neutral-600 dark:text-neutral-400">
+            <span className="min-w-0 truncate">
+              {compaction.kind === "truncation" ? "Truncation" : "Summary"} · {expanded ? "hide originals" : openLabel(compaction)}
+            </span>
+            <span className="shrink-0 rounded border border-neutral-300 px-1 py-px text-[10.5px] dark:border-neutral-700">
+              {triggerLabel(compaction.trigger)}
+            </span>
+            <Stats compaction={compaction} />
+            <Provenance compaction={compaction} />
+          </div>
+        ) : (
+          // Nested headers keep to one line: a path 22 levels deep stays readable on a phone.
+          <div data-testid="compaction-meta" className="flex min-w-0 items-center gap-x-2 overflow-hidden pl-5 whitespace-nowrap text-neutral-600 dark:text-neutral-400">
+            <Stats compaction={compaction} />
+            <span className="hidden min-w-0 sm:contents">
+              <Provenance compaction={compaction} />
+            </span>
+          </div>
+        )}
       </header>
-      <div className="px-3 pt-1 pb-2.5">
+      {ancestors.length === 0 ? <PinnedStrip compaction={compaction} /> : null}
+      <div className={`${pad} pt-1 pb-2.5`}>
         {expanded ? (
-          <CompactionChildren compaction={compaction} id={childrenId} />
+          <CompactionChildren compaction={compaction} ancestors={ancestors} id={childrenId} />
         ) : (
           <CompactionSummary compaction={compaction} />
         )}

@@ -1,14 +1,17 @@
 "use client";
-import { useEffect, useRef } from "react";
+import { useEffect, useMemo, useRef } from "react";
 import { useCompactionTree } from "@/components/stores/compaction-tree-store";
 import type { CompactionView } from "@/lib/views";
 import { itemKey } from "@/components/timeline/items";
 import { Button } from "../ui/Button";
 import { levelStyle } from "./levels";
+import { PathBar } from "./PathBar";
 import { TimelineEntry } from "./TimelineEntry";
+import { INDENTED_DEPTHS } from "./tree-layout";
 
 /** What an expanded compaction replaced: lower-level blocks (level ≥ 2) or the original messages. */
-export function CompactionChildren({ compaction, id }: { compaction: CompactionView; id: string }) {
+export function CompactionChildren({ compaction, ancestors, id }: { compaction: CompactionView; ancestors: CompactionView[]; id: string }) {
+  const path = useMemo(() => [...ancestors, compaction], [ancestors, compaction]);
   const loaded = useCompactionTree((state) => state.children[compaction.id]);
   const loadChildren = useCompactionTree((state) => state.loadChildren);
   const collapse = useCompactionTree((state) => state.collapse);
@@ -34,7 +37,12 @@ export function CompactionChildren({ compaction, id }: { compaction: CompactionV
   }, [nextAfterSeq, busy, loadChildren, compaction.id]);
 
   return (
-    <div id={id} data-testid="compaction-children" className={`ml-1 space-y-1.5 border-l-2 border-dashed pl-3 ${style.rail}`}>
+    <div
+      id={id}
+      data-testid="compaction-children"
+      className={`min-w-0 space-y-1.5 ${ancestors.length + 1 < INDENTED_DEPTHS ? `ml-1 border-l-2 border-dashed pl-3 ${style.rail}` : ""}`}
+    >
+      {path.length > 1 ? <PathBar path={path} /> : null}
       {!loaded || (!loaded.loaded && loaded.loading) ? (
         <p className="py-1 text-[12px] text-neutral-500" role="status">
           Loading what this {compaction.kind === "truncation" ? "truncation" : "summary"} replaced…
@@ -48,7 +56,7 @@ export function CompactionChildren({ compaction, id }: { compaction: CompactionV
           </button>
         </p>
       ) : null}
-      {loaded?.items.map((item) => <TimelineEntry key={itemKey(item)} item={item} nested />)}
+      {loaded?.items.map((item) => <TimelineEntry key={itemKey(item)} item={item} ancestors={path} />)}
       {loaded?.loaded && loaded.items.length === 0 ? (
         <p className="text-[12px] text-neutral-500">Nothing left to show (the covered messages were rewound).</p>
       ) : null}

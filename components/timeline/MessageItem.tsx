@@ -108,7 +108,10 @@ export const MessageItem = memo(function MessageItem({ message, nested = false }
     >
       <header className="mb-0.5 flex items-center gap-2 text-[11.5px]">
         <span className="font-semibold text-neutral-800 dark:text-neutral-200">{ROLE_LABELS[message.role]}</span>
-        <span className="font-mono text-neutral-600 dark:text-neutral-400">#{message.seq}</span>
+        {/* A link to this message: opens the tree down to it from anywhere (copy it, or follow it after a reload). */}
+        <a href={`#m-${message.seq}`} data-testid="message-link" className="font-mono text-neutral-600 hover:underline dark:text-neutral-400">
+          #{message.seq}
+        </a>
         {message.role === "assistant" && message.model ? <span className="font-mono text-neutral-600 dark:text-neutral-400">{message.model}</span> : null}
         <StatusBadge message={message} />
         {message.versions && !nested && !pending ? <VersionSwitcher versions={message.versions} /> : null}

@@ -3,12 +3,14 @@ import { useVirtualizer } from "@tanstack/react-virtual";
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef } from "react";
 import { useChat } from "@/components/stores/chat-store";
 import { useReveal } from "@/components/stores/reveal-store";
+import { usePinned } from "@/components/stores/pinned-store";
 import { itemKey, lastMessage } from "@/components/timeline/items";
 import type { TimelineItem } from "@/lib/views";
 import { Button } from "../ui/Button";
 import { RetryRow } from "./RetryRow";
 import { StreamingReply } from "./StreamingReply";
 import { TimelineEntry } from "./TimelineEntry";
+import { TimelineToolbar } from "./TimelineToolbar";
 import { rememberPlace, rememberedPlace } from "./scroll-memory";
 
 type Row =
@@ -47,6 +49,12 @@ export function Timeline() {
     }
     return list;
   }, [items, hasEarlier, turnRunning, lastError, busy]);
+
+  // The pinned originals under top-level blocks: read again whenever those blocks change.
+  const topBlocks = useMemo(() => items.flatMap((item) => (item.type === "compaction" ? [item.compaction.id] : [])).join(","), [items]);
+  useEffect(() => {
+    if (conversationId && topBlocks) void usePinned.getState().load(conversationId);
+  }, [conversationId, topBlocks]);
 
   const scrollRef = useRef<HTMLDivElement>(null);
   const following = useRef(true);
@@ -140,56 +148,59 @@ export function Timeline() {
   const virtualRows = virtualizer.getVirtualItems();
 
   return (
-    <div
-      ref={scrollRef}
-      data-testid="timeline"
-      role="log"
-      aria-label="Conversation"
-      tabIndex={0}
-      onScroll={(event) => {
-        const element = event.currentTarget;
-        const fromBottom = element.scrollHeight - element.scrollTop - element.clientHeight;
-        // Only the user scrolling up stops following; growth from measuring rows does not.
-        if (fromBottom < FOLLOW_SLACK) following.current = true;
-        else if (element.scrollTop < lastScrollTop.current - 2) following.current = false;
-        lastScrollTop.current = element.scrollTop;
-        savePlace(element);
-      }}
-      className="min-h-0 flex-1 overflow-y-auto [overflow-anchor:none] focus:outline-none"
-    >
-      {rows.length === 0 ? (
-        <div className="flex h-full items-center justify-center text-[13px] text-neutral-500">
-          Say something to start. Old messages are compressed automatically — and stay here.
-        </div>
-      ) : (
-        <div className="relative mx-auto w-full max-w-4xl" style={{ height: virtualizer.getTotalSize() }}>
-          <div
-            className="absolute top-0 left-0 w-full"
-            style={{ transform: `translateY(${virtualRows[0]?.start ?? 0}px)` }}
-          >
-            {virtualRows.map((virtualRow) => {
-              const row = rows[virtualRow.index]!;
-              return (
-                <div key={virtualRow.key} data-index={virtualRow.index} ref={virtualizer.measureElement} className="px-4 py-1">
-                  {row.kind === "item" ? (
-                    <TimelineEntry item={row.item} />
-                  ) : row.kind === "streaming" ? (
-                    <StreamingReply />
-                  ) : row.kind === "retry" ? (
-                    <RetryRow />
-                  ) : (
-                    <div className="flex justify-center py-2">
-                      <Button size="xs" data-testid="load-earlier" disabled={loadingEarlier} onClick={() => void loadEarlier()}>
-                        {loadingEarlier ? "Loading…" : "Load earlier messages"}
-                      </Button>
-                    </div>
-                  )}
-                </div>
-              );
-            })}
+    <>
+      <TimelineToolbar />
+      <div
+        ref={scrollRef}
+        data-testid="timeline"
+        role="log"
+        aria-label="Conversation"
+        tabIndex={0}
+        onScroll={(event) => {
+          const element = event.currentTarget;
+          const fromBottom = element.scrollHeight - element.scrollTop - element.clientHeight;
+          // Only the user scrolling up stops following; growth from measuring rows does not.
+          if (fromBottom < FOLLOW_SLACK) following.current = true;
+          else if (element.scrollTop < lastScrollTop.current - 2) following.current = false;
+          lastScrollTop.current = element.scrollTop;
+          savePlace(element);
+        }}
+        className="min-h-0 flex-1 overflow-y-auto [overflow-anchor:none] focus:outline-none"
+      >
+        {rows.length === 0 ? (
+          <div className="flex h-full items-center justify-center text-[13px] text-neutral-500">
+            Say something to start. Old messages are compressed automatically — and stay here.
           </div>
-        </div>
-      )}
-    </div>
+        ) : (
+          <div className="relative mx-auto w-full max-w-4xl" style={{ height: virtualizer.getTotalSize() }}>
+            <div
+              className="absolute top-0 left-0 w-full"
+              style={{ transform: `translateY(${virtualRows[0]?.start ?? 0}px)` }}
+            >
+              {virtualRows.map((virtualRow) => {
+                const row = rows[virtualRow.index]!;
+                return (
+                  <div key={virtualRow.key} data-index={virtualRow.index} ref={virtualizer.measureElement} className="px-4 py-1">
+                    {row.kind === "item" ? (
+                      <TimelineEntry item={row.item} />
+                    ) : row.kind === "streaming" ? (
+                      <StreamingReply />
+                    ) : row.kind === "retry" ? (
+                      <RetryRow />
+                    ) : (
+                      <div className="flex justify-center py-2">
+                        <Button size="xs" data-testid="load-earlier" disabled={loadingEarlier} onClick={() => void loadEarlier()}>
+                          {loadingEarlier ? "Loading…" : "Load earlier messages"}
+                        </Button>
+                      </div>
+                    )}
+                  </div>
+                );
+              })}
+            </div>
+          </div>
+        )}
+      </div>
+    </>
   );
 }

@@ -1,13 +1,13 @@
 "use client";
-import type { TimelineItem } from "@/lib/views";
+import type { CompactionView, TimelineItem } from "@/lib/views";
 import { CompactionBlock } from "./CompactionBlock";
 import { MessageItem } from "./MessageItem";
 
-/** One timeline item, top level or inside an expanded compaction. */
-export function TimelineEntry({ item, nested = false }: { item: TimelineItem; nested?: boolean }) {
+/** One timeline item, top level or inside expanded compactions (`ancestors`, outermost first). */
+export function TimelineEntry({ item, ancestors }: { item: TimelineItem; ancestors?: CompactionView[] }) {
   return item.type === "message" ? (
-    <MessageItem message={item.message} nested={nested} />
+    <MessageItem message={item.message} nested={ancestors !== undefined && ancestors.length > 0} />
   ) : (
-    <CompactionBlock compaction={item.compaction} />
+    <CompactionBlock compaction={item.compaction} {...(ancestors ? { ancestors } : {})} />
   );
 }

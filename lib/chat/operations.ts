@@ -22,6 +22,7 @@ import { searchHistory } from "../db/search";
 import { exportConversation as exportDocument, exportMarkdown } from "../db/export";
 import { importConversation as importDocument } from "../db/import";
 import { createFromSummary, loadSummarySource, type SummarySource } from "../db/from-summary";
+import { coveredPinnedMessages, pathToSeq } from "../db/tree-navigation";
 import {
   readDefaults,
   readSettings,
@@ -32,7 +33,7 @@ import {
 } from "../db/settings";
 import { overridesPatchSchema, type ResolvedSettings } from "../settings-layers";
 import type { UserRole } from "../db/users";
-import type { SessionView, TokenView } from "../views";
+import type { SessionView, TokenView, TreeOpeningView } from "../views";
 import type { CreatedToken } from "../auth/tokens";
 import { AppError, assertStorableText, invalidInput } from "../errors";
 import { defaultModel, getModelEndpoint, listModels } from "../llm/client";
@@ -55,6 +56,7 @@ import {
   editMessageInput,
   idSchema,
   pinInput,
+  seqInput,
   rewindInput,
   searchInput,
   switchVersionInput,
@@ -122,6 +124,38 @@ export async function compactionChildren(actor: Actor, input: unknown) {
   return loadCompactionChildren(await getDb(), actor.id, compactionId, { limit, ...(afterSeq != null ? { afterSeq } : {}) });
 }
 
+/** Children pages sent with a path: at most the size of the timeline's own pages. */
+const OPENING_PAGE_SIZE = 50;
+/** Originals sent past the way down at each level; the rest loads as the reader scrolls to it. */
+const OPENING_MARGIN = 8;
+
+/**
+ * The compactions to open, outermost first, to reach message #seq ("Go to #n", search
+ * hits, links), each with a first page of what it replaced that reaches the next step:
+ * one request opens the whole way down, where opening level by level took one round
+ * trip per level. Pages stop a few originals past the way down, so a chain 22 levels
+ * deep does not put every message under it on the page at once.
+ */
+export async function treePath(actor: Actor, input: unknown): Promise<TreeOpeningView> {
+  const { conversationId, seq } = parse(seqInput, input);
+  const db = await getDb();
+  const found = await pathToSeq(db, actor.id, conversationId, seq);
+  const loaded = await Promise.all(
+    found.path.map((step, index) => {
+      // Originals before the next step number at most its distance from this block's start.
+      const next = found.path[index + 1]?.fromSeq ?? seq;
+      const limit = Math.min(OPENING_PAGE_SIZE, next - step.fromSeq + OPENING_MARGIN);
+      return loadCompactionChildren(db, actor.id, step.id, { limit });
+    }),
+  );
+  return { ...found, pages: Object.fromEntries(found.path.map((step, index) => [step.id, loaded[index]!])) };
+}
+
+/** Pinned originals hidden under top-level compactions, shown beside the block that covers them. */
+export async function coveredPinned(actor: Actor, conversationId: unknown) {
+  return coveredPinnedMessages(await getDb(), actor.id, parse(idSchema, conversationId));
+}
+
 /** The Activity panel: compaction attempts and the background compaction not finished yet. */
 export async function attempts(actor: Actor, conversationId: unknown): Promise<ActivityView> {
   const id = parse(idSchema, conversationId);
@@ -165,17 +199,29 @@ export function carriedOverText(source: Pick<SummarySource, "title" | "kind" | "
   return `Continued from the conversation “${source.title}”. ${what} its messages ${source.fromSeq}–${source.toSeq}:\n\n${source.summary}`;
 }
 
-/** "New conversation from this summary": same model, system prompt and overrides; the summary as its first context. */
+const PINNED_ROLE_LABELS: Record<string, string> = { user: "User", assistant: "Assistant", tool: "Tool result", system: "System" };
+
+/** The originals pinned inside the summary's range, verbatim, as one message that stays pinned; null when none were. */
+export function carriedPinnedText(source: Pick<SummarySource, "title" | "pinned">): string | null {
+  if (source.pinned.length === 0) return null;
+  const entries = source.pinned.map((m) => `[${PINNED_ROLE_LABELS[m.role] ?? m.role} #${m.seq}]\n${m.content}`);
+  return `Messages pinned in “${source.title}”, carried over verbatim:\n\n${entries.join("\n\n")}`;
+}
+
+/** "New conversation from this summary": same model, system prompt and overrides; the summary as its first context, pinned originals beside it. */
 export async function conversationFromSummary(actor: Actor, input: unknown) {
   const { compactionId } = parse(fromSummaryInput, input);
   const db = await getDb();
   const source = await loadSummarySource(db, actor.id, compactionId);
   const content = carriedOverText(source);
-  return createFromSummary(db, actor.id, source, {
-    title: `From: ${source.title}`.slice(0, 200),
-    content,
-    tokenCount: await countMessageTokensAsync({ role: "user", content }),
-  });
+  const pinned = carriedPinnedText(source);
+  return createFromSummary(
+    db,
+    actor.id,
+    source,
+    { title: `From: ${source.title}`.slice(0, 200), content, tokenCount: await countMessageTokensAsync({ role: "user", content }) },
+    pinned ? { content: pinned, tokenCount: await countMessageTokensAsync({ role: "user", content: pinned }) } : null,
+  );
 }
 
 /** The user's messages and summaries matching a query, across conversations or in one. */

@@ -1,6 +1,8 @@
 // "New conversation from this summary" (as Cline's /newtask): a new conversation of the
 // same user whose first message carries a compaction's text over, linked back to the
-// conversation and compaction it came from. Both rows are written in one transaction.
+// conversation and compaction it came from. The originals pinned inside the summary's
+// range come along verbatim, as a second (pinned) message: the user pinned them so that
+// no summary would ever stand in for them. All rows are written in one transaction.
 import type { Db } from "./client.ts";
 import type { Prisma } from "./generated/client.ts";
 import { toConversationView } from "./mappers.ts";
@@ -20,7 +22,14 @@ export type SummarySource = {
   fromSeq: number;
   toSeq: number;
   summary: string;
+  /** Originals pinned inside the range (not rewound), oldest first. */
+  pinned: PinnedOriginal[];
 };
+
+export type PinnedOriginal = { seq: number; role: string; content: string };
+
+/** Pinned originals carried over at most: more would crowd out the conversation it starts. */
+export const CARRIED_PINNED_LIMIT = 50;
 
 /** Another user's compaction is answered like one that does not exist. */
 export async function loadSummarySource(db: Db, userId: string, compactionId: string): Promise<SummarySource> {
@@ -38,8 +47,15 @@ export async function loadSummarySource(db: Db, userId: string, compactionId: st
   });
   if (!row) throw notFound("compaction", compactionId);
   const { conversation, id, ...compaction } = row;
+  const pinned = await db.message.findMany({
+    where: { conversationId: conversation.id, pinned: true, rewoundAt: null, seq: { gte: row.fromSeq, lte: row.toSeq } },
+    select: { seq: true, role: true, content: true },
+    orderBy: { seq: "asc" },
+    take: CARRIED_PINNED_LIMIT,
+  });
   return {
     ...compaction,
+    pinned,
     compactionId: id,
     conversationId: conversation.id,
     title: conversation.title,
@@ -49,13 +65,17 @@ export async function loadSummarySource(db: Db, userId: string, compactionId: st
   };
 }
 
-/** The new conversation and its first (user) message, holding `first.content`. */
+type CarriedMessage = { content: string; tokenCount: number };
+
+/** The new conversation, its first (user) message holding `first.content`, and `pinned` (if any) as a pinned second one. */
 export async function createFromSummary(
   db: Db,
   userId: string,
   source: SummarySource,
-  first: { title: string; content: string; tokenCount: number },
+  first: CarriedMessage & { title: string },
+  pinned: CarriedMessage | null = null,
 ): Promise<ConversationView> {
+  const lastSeq = pinned ? 2 : 1;
   const row = await db.$transaction(async (tx) => {
     const conversation = await tx.conversation.create({
       data: {
@@ -68,13 +88,18 @@ export async function createFromSummary(
         settingsOverrides: (source.settingsOverrides ?? {}) as Prisma.InputJsonValue,
         sourceConversationId: source.conversationId,
         sourceCompactionId: source.compactionId,
-        lastSeq: 1,
+        lastSeq,
       },
     });
     await tx.message.create({
       data: { conversationId: conversation.id, seq: 1, role: "user", content: first.content, tokenCount: first.tokenCount },
     });
+    if (pinned) {
+      await tx.message.create({
+        data: { conversationId: conversation.id, seq: 2, role: "user", content: pinned.content, tokenCount: pinned.tokenCount, pinned: true },
+      });
+    }
     return conversation;
   });
-  return { ...toConversationView(row, 1), source: { conversationId: source.conversationId, compactionId: source.compactionId, title: source.title } };
+  return { ...toConversationView(row, lastSeq), source: { conversationId: source.conversationId, compactionId: source.compactionId, title: source.title } };
 }

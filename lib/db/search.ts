@@ -89,9 +89,12 @@ export async function searchHistory(db: Db, userId: string, query: string, optio
   }
   const inConversation = options.conversationId ? Prisma.sql`AND c.id = ${options.conversationId}` : Prisma.empty;
   // Ranks and limits first; the (costly) headline is computed for the kept rows only.
+  // A summary repeats the words of the originals it covers: it ranks just below the
+  // lowest-ranked original of its own range that matches too, so the reader lands on
+  // the message itself rather than on each level that retold it.
   const rows = await db.$queryRaw<HitRow[]>`
     WITH q AS (SELECT websearch_to_tsquery('english', ${query}) AS query),
-    hits AS (
+    originals AS (
       SELECT 'message' AS kind, m.id, m."conversationId", m.seq, m.role::text AS role,
              NULL::int AS level, NULL::int AS "fromSeq", NULL::int AS "toSeq",
              m.content AS body, m."createdAt", ts_rank(m."searchVector", q.query) AS rank,
@@ -99,14 +102,23 @@ export async function searchHistory(db: Db, userId: string, query: string, optio
       FROM "Message" m JOIN "Conversation" c ON c.id = m."conversationId", q
       WHERE c."userId" = ${userId} ${inConversation}
         AND m."rewoundAt" IS NULL AND m."searchVector" @@ q.query
+    ),
+    hits AS (
+      SELECT * FROM (
+      SELECT * FROM originals
       UNION ALL
       SELECT 'summary', k.id, k."conversationId", NULL, NULL, k.level, k."fromSeq", k."toSeq",
-             k.summary, k."createdAt", ts_rank(k."searchVector", q.query),
+             k.summary, k."createdAt",
+             LEAST(ts_rank(k."searchVector", q.query), (
+               SELECT min(o.rank) * 0.999 FROM originals o
+               WHERE o."conversationId" = k."conversationId" AND o.seq BETWEEN k."fromSeq" AND k."toSeq"
+             )),
              k."supersededById" IS NOT NULL
       FROM "Compaction" k JOIN "Conversation" c ON c.id = k."conversationId", q
       WHERE c."userId" = ${userId} ${inConversation}
         AND k."undoneAt" IS NULL AND k."searchVector" @@ q.query
-      ORDER BY rank DESC, "createdAt" DESC
+      ) matched
+      ORDER BY rank DESC, kind = 'message' DESC, "createdAt" DESC
       LIMIT ${options.limit}
     )
     SELECT hits.kind, hits.id, hits."conversationId", c.title AS "conversationTitle", hits.seq, hits.role,
@@ -119,6 +131,6 @@ export async function searchHistory(db: Db, userId: string, query: string, optio
            ) END AS covered,
            ts_headline('english', hits.body, q.query, ${HEADLINE_OPTIONS}) AS snippet
     FROM hits JOIN "Conversation" c ON c.id = hits."conversationId", q
-    ORDER BY hits.rank DESC, hits."createdAt" DESC`;
+    ORDER BY hits.rank DESC, hits.kind = 'message' DESC, hits."createdAt" DESC`;
   return rows.map(toHit);
 }

@@ -122,6 +122,8 @@ const ACTIONS: Record<keyof typeof actions, ActionCase> = {
   deleteConversationAction: { scope: "owned", args: viaId, fresh: true },
   timelineAction: { scope: "owned", args: (f) => [{ conversationId: f.conversationId }] },
   compactionChildrenAction: { scope: "owned", args: (f) => [{ compactionId: f.compactionId }] },
+  treePathAction: { scope: "owned", args: (f) => [{ conversationId: f.conversationId, seq: 1 }] },
+  coveredPinnedAction: { scope: "owned", args: viaId },
   attemptsAction: { scope: "owned", args: viaId },
   contextMeterAction: { scope: "owned", args: viaId },
   pinMessageAction: { scope: "owned", args: (f) => [{ conversationId: f.conversationId, seq: 3, pinned: true }] },
