@@ -105,7 +105,7 @@ export function ConversationListItem({
             </span>
             <span className="block text-[11px] text-neutral-600 dark:text-neutral-400">{formatCount(conversation.messageCount)} messages</span>
           </Link>
-          <div className="flex pr-1 opacity-0 group-hover:opacity-100 group-focus-within:opacity-100">
+          <div className="flex pr-1 opacity-0 group-hover:opacity-100 group-focus-within:opacity-100 [@media(hover:none)]:opacity-100">
             <button
               type="button"
               data-testid="rename-conversation"

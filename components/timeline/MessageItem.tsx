@@ -128,7 +128,7 @@ export const MessageItem = memo(function MessageItem({ message, nested = false }
             sending…
           </span>
         ) : null}
-        <span className={`${pending ? "hidden" : "flex"} items-center opacity-0 group-hover:opacity-100 group-focus-within:opacity-100 has-[[aria-pressed=true]]:opacity-100`}>
+        <span className={`${pending ? "hidden" : "flex"} items-center opacity-0 group-hover:opacity-100 group-focus-within:opacity-100 has-[[aria-pressed=true]]:opacity-100 [@media(hover:none)]:opacity-100`}>
           {editable ? (
             <IconAction
               testId="edit-message"
