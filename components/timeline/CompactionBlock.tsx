@@ -1,7 +1,7 @@
 "use client";
 import { memo } from "react";
 import { useCompactionTree } from "@/components/stores/compaction-tree-store";
-import { formatCount, formatDuration, formatTime, plural, strategyLabel, triggerLabel } from "@/components/format";
+import { formatCount, formatDuration, formatTime, plural, strategyLabel, triggerLabel, writtenByUser } from "@/components/format";
 import type { CompactionView } from "@/lib/views";
 import { ChevronIcon } from "../ui/icons";
 import { dataAttributes } from "../ui/data-attributes";
@@ -52,14 +52,13 @@ export const CompactionBlock = memo(function CompactionBlock({ compaction }: { c
           {plural(compaction.coveredMessageCount, "message")} · {formatCount(compaction.coveredTokens)} → {formatCount(compaction.summaryTokens)} tokens
         </span>
         <span className="ml-auto flex items-center gap-1.5 text-neutral-500">
-          <span>{strategyLabel(compaction.strategy)}</span>
+          <span data-testid="compaction-source">{strategyLabel(compaction)}</span>
           {compaction.summaryModel ? <span className="font-mono">{compaction.summaryModel}</span> : null}
           <span>·</span>
           <span className="font-mono">#{compaction.fromSeq}–{compaction.toSeq}</span>
           <span>·</span>
           <time dateTime={compaction.createdAt}>{formatTime(compaction.createdAt)}</time>
-          <span>·</span>
-          <span>{formatDuration(compaction.durationMs)}</span>
+          {writtenByUser(compaction) ? null : <span>· {formatDuration(compaction.durationMs)}</span>}
           {compaction.background ? <span>· background</span> : null}
         </span>
       </header>
