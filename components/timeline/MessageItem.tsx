@@ -28,6 +28,10 @@ const ROLE_STYLES: Record<MessageView["role"], string> = {
   system: "bg-amber-50/60 dark:bg-amber-950/20",
 };
 
+// A message's number is its permanent id: links (#m-9), search hits and summaries'
+// ranges (#3–#9) name it, so it never changes and a gap is not renumbered away.
+const SEQ_TITLE = "Message number: it stays with the message for links, search and summaries; skipped numbers belong to other versions or deleted turns.";
+
 function StatusBadge({ message }: { message: MessageView }) {
   if (message.status === "stopped")
     return (
@@ -108,7 +112,9 @@ export const MessageItem = memo(function MessageItem({ message, nested = false }
     >
       <header className="mb-0.5 flex items-center gap-2 text-[11.5px]">
         <span className="font-semibold text-neutral-800 dark:text-neutral-200">{ROLE_LABELS[message.role]}</span>
-        <span className="font-mono text-neutral-600 dark:text-neutral-400">#{message.seq}</span>
+        <span className="font-mono text-neutral-600 dark:text-neutral-400" title={SEQ_TITLE}>
+          #{message.seq}
+        </span>
         {message.role === "assistant" && message.model ? <span className="font-mono text-neutral-600 dark:text-neutral-400">{message.model}</span> : null}
         <StatusBadge message={message} />
         {message.versions && !nested && !pending ? <VersionSwitcher versions={message.versions} /> : null}
