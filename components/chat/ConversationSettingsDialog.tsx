@@ -47,9 +47,9 @@ function PreemptiveNote({ resolved }: { resolved: ResolvedSettings }) {
   return (
     <p data-testid="preemptive-threshold-note" className="text-[12px] text-neutral-600 dark:text-neutral-400">
       {SETTING_FIELDS.preemptiveThreshold.label}: <span className="font-mono">{value}</span> from {SOURCE_PLACE[source]}
-      {value > 0 ? "; the auto threshold must be above it" : " (off)"}. Change it on the{" "}
+      {value > 0 ? "; the auto threshold must be above it" : " (off)"}. Change it in{" "}
       <Link href="/settings" className="underline">
-        Settings page
+        Compression settings
       </Link>
       .
     </p>

@@ -78,7 +78,7 @@ export function overrideErrors(
   const preemptive = resolved.settings.preemptiveThreshold;
   if (!errors.threshold && threshold !== null && preemptive > 0 && threshold <= preemptive) {
     errors.threshold = [
-      `${SETTING_FIELDS.threshold.label} must be above the ${SETTING_FIELDS.preemptiveThreshold.label.toLowerCase()}, ${preemptive} (from ${SOURCE_PLACE[resolved.sources.preemptiveThreshold]}): choose more than ${preemptive}, or first lower the ${SETTING_FIELDS.preemptiveThreshold.label.toLowerCase()} on the Settings page (0 turns it off).`,
+      `${SETTING_FIELDS.threshold.label} must be above the ${SETTING_FIELDS.preemptiveThreshold.label.toLowerCase()}, ${preemptive} (from ${SOURCE_PLACE[resolved.sources.preemptiveThreshold]}): choose more than ${preemptive}, or first lower the ${SETTING_FIELDS.preemptiveThreshold.label.toLowerCase()} in Compression settings (0 turns it off).`,
     ];
   }
   return errors;
