@@ -39,9 +39,12 @@ function convertProse(prose: string): string {
   return prose
     .replace(/(?<!\\)\\\[([\s\S]+?)(?<!\\)\\\]/g, (match, inner: string, offset: number) => {
       const math = inner.trim();
-      if (!math.includes("\n")) return `$$${math}$$`;
-      // Written over several lines: a math block, indented like its line (a list item).
       const lead = indentationBefore(prose, offset);
+      if (!inner.includes("\n")) {
+        // Mid-sentence, "\[note\]" is more likely Markdown's escaped brackets than display math.
+        return lead === null ? match : `$$${math}$$`;
+      }
+      // Written over several lines: a math block, indented like its line (a list item).
       const indent = lead ?? "";
       const body = math
         .split("\n")

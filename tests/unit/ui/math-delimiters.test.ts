@@ -17,7 +17,7 @@ describe("normalizeMathDelimiters", () => {
   it("makes a multi-line \\[…\\] a math block, indented like its list item", () => {
     expect(normalizeMathDelimiters("- a:\n  \\[\n  x = 1 \\\\\n  y = 2\n  \\]\n- b")).toBe("- a:\n  $$\n  x = 1 \\\\\n  y = 2\n  $$\n- b");
     expect(normalizeMathDelimiters("then \\[\na + b\nc\n\\] and")).toBe("then \n$$\na + b\nc\n$$\n and");
-    expect(normalizeMathDelimiters("then \\[\na\n\\] and")).toBe("then $$a$$ and");
+    expect(normalizeMathDelimiters("then \\[\na\n\\] and")).toBe("then \n$$\na\n$$\n and");
   });
 
   it("makes a $$…$$ alone on its line a block, and leaves $$…$$ inside a sentence inline", () => {
@@ -35,6 +35,7 @@ describe("normalizeMathDelimiters", () => {
       "a literal \\\\(not math\\\\)",
       "still streaming \\( x + ",
       "```\nunclosed fence \\(x\\)",
+      "Markdown's escaped brackets: see \\[note\\] here",
     ];
     for (const text of unchanged) expect(normalizeMathDelimiters(text)).toBe(text);
     expect(normalizeMathDelimiters("`\\(code\\)` then \\(m\\)")).toBe("`\\(code\\)` then $m$");
