@@ -39,6 +39,20 @@ export function triggerLabel(trigger: string): string {
   return TRIGGER_LABELS[trigger] ?? trigger;
 }
 
-export function strategyLabel(strategy: string): string {
-  return strategy.replaceAll("_", " ");
+type WrittenBy = { strategy: string; trigger: string };
+
+/**
+ * A summary the user applied from the Compress-now preview: stored as "model_provided"
+ * (text written outside the engine), but nothing here was the model's, and the time it
+ * took is only the time to store it.
+ */
+export function writtenByUser(item: WrittenBy): boolean {
+  return item.strategy === "model_provided" && item.trigger === "manual";
+}
+
+/** What wrote a summary: a strategy, the chat model (its compress_context tool), or the user. */
+export function strategyLabel(item: WrittenBy): string {
+  if (writtenByUser(item)) return "edited by you";
+  if (item.strategy === "model_provided") return "written by the chat model";
+  return item.strategy.replaceAll("_", " ");
 }

@@ -1,7 +1,7 @@
 "use client";
 import { useEffect } from "react";
 import { useActivity } from "@/components/stores/activity-store";
-import { formatCount, formatDuration, formatTime, strategyLabel, triggerLabel } from "@/components/format";
+import { formatCount, formatDuration, formatTime, strategyLabel, triggerLabel, writtenByUser } from "@/components/format";
 import type { AttemptView } from "@/lib/views";
 import { BackgroundWork } from "./BackgroundWork";
 
@@ -18,7 +18,7 @@ function AttemptRow({ attempt }: { attempt: AttemptView }) {
         <span className={`rounded px-1.5 py-px font-semibold ${OUTCOME_STYLES[attempt.outcome]}`}>{attempt.outcome}</span>
         <span className="text-neutral-700 dark:text-neutral-300">{triggerLabel(attempt.trigger)}</span>
         <span className="text-neutral-400">·</span>
-        <span className="text-neutral-600 dark:text-neutral-400">{strategyLabel(attempt.strategy)}</span>
+        <span className="text-neutral-600 dark:text-neutral-400">{strategyLabel(attempt)}</span>
         {attempt.background ? <span className="text-neutral-400">· background</span> : null}
         <time className="ml-auto text-neutral-500" dateTime={attempt.createdAt}>
           {formatTime(attempt.createdAt)}
@@ -28,8 +28,8 @@ function AttemptRow({ attempt }: { attempt: AttemptView }) {
       {attempt.error ? <p className="text-[12px] leading-snug text-red-700 dark:text-red-400">{attempt.error}</p> : null}
       <p className="font-mono text-[11px] text-neutral-500 tabular-nums">
         {formatCount(attempt.tokensBefore)} → {attempt.tokensAfter != null ? formatCount(attempt.tokensAfter) : "—"} tokens ·{" "}
-        {formatCount(attempt.messagesBefore)} → {attempt.messagesAfter != null ? formatCount(attempt.messagesAfter) : "—"} msgs ·{" "}
-        {formatDuration(attempt.durationMs)}
+        {formatCount(attempt.messagesBefore)} → {attempt.messagesAfter != null ? formatCount(attempt.messagesAfter) : "—"} msgs
+        {writtenByUser(attempt) ? "" : ` · ${formatDuration(attempt.durationMs)}`}
         {attempt.model ? ` · ${attempt.model}` : ""}
       </p>
     </li>

@@ -29,6 +29,16 @@ export function requestCut(meter: Pick<ContextMeterView, "totalTokens" | "hardLi
   return meter.totalTokens > meter.hardLimit;
 }
 
+/** What the red "cut" means, in words: the popover's first line and the meter's accessible name. */
+export function cutExplanation(meter: Pick<ContextMeterView, "totalTokens" | "hardLimit" | "contextWindow">): string {
+  return (
+    `Cut: the conversation needs ${formatCount(meter.totalTokens)} tokens, more than the hard limit of ${formatCount(meter.hardLimit)} ` +
+    `(the ${formatCount(meter.contextWindow)}-token window minus room for the reply), so the request was cut to ` +
+    `${formatCount(meter.hardLimit)} tokens before it went to the model: the oldest messages left its view and oversized ones were shortened. ` +
+    "Nothing stored is lost."
+  );
+}
+
 function share(tokens: number, window: number): number {
   return window > 0 ? Math.max(0, Math.min(100, (tokens / window) * 100)) : 0;
 }
@@ -79,8 +89,7 @@ export function MeterDetails({ meter, id }: { meter: ContextMeterView; id: strin
       </p>
       {requestCut(meter) ? (
         <p data-testid="context-meter-cut" className="mb-2 text-red-700 dark:text-red-400">
-          Over the hard limit: the request was cut to {formatCount(meter.hardLimit)} tokens before it went to the model. Nothing
-          stored was lost.
+          {cutExplanation(meter)}
         </p>
       ) : null}
       <dl className="space-y-1">
@@ -146,7 +155,7 @@ export function ContextMeter() {
         data-testid="context-meter"
         data-percent={percent}
         data-cut={cut}
-        aria-label={cut ? `Context over the limit (${percent}%): ${summary}; the request was cut to fit` : `Context ${percent}% full: ${summary}`}
+        aria-label={cut ? `Context over the limit (${percent}%). ${cutExplanation(meter)}` : `Context ${percent}% full: ${summary}`}
         aria-expanded={open}
         aria-describedby={open ? detailsId : undefined}
         onClick={() => send("click")}

@@ -73,12 +73,11 @@ export function ConversationScreen({
 
   useEffect(rememberOpenedCompactions, []);
 
-  // "/" (outside a text field) or Shift+Esc: to the message box from anywhere.
+  // Shift+Esc: to the message box from anywhere. "/" is search's (SidebarSearch), as on
+  // GitHub and in most apps with a search box; in a text field it is just a character.
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
-      const target = event.target as HTMLElement | null;
-      const typing = target?.closest?.("input, textarea, select, [contenteditable=true]");
-      if ((event.key === "/" && !typing && !event.ctrlKey && !event.metaKey && !event.altKey) || (event.key === "Escape" && event.shiftKey)) {
+      if (event.key === "Escape" && event.shiftKey) {
         const composer = document.getElementById(COMPOSER_ID);
         if (!composer) return;
         event.preventDefault();

@@ -1,4 +1,5 @@
 "use client";
+import Link from "next/link";
 import { useRef, useState } from "react";
 import { conversationSettingsAction, updateConversationSettingsAction } from "@/app/actions";
 import { useChat } from "@/components/stores/chat-store";
@@ -8,6 +9,7 @@ import { OVERRIDABLE_SETTINGS, type OverridableSetting, type ResolvedSettings, t
 import { Button } from "../ui/Button";
 import { submitWith } from "../ui/forms";
 import { CloseIcon } from "../ui/icons";
+import { SOURCE_PLACE, isNumericOverride, overrideErrors, parseNumber } from "./override-errors";
 
 type Row = { overridden: boolean; text: string };
 type Rows = Record<OverridableSetting, Row>;
@@ -28,8 +30,7 @@ function toRows(resolved: ResolvedSettings): Rows {
 
 /** Overridden rows as values, the others as null (inherit): what the server's patch expects. */
 function toPatch(rows: Rows): Record<OverridableSetting, unknown> {
-  const value = (name: OverridableSetting, text: string) =>
-    name === "threshold" || name === "keepRecentCount" ? (text.trim() === "" ? Number.NaN : Number(text)) : text;
+  const value = (name: OverridableSetting, text: string) => (isNumericOverride(name) ? (parseNumber(text) ?? Number.NaN) : text);
   return Object.fromEntries(
     OVERRIDABLE_SETTINGS.map((name) => [name, rows[name].overridden ? value(name, rows[name].text) : null]),
   ) as Record<OverridableSetting, unknown>;
@@ -37,6 +38,22 @@ function toPatch(rows: Rows): Record<OverridableSetting, unknown> {
 
 function SourceBadge({ source }: { source: SettingSource }) {
   return <span className={`rounded px-1.5 py-px text-[11px] font-medium ${SOURCE_STYLE[source]}`}>{SOURCE_LABEL[source]}</span>;
+}
+
+/** The pre-emptive threshold bounds the auto threshold from below but is not overridable here: say its value and where it is set. */
+function PreemptiveNote({ resolved }: { resolved: ResolvedSettings }) {
+  const value = resolved.settings.preemptiveThreshold;
+  const source = resolved.sources.preemptiveThreshold;
+  return (
+    <p data-testid="preemptive-threshold-note" className="text-[12px] text-neutral-600 dark:text-neutral-400">
+      {SETTING_FIELDS.preemptiveThreshold.label}: <span className="font-mono">{value}</span> from {SOURCE_PLACE[source]}
+      {value > 0 ? "; the auto threshold must be above it" : " (off)"}. Change it in{" "}
+      <Link href="/settings" className="underline">
+        Compression settings
+      </Link>
+      .
+    </p>
+  );
 }
 
 /** The settings this conversation runs with, where each comes from, and its own overrides. */
@@ -62,10 +79,19 @@ export function ConversationSettingsDialog({ conversationId }: { conversationId:
   }
 
   async function save() {
-    if (!rows) return;
+    if (!rows || !resolved) return;
+    const overridden = Object.fromEntries(OVERRIDABLE_SETTINGS.filter((name) => rows[name].overridden).map((name) => [name, rows[name].text]));
+    const local = overrideErrors(overridden, resolved);
+    if (Object.keys(local).length > 0) {
+      setErrors(local);
+      setStatus({ tone: "error", text: "Not saved: see the messages under the settings." });
+      return;
+    }
     const result = await updateConversationSettingsAction({ conversationId, ...toPatch(rows) });
     if (!result.ok) {
-      setErrors(result.error.fields ?? {});
+      const { preemptiveThreshold: conflict, ...fields } = result.error.fields ?? {};
+      // The rule between the thresholds is reported on the one this dialog edits.
+      setErrors(conflict ? { ...fields, threshold: [...(fields.threshold ?? []), ...conflict] } : fields);
       setStatus({ tone: "error", text: `Not saved: ${result.error.message}` });
       return;
     }
@@ -136,10 +162,11 @@ export function ConversationSettingsDialog({ conversationId }: { conversationId:
                       <input className={INPUT} disabled={!rows[name].overridden} value={rows[name].text} onChange={(event) => setRow(name, { text: event.target.value })} aria-label={SETTING_FIELDS[name].label} data-testid={`override-${name}-value`} />
                     )}
                     {errors[name]?.map((message) => (
-                      <p key={message} className="text-[12px] text-red-700 dark:text-red-400">
+                      <p key={message} id={`override-${name}-error`} data-testid={`override-${name}-error`} className="text-[12px] text-red-700 dark:text-red-400">
                         {message}
                       </p>
                     ))}
+                    {name === "threshold" ? <PreemptiveNote resolved={resolved} /> : null}
                   </div>
                 </li>
               ))}

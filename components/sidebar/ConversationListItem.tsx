@@ -3,7 +3,7 @@ import Link from "next/link";
 import { useState } from "react";
 import { deleteConversationAction, updateConversationAction } from "@/app/actions";
 import { useConversationList } from "@/components/stores/conversation-list-store";
-import { formatCount } from "@/components/format";
+import { plural } from "@/components/format";
 import type { ConversationSummary } from "@/lib/views";
 import { Button } from "../ui/Button";
 import { submitWith } from "../ui/forms";
@@ -103,9 +103,9 @@ export function ConversationListItem({
             <span className="block truncate text-[13px] font-medium" data-testid="conversation-title">
               {conversation.title}
             </span>
-            <span className="block text-[11px] text-neutral-600 dark:text-neutral-400">{formatCount(conversation.messageCount)} messages</span>
+            <span className="block text-[11px] text-neutral-600 dark:text-neutral-400">{plural(conversation.messageCount, "message")}</span>
           </Link>
-          <div className="flex pr-1 opacity-0 group-hover:opacity-100 group-focus-within:opacity-100">
+          <div className="flex pr-1 opacity-0 group-hover:opacity-100 group-focus-within:opacity-100 [@media(hover:none)]:opacity-100">
             <button
               type="button"
               data-testid="rename-conversation"

@@ -12,7 +12,7 @@ export function SidebarSearch({ query, onQuery }: { query: string; onQuery: (que
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       const target = event.target as HTMLElement | null;
-      if (event.key !== "/" || event.metaKey || event.ctrlKey || target?.closest("input, textarea, [contenteditable=true]")) return;
+      if (event.key !== "/" || event.metaKey || event.ctrlKey || event.altKey || target?.closest("input, textarea, select, [contenteditable=true]")) return;
       event.preventDefault();
       input.current?.focus();
     };

@@ -1,7 +1,7 @@
 "use client";
 import { memo } from "react";
 import { useCompactionTree } from "@/components/stores/compaction-tree-store";
-import { formatCount, formatDuration, formatTime, plural, strategyLabel, triggerLabel } from "@/components/format";
+import { formatCount, formatDuration, formatTime, plural, strategyLabel, triggerLabel, writtenByUser } from "@/components/format";
 import type { CompactionView } from "@/lib/views";
 import { ChevronIcon } from "../ui/icons";
 import { dataAttributes } from "../ui/data-attributes";
@@ -32,9 +32,9 @@ function Stats({ compaction }: { compaction: CompactionView }) {
 function Provenance({ compaction }: { compaction: CompactionView }) {
   return (
     <span className="min-w-0 truncate text-neutral-500" title={compaction.summaryModel ?? undefined}>
-      {strategyLabel(compaction.strategy)}
-      {compaction.summaryModel ? ` · ${compaction.summaryModel}` : ""} · <time dateTime={compaction.createdAt}>{formatTime(compaction.createdAt)}</time> ·{" "}
-      {formatDuration(compaction.durationMs)}
+      <span data-testid="compaction-source">{strategyLabel(compaction)}</span>
+      {compaction.summaryModel ? ` · ${compaction.summaryModel}` : ""} · <time dateTime={compaction.createdAt}>{formatTime(compaction.createdAt)}</time>
+      {writtenByUser(compaction) ? null : ` · ${formatDuration(compaction.durationMs)}`}
       {compaction.background ? " · background" : ""}
     </span>
   );

@@ -28,6 +28,10 @@ const ROLE_STYLES: Record<MessageView["role"], string> = {
   system: "bg-amber-50/60 dark:bg-amber-950/20",
 };
 
+// A message's number is its permanent id: links (#m-9), search hits and summaries'
+// ranges (#3–#9) name it, so it never changes and a gap is not renumbered away.
+const SEQ_TITLE = "Message number: it stays with the message for links, search and summaries; skipped numbers belong to other versions or deleted turns.";
+
 function StatusBadge({ message }: { message: MessageView }) {
   if (message.status === "stopped")
     return (
@@ -109,7 +113,7 @@ export const MessageItem = memo(function MessageItem({ message, nested = false }
       <header className="mb-0.5 flex items-center gap-2 text-[11.5px]">
         <span className="font-semibold text-neutral-800 dark:text-neutral-200">{ROLE_LABELS[message.role]}</span>
         {/* A link to this message: opens the tree down to it from anywhere (copy it, or follow it after a reload). */}
-        <a href={`#m-${message.seq}`} data-testid="message-link" className="font-mono text-neutral-600 hover:underline dark:text-neutral-400">
+        <a href={`#m-${message.seq}`} data-testid="message-link" className="font-mono text-neutral-600 hover:underline dark:text-neutral-400" title={SEQ_TITLE}>
           #{message.seq}
         </a>
         {message.role === "assistant" && message.model ? <span className="font-mono text-neutral-600 dark:text-neutral-400">{message.model}</span> : null}
@@ -131,7 +135,7 @@ export const MessageItem = memo(function MessageItem({ message, nested = false }
             sending…
           </span>
         ) : null}
-        <span className={`${pending ? "hidden" : "flex"} items-center opacity-0 group-hover:opacity-100 group-focus-within:opacity-100 has-[[aria-pressed=true]]:opacity-100`}>
+        <span className={`${pending ? "hidden" : "flex"} items-center opacity-0 group-hover:opacity-100 group-focus-within:opacity-100 has-[[aria-pressed=true]]:opacity-100 [@media(hover:none)]:opacity-100`}>
           {editable ? (
             <IconAction
               testId="edit-message"

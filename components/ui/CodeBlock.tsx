@@ -34,13 +34,16 @@ function textOf(node: ElementContent | Element): string {
   return "children" in node ? node.children.map(textOf).join("") : "";
 }
 
-/** The code of a <pre><code class="language-x"> element and its language, without the newline Markdown adds. */
-export function codeSource(pre: Element | undefined): { code: string; language: CodeLanguage | null } {
+/**
+ * The code of a <pre><code class="language-x"> element without the newline Markdown adds,
+ * the language named on its fence as written (shown) and the one it is highlighted as.
+ */
+export function codeSource(pre: Element | undefined): { code: string; fence: string | null; language: CodeLanguage | null } {
   const code = pre?.children.find((child): child is Element => child.type === "element" && child.tagName === "code");
-  if (!code) return { code: pre ? textOf(pre) : "", language: null };
+  if (!code) return { code: pre ? textOf(pre) : "", fence: null, language: null };
   const classes = Array.isArray(code.properties.className) ? code.properties.className.map(String) : [];
-  const fence = classes.find((name) => name.startsWith("language-"))?.slice("language-".length);
-  return { code: textOf(code).replace(/\n$/, ""), language: codeLanguage(fence) };
+  const fence = classes.find((name) => name.startsWith("language-"))?.slice("language-".length) ?? null;
+  return { code: textOf(code).replace(/\n$/, ""), fence, language: codeLanguage(fence ?? undefined) };
 }
 
 function useHighlighted(code: string, language: CodeLanguage | null): ReactNode | null {
@@ -71,21 +74,27 @@ function useHighlighted(code: string, language: CodeLanguage | null): ReactNode 
   return cached ?? (result?.key === key ? result.tokens : null);
 }
 
-/** A code block with a Copy button for its text (the source, whatever the colouring). */
+const COPY_REVEAL = "opacity-0 group-hover/code:opacity-100 group-focus-within/code:opacity-100 focus:opacity-100 [@media(hover:none)]:opacity-100";
+
+/** A code block with a Copy button for its text (the source, whatever the colouring), under a header naming its language. */
 export function CodeBlock({ node, children, ...props }: React.ComponentProps<"pre"> & { node?: Element | undefined }) {
-  const { code, language } = codeSource(node);
+  const { code, fence, language } = codeSource(node);
   const tokens = useHighlighted(code, language);
+  const copy = (className: string) => <CopyButton text={code} label="Copy the code" testId="copy-code" className={`${COPY_REVEAL} ${className}`} />;
   return (
     <div className="group/code relative">
+      {fence ? (
+        <div className="code-header">
+          <span data-testid="code-language" className="truncate font-mono">
+            {fence}
+          </span>
+          {copy("")}
+        </div>
+      ) : null}
       <pre {...props} data-highlighted={tokens ? "true" : "false"}>
         {tokens ? <code className={`language-${language} shiki`}>{tokens}</code> : children}
       </pre>
-      <CopyButton
-        text={code}
-        label="Copy the code"
-        testId="copy-code"
-        className="absolute top-1 right-1 bg-white/80 opacity-0 group-hover/code:opacity-100 focus:opacity-100 dark:bg-neutral-900/80"
-      />
+      {fence ? null : copy("absolute top-1 right-1 bg-white/80 dark:bg-neutral-900/80")}
     </div>
   );
 }

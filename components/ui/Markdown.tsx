@@ -11,6 +11,7 @@ import remarkMath from "remark-math";
 import { CodeBlock, HighlightContext } from "./CodeBlock";
 import { useLazyModule } from "./lazy-module";
 import { KATEX_OPTIONS, katexPlugin, mayHaveMath, remarkPricesAsText } from "./math";
+import { normalizeMathDelimiters } from "./math-delimiters";
 
 type MdNode = { type: string; value?: string; children?: MdNode[] };
 
@@ -61,7 +62,8 @@ export const Markdown = memo(function Markdown({
   /** The text is still growing: leave code plain (it is highlighted once complete). */
   streaming?: boolean;
 }) {
-  const katex = useLazyModule(katexPlugin, mayHaveMath(text));
+  const source = normalizeMathDelimiters(text);
+  const katex = useLazyModule(katexPlugin, mayHaveMath(source));
   return (
     <div className={`markdown ${className}`}>
       <HighlightContext value={!streaming}>
@@ -70,7 +72,7 @@ export const Markdown = memo(function Markdown({
           rehypePlugins={katex ? [...sanitize, [katex, KATEX_OPTIONS]] : sanitize}
           components={COMPONENTS}
         >
-          {breaks ? keepLineBreaks(text) : text}
+          {breaks ? keepLineBreaks(source) : source}
         </ReactMarkdown>
       </HighlightContext>
     </div>

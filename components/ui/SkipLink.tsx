@@ -14,7 +14,7 @@ export function SkipLink() {
       }}
       className="sr-only z-50 rounded-md bg-sky-600 px-3 py-1.5 text-[13px] font-medium text-white focus:not-sr-only focus:fixed focus:top-2 focus:left-2"
     >
-      Skip to the message box (or the page). Shortcut: / or Shift+Esc
+      Skip to the message box (or the page). Shortcut: Shift+Esc
     </a>
   );
 }

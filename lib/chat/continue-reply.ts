@@ -11,6 +11,7 @@ import { config } from "../config";
 import { recordTurn } from "../server/metrics";
 import { compressBeforeCall, compressionManager, contextMeter, scheduleBackgroundCompaction } from "./compressor";
 import type { TurnEvent } from "./events";
+import { continuationSeparator } from "./join-continuation";
 import { registerTurn } from "./running-turns";
 import type { TurnGate } from "./turn-gate";
 
@@ -19,6 +20,8 @@ export type ContinueInput = {
   conversationId: string;
   /** The stopped reply, the conversation's last shown message (checked by the caller under the gate). */
   messageId: string;
+  /** Its text as stored, which the continuation is joined to. */
+  partial: string;
   settings: CompressionSettings;
   gate: TurnGate;
   signal?: AbortSignal;
@@ -42,8 +45,10 @@ export async function* continueReply(input: ContinueInput): AsyncGenerator<TurnE
     try {
       for await (const event of streamChat({ model, messages, signal: turn.signal, timeoutMs: config().STRATA_MODEL_TIMEOUT_MS })) {
         if (event.type === "text") {
-          text += event.delta;
-          yield { type: "delta", text: event.delta };
+          // The space between the stopped reply and the continuation goes out with its first text.
+          const delta = text === "" ? continuationSeparator(input.partial, event.delta) + event.delta : event.delta;
+          text += delta;
+          yield { type: "delta", text: delta };
         } else if (event.type === "usage") {
           usage = { promptTokens: event.promptTokens, completionTokens: event.completionTokens };
         }

@@ -359,7 +359,7 @@ async function continueStopped(actor: Actor, conversationId: string, seq: number
   if (!last || last.seq !== seq || last.role !== "assistant" || last.status !== "stopped") {
     throw new AppError("invalid_input", "Only the last reply, when it was stopped, can be continued.");
   }
-  return last.id;
+  return { messageId: last.id, partial: last.content };
 }
 
 /** Opens the turn gate for work that checks more before it streams; the gate is closed if that fails. */
@@ -602,6 +602,6 @@ export async function startTurn(actor: Actor, input: unknown, signal?: AbortSign
     );
   }
   return gated(actor, conversationId, async (gate) =>
-    continueReply({ ...withSettings, messageId: await continueStopped(actor, conversationId, request.continueSeq), gate }),
+    continueReply({ ...withSettings, ...(await continueStopped(actor, conversationId, request.continueSeq)), gate }),
   );
 }

@@ -70,7 +70,7 @@ test("Copy a message and a code block; the tab shows the title; skip link and sh
   await expect(page).toHaveTitle("Run this: ``` npm run dev -- --port 3000 ``` · Strata");
 
   await page.getByTestId("conversation-heading").click();
-  await page.keyboard.press("/");
+  await page.keyboard.press("Shift+Escape");
   await expect(page.getByTestId("composer")).toBeFocused();
   await expect(page.getByTestId("composer")).toHaveValue("");
 

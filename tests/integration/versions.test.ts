@@ -203,6 +203,21 @@ describe("Continue after Stop", () => {
     expect(await h.db.message.count({ where: { conversationId: conversation.id } })).toBe(2);
   });
 
+  it("puts a space between a reply stopped after a word and a continuation that starts a new word", async () => {
+    const conversation = await newConversation();
+    const partial = await stoppedReply(conversation.id);
+    // The test model streams words with their space in front: a reply stopped between chunks ends with a word.
+    expect(partial).toMatch(/\S$/);
+    const events: TurnEvent[] = await collect(await ops.startTurn(h.user, { conversationId: conversation.id, continueSeq: 2 }));
+    const continued = events.filter((e) => e.type === "delta").map((e) => (e.type === "delta" ? e.text : "")).join("");
+    // The continuation is a completion of its own, starting with a word and no space.
+    expect(continued.trimStart()).toMatch(/^\p{L}/u);
+    const stored = await row(conversation.id, 2);
+    expect(stored.content).toBe(`${partial} ${continued.trimStart()}`);
+    // What streamed (and so what the open page shows) is what is stored.
+    expect(stored.content).toBe(partial + continued);
+  });
+
   it("refuses a reply that was not stopped or is not the last one", async () => {
     const conversation = await newConversation();
     await send(conversation.id, "hello");

@@ -28,7 +28,7 @@ describe("codeSource", () => {
       properties: {},
       children: [{ type: "element", tagName: "code", properties: { className: ["language-ts"] }, children: [{ type: "text", value: "const a = 1;\n" }] }],
     };
-    expect(codeSource(pre)).toEqual({ code: "const a = 1;", language: "typescript" });
+    expect(codeSource(pre)).toEqual({ code: "const a = 1;", fence: "ts", language: "typescript" });
   });
 });
 
