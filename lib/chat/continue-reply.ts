@@ -9,7 +9,7 @@ import { ModelError, streamChat } from "../llm/client";
 import { countMessageTokens } from "../llm/tokens";
 import { config } from "../config";
 import { recordTurn } from "../server/metrics";
-import { compressBeforeCall, compressionManager, contextMeter, scheduleBackgroundCompaction } from "./compressor";
+import { activeTranscript, compressBeforeCall, compressionManager, contextMeter, scheduleBackgroundCompaction } from "./compressor";
 import type { TurnEvent } from "./events";
 import { registerTurn } from "./running-turns";
 import type { TurnGate } from "./turn-gate";
@@ -78,8 +78,10 @@ export async function* continueReply(input: ContinueInput): AsyncGenerator<TurnE
       return;
     }
     if (turn.signal.aborted) return;
-    yield { type: "done", context: await contextMeter(userId, conversationId, settings) };
-    void scheduleBackgroundCompaction(userId, conversationId);
+    const after = await activeTranscript(userId, conversationId);
+    yield { type: "done", context: await contextMeter(userId, conversationId, settings, after) };
+    // As after a turn: only past the pre-emptive level.
+    if (compressionManager().dueAfterReply(after, settings)) void scheduleBackgroundCompaction(userId, conversationId);
   } finally {
     turn.release();
     await input.gate.close();
