@@ -6,7 +6,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { providedRange, selectRange, type SelectionRules } from "@/lib/compression/selection";
 import type { ToolCall, Transcript, TranscriptMessage } from "@/lib/compression/types";
-import { msg, resetSeq, transcriptOf } from "./fakes";
+import { msg, resetSeq, setup, transcriptOf } from "./fakes";
 
 type Step = { kind: "chat"; pinned: boolean; chars: number } | { kind: "tools"; calls: number; chars: number; pinnedResult: number };
 
@@ -92,6 +92,20 @@ describe("compaction boundaries keep tool groups whole", () => {
         expect(splitGroup(groups, range.fromSeq, range.toSeq)).toBeUndefined();
       }),
       { numRuns: 400 },
+    );
+  });
+
+  it("the compactions the engine records (automatic and manual) never split a group", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(stepArb, { minLength: 2, maxLength: 14 }), fc.integer({ min: 0, max: 6 }), async (steps, keepRecentCount) => {
+        const { transcript, groups } = transcriptFrom(steps);
+        // A window small enough that the automatic trigger fires on most transcripts.
+        const { manager } = setup({ keepRecentCount }, 1200);
+        for (const change of [await manager.process(transcript), await manager.compactNow(transcript)]) {
+          for (const record of change.created) expect(splitGroup(groups, record.fromSeq, record.toSeq)).toBeUndefined();
+        }
+      }),
+      { numRuns: 150 },
     );
   });
 });
