@@ -23,7 +23,7 @@ import { execSync } from "node:child_process";
 import { fmt, fmtInt, median, p95, printTable, resetDatabase, runMain, verdictTable, writeResults, type Verdict } from "./lib/common";
 import { startOutsideModel } from "../tests/support/outside-model/server";
 import { chatter } from "../tests/support/simulation";
-import * as outside from "../tests/support/outside-model/behaviour";
+import { seededRandom } from "../lib/random";
 import { getDb } from "../lib/db/client";
 import { writeUserSettings } from "../lib/db/settings";
 import { benchUser } from "./lib/user";
@@ -73,7 +73,7 @@ async function main(): Promise<boolean> {
     reference: (await ops.createConversation(preemptive, { title: "reference", model: LARGE, systemPrompt: "Be brief." })).id,
   };
   const samples: Record<Mode, Sample[]> = { background: [], inline: [], reference: [] };
-  const rng = outside.mulberry32(5);
+  const rng = seededRandom(5);
   const backgroundAttempts = (conversationId: string) => db.compactionAttempt.count({ where: { conversationId, background: true } });
 
   async function turn(mode: Mode, round: number): Promise<Sample> {

@@ -28,6 +28,7 @@ import { applyMigrations } from "../lib/db/migrate";
 import { closeDb, getDb } from "../lib/db/client";
 import { startOutsideModel } from "../tests/support/outside-model/server";
 import * as outside from "../tests/support/outside-model/behaviour";
+import { seededRandom } from "../lib/random";
 import { chatter } from "../tests/support/simulation";
 import { growConversation, type GrownConversation } from "./lib/grown-seed";
 import { ensureBuild, startNext } from "./lib/next-server";
@@ -186,7 +187,7 @@ async function main(): Promise<boolean> {
     },
     APP_PORT,
   );
-  const rng = outside.mulberry32(11);
+  const rng = seededRandom(11);
   const lastBody = new Map<string, string>();
   const strataTurn = async (conversationId: string) => {
     const started = performance.now();

@@ -3,7 +3,7 @@
 // an action result, an API response or a turn's error event shows. Everything else is a
 // bug and is logged, not shown.
 import type { z } from "zod";
-import { databaseCause } from "./db/health";
+import { databaseCause } from "./db/database-cause";
 import { logger } from "./log/logger";
 
 export type AppErrorCode =

@@ -4,7 +4,7 @@ import { ConversationSidebar } from "@/components/sidebar/ConversationSidebar";
 import { SkipLink } from "@/components/ui/SkipLink";
 import { AppShell } from "@/components/shell/AppShell";
 import type { ConversationSummary } from "@/lib/views";
-import { describeDatabaseError } from "@/lib/db/health";
+import { describeDatabaseError } from "@/lib/db/database-cause";
 
 async function loadConversations(user: Awaited<ReturnType<typeof requirePageUser>>) {
   try {

@@ -2,7 +2,7 @@ import { modelInfoIfAvailable } from "@/lib/chat/operations";
 import { requirePageUser } from "@/lib/auth/current-user";
 import { DemoBadge } from "@/components/chat/DemoBadge";
 import { HomeComposer } from "@/components/chat/HomeComposer";
-import { MAX_MESSAGE_CHARS } from "@/lib/chat/inputs";
+import { maxMessageChars } from "@/lib/chat/inputs";
 import { LayersIcon } from "@/components/ui/icons";
 
 export const dynamic = "force-dynamic";
@@ -20,7 +20,7 @@ export default async function HomePage() {
           and every compaction opens back up to the original words.
         </p>
         <div className="mt-5">
-          <HomeComposer maxChars={MAX_MESSAGE_CHARS} />
+          <HomeComposer maxChars={maxMessageChars()} />
         </div>
         {info ? (
           <p className="mt-4 flex items-center justify-center gap-2 text-[12px] text-neutral-500">

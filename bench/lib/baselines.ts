@@ -8,6 +8,7 @@
 import type { ChatMessage } from "../../lib/compression/types";
 import { TOOL_DEFINITIONS } from "../../lib/chat/tool-set";
 import * as outside from "../../tests/support/outside-model/behaviour";
+import { seededRandom } from "../../lib/random";
 import { requestText, type ScriptedTurn } from "../../tests/support/simulation";
 
 export type EconomyResult = {
@@ -110,7 +111,7 @@ export function rollingSummary(
   options: { window: number; threshold: number; summaryTokens: number; mode: outside.SummaryMode; seed: number },
 ): EconomyResult {
   const result = empty("rolling summary at the threshold", script);
-  const rng = outside.mulberry32(options.seed);
+  const rng = seededRandom(options.seed);
   let summary = "";
   let history: ChatMessage[] = [];
   let last = "";

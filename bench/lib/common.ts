@@ -25,10 +25,6 @@ export function quantile(values: number[], q: number): number {
 export const median = (values: number[]) => quantile(values, 0.5);
 export const p95 = (values: number[]) => quantile(values, 0.95);
 
-export function nowMs(): number {
-  return performance.now();
-}
-
 export async function timed<T>(work: () => Promise<T>): Promise<{ ms: number; value: T }> {
   const started = performance.now();
   const value = await work();

@@ -26,6 +26,7 @@ import type { Db } from "../../lib/db/client";
 import { modelCatalog } from "../../lib/llm/models";
 import { countMessageTokens, tokenCounter } from "../../lib/llm/tokens";
 import * as outside from "../../tests/support/outside-model/behaviour";
+import { seededRandom } from "../../lib/random";
 import { chatter, OutsideSummarizer } from "../../tests/support/simulation";
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
@@ -57,7 +58,7 @@ export async function growConversation(
   const systemPrompt = options.systemPrompt ?? "You are a helpful assistant.";
   const summarizer = new OutsideSummarizer({ mode: "extractive" }, options.seed ?? 1);
   const manager = new AutoCompressionManager({ summarizer, tokens: tokenCounter, models: modelCatalog, logger: quiet });
-  const rng = outside.mulberry32(options.seed ?? 1);
+  const rng = seededRandom(options.seed ?? 1);
   const records = new Map<string, CompactionRecord & { supersededById?: string }>();
   const rows: Row[] = [];
   let active: Transcript = {

@@ -13,7 +13,6 @@
 import { randomUUID } from "node:crypto";
 import type pg from "pg";
 import { countMessageTokens, countTextTokens } from "../../lib/llm/tokens";
-import { renderCompactionText } from "../../lib/compression/render";
 import { seededRandom } from "./common";
 
 const WORDS = (
@@ -190,10 +189,4 @@ export async function seedConversation(
     );
   }
   return { id, messageCount: options.count, compactionCount: tree.all.length, activeCompactions: tree.active, all: tree.all, messages };
-}
-
-/** Tokens of the active context of a seeded conversation (sanity check, not used for timing). */
-export function activeTokens(seeded: SeededConversation, recent: number): number {
-  const summaries = seeded.activeCompactions.reduce((sum, c) => sum + countTextTokens(renderCompactionText({ ...c, kind: "summary" })) + 4, 0);
-  return summaries + seeded.messages.slice(-recent).reduce((sum, m) => sum + m.tokens, 0);
 }

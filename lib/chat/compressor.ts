@@ -1,7 +1,6 @@
 // The conversation layer's side of compression: load the active transcript, let the
 // AutoCompressionManager decide and summarize, save its change in one transaction.
 // Nothing here knows how compression decides.
-import { contextBudget, type ContextBudget } from "../compression/budget";
 import { logAttempts } from "../compression/change";
 import { AutoCompressionManager } from "../compression/manager";
 import { unapplied } from "../compression/records";
@@ -242,11 +241,6 @@ export async function pendingBackgroundWork(conversationId: string): Promise<Bac
 /** Waits for any background compaction of this conversation (tests, benchmarks, shutdown). */
 export async function backgroundSettled(conversationId: string): Promise<void> {
   await services().background.get(conversationId)?.done;
-}
-
-/** What the settings come to for `model`'s window (before any conversation's system prompt). */
-export function budgetForModel(model: string, settings: CompressionSettings): ContextBudget {
-  return contextBudget(modelCatalog.contextWindow(model, settings.contextWindowOverrides), settings, REQUEST_OVERHEAD_TOKENS);
 }
 
 export async function contextMeter(

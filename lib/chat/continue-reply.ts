@@ -9,7 +9,7 @@ import { ModelError, streamChat } from "../llm/client";
 import { countMessageTokensAsync } from "../llm/token-pool";
 import { config } from "../config";
 import { recordTurn } from "../server/metrics";
-import { compressBeforeCall, compressionManager, contextMeter, scheduleBackgroundCompaction } from "./compressor";
+import { activeTranscript, compressBeforeCall, compressionManager, contextMeter, scheduleBackgroundCompaction } from "./compressor";
 import type { TurnEvent } from "./events";
 import { continuationSeparator } from "./join-continuation";
 import { registerTurn } from "./running-turns";
@@ -83,8 +83,10 @@ export async function* continueReply(input: ContinueInput): AsyncGenerator<TurnE
       return;
     }
     if (turn.signal.aborted) return;
-    yield { type: "done", context: await contextMeter(userId, conversationId, settings) };
-    void scheduleBackgroundCompaction(userId, conversationId);
+    const after = await activeTranscript(userId, conversationId);
+    yield { type: "done", context: await contextMeter(userId, conversationId, settings, after) };
+    // As after a turn: only past the pre-emptive level.
+    if (compressionManager().dueAfterReply(after, settings)) void scheduleBackgroundCompaction(userId, conversationId);
   } finally {
     turn.release();
     await input.gate.close();

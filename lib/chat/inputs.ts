@@ -2,7 +2,10 @@
 import { z } from "zod";
 import { config } from "../config";
 
-export const MAX_MESSAGE_CHARS = config().STRATA_MAX_MESSAGE_CHARS;
+/** STRATA_MAX_MESSAGE_CHARS, read when asked so that a changed setting applies without a restart of the module graph. */
+export function maxMessageChars(): number {
+  return config().STRATA_MAX_MESSAGE_CHARS;
+}
 
 // Sequence numbers are 32-bit integer columns: a larger one is refused here, not by the database with a 500.
 const INT4_MAX = 2_147_483_647;
@@ -19,8 +22,9 @@ export const idSchema = z.string().uuid({ message: "Not a valid id." });
 export const messageContentSchema = z
   .string({ message: "The message must be text." })
   .refine((text) => text.trim().length > 0, { message: "The message is empty." })
-  .refine((text) => text.length <= MAX_MESSAGE_CHARS, {
-    message: `The message is longer than the maximum of ${MAX_MESSAGE_CHARS.toLocaleString("en-US")} characters.`,
+  .superRefine((text, ctx) => {
+    const max = maxMessageChars();
+    if (text.length > max) ctx.addIssue({ code: "custom", message: `The message is longer than the maximum of ${max.toLocaleString("en-US")} characters.` });
   });
 
 export const createConversationInput = z.object({

@@ -31,7 +31,6 @@ import type { TurnGate } from "./turn-gate";
 import { TOOL_DEFINITIONS } from "./tool-set";
 
 const MAX_TOOL_ROUNDS = 6;
-const MODEL_TIMEOUT_MS = config().STRATA_MODEL_TIMEOUT_MS;
 
 export type TurnInput = {
   /** The conversation's owner, checked by every query the turn makes. */
@@ -143,7 +142,7 @@ export async function* runTurn(input: TurnInput): AsyncGenerator<TurnEvent> {
           messages,
           tools: TOOL_DEFINITIONS,
           signal: turn.signal,
-          timeoutMs: MODEL_TIMEOUT_MS,
+          timeoutMs: config().STRATA_MODEL_TIMEOUT_MS,
         })) {
           if (event.type === "text") {
             text += event.delta;

@@ -100,8 +100,6 @@ export type Transcript = {
   totalMessageCount: number;
 };
 
-export type AttemptOutcome = "applied" | "failed" | "skipped";
-
 type AttemptBase = {
   trigger: CompactionTrigger;
   strategy: CompactionSource;

@@ -8,8 +8,8 @@ import { eventStream } from "../chat/event-stream";
 import { span, withServerTiming } from "../log/timing";
 import { withTransportSecurity } from "./origin";
 
-/** Largest JSON body accepted (STRATA_MAX_BODY_BYTES). */
-export const MAX_BODY_BYTES = config().STRATA_MAX_BODY_BYTES;
+/** Largest JSON body accepted (STRATA_MAX_BODY_BYTES), read per request. */
+const maxBodyBytes = () => config().STRATA_MAX_BODY_BYTES;
 
 export function jsonResponse(data: unknown, status = 200): Response {
   return Response.json(data, { status, headers: { "cache-control": "no-store" } });
@@ -24,7 +24,7 @@ export function errorResponse(error: unknown): Response {
  * Reads a JSON body: 415 for another content type, 413 past the limit, 400 for bad JSON,
  * bytes that are not UTF-8 or nesting deeper than MAX_INPUT_DEPTH.
  */
-export async function readJsonBody(request: Request, maxBytes = MAX_BODY_BYTES): Promise<unknown> {
+export async function readJsonBody(request: Request, maxBytes = maxBodyBytes()): Promise<unknown> {
   const type = request.headers.get("content-type") ?? "";
   if (!type.toLowerCase().startsWith("application/json")) {
     throw Object.assign(new AppError("invalid_input", "Send the body as application/json."), { httpStatus: 415 });
@@ -93,7 +93,7 @@ function nestingExceeds(text: string, max: number): boolean {
 }
 
 /** A JSON body that must be an object (every endpoint with a body takes one). */
-export async function readJsonObject(request: Request, maxBytes = MAX_BODY_BYTES): Promise<Record<string, unknown>> {
+export async function readJsonObject(request: Request, maxBytes = maxBodyBytes()): Promise<Record<string, unknown>> {
   const body = await readJsonBody(request, maxBytes);
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
     throw new AppError("invalid_input", "The request body must be a JSON object.");

@@ -145,11 +145,6 @@ export function contextWindow(model: string, overrides?: Readonly<Record<string,
   return windowOf(model, overrides ? cachedTable(overrideTables, overrides, () => new WindowTable(overrides)) : EMPTY_TABLE);
 }
 
-/** True when `model` has an entry of its own (not the default). */
-export function isKnownModel(model: string): boolean {
-  return BUILT_IN_TABLE.longestPrefix(normalizeModelName(model)) !== undefined;
-}
-
 /**
  * The engine's ModelCatalog: the one lookup for the engine and every view. Overrides
  * passed with a call (the settings') win over `defaults`.

@@ -41,12 +41,6 @@ export function getTool(name: string): BuiltinTool | undefined {
   return Object.hasOwn(BUILTIN_TOOLS, name) ? BUILTIN_TOOLS[name] : undefined;
 }
 
-/** Definitions to offer the model (all built-ins, or the named ones that exist). */
-export function toolDefinitions(names?: readonly string[]): ChatCompletionFunctionTool[] {
-  const selected = names ? names.map(getTool).filter((tool): tool is BuiltinTool => !!tool) : Object.values(BUILTIN_TOOLS);
-  return selected.map((tool) => tool.definition);
-}
-
 export type ToolResult = { ok: boolean; content: string };
 
 /**

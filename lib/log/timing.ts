@@ -5,6 +5,8 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { config } from "../config.ts";
 
+// Read once, unlike the limits: every span on the turn path asks, and config() costs about
+// 11 µs a call (it compares every variable); the switch is set for a benchmark run before start.
 export const timingEnabled = config().STRATA_SERVER_TIMING === "1";
 
 type Span = { ms: number; count: number };

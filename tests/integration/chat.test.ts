@@ -3,7 +3,7 @@
 import { TOOL_DEFINITIONS } from "../../lib/chat/tool-set";
 import { describe, expect, it } from "vitest";
 import * as ops from "../../lib/chat/operations";
-import { MAX_MESSAGE_CHARS } from "../../lib/chat/inputs";
+import { maxMessageChars } from "../../lib/chat/inputs";
 import { AppError } from "../../lib/errors";
 import { countMessageTokens, countRequestTokens } from "../../lib/llm/tokens";
 import { chatRequests, newConversation, send, setupHarness } from "../support/harness";
@@ -161,7 +161,7 @@ describe("bad input is refused clearly and stores nothing", () => {
   it("refuses a message over the configured maximum size", async () => {
     const conversation = await newConversation();
     const error = await expectRefused(
-      { conversationId: conversation.id, content: "x".repeat(MAX_MESSAGE_CHARS + 1) },
+      { conversationId: conversation.id, content: "x".repeat(maxMessageChars() + 1) },
       /longer than the maximum/,
     );
     expect(error.status).toBe(400);

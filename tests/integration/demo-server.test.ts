@@ -23,7 +23,7 @@ import { createSummarizer } from "@/lib/llm/summarizer";
 import { startDemoServer } from "@/lib/llm/demo-server";
 import { startTestServer, type TestServer } from "../support/test-model";
 import { countRequestTokens, countTextTokens } from "@/lib/llm/tokens";
-import { runTool, toolDefinitions } from "@/lib/llm/tools";
+import { builtinTools, runTool } from "@/lib/llm/tools";
 
 let server: TestServer;
 let endpoint: ModelEndpoint;
@@ -118,7 +118,7 @@ describe("chat completions over HTTP", () => {
 
   it("counts offered tools in prompt_tokens", async () => {
     const messages = [user("hello")];
-    const tools = toolDefinitions();
+    const tools = builtinTools.map((tool) => tool.definition);
     const events = await collect({ model: "strata-demo", messages, tools });
     const usage = events.find((e) => e.type === "usage");
     expect(usage).toEqual({
@@ -150,7 +150,7 @@ describe("tool calls", () => {
     const stream = await openai.chat.completions.create({
       model: "strata-demo",
       messages: [user("What time is it?")],
-      tools: toolDefinitions(),
+      tools: builtinTools.map((tool) => tool.definition),
       stream: true,
     });
     const deltas = [];
@@ -167,7 +167,7 @@ describe("tool calls", () => {
   });
 
   it("round-trips current_time through streamChat", async () => {
-    const tools = toolDefinitions();
+    const tools = builtinTools.map((tool) => tool.definition);
     const messages: ChatMessage[] = [user("Hey, what time is it?")];
     const first = await collect({ model: "strata-demo", messages, tools });
     const callsEvent = first.find((e) => e.type === "tool_calls");

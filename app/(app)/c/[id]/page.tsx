@@ -1,6 +1,6 @@
 import { notFound } from "next/navigation";
 import { changeState, getConversation, meter, timeline } from "@/lib/chat/operations";
-import { MAX_MESSAGE_CHARS } from "@/lib/chat/inputs";
+import { maxMessageChars } from "@/lib/chat/inputs";
 import { requirePageUser } from "@/lib/auth/current-user";
 import { isDemoMode } from "@/lib/llm/client";
 import { AppError } from "@/lib/errors";
@@ -34,7 +34,7 @@ export default async function ConversationPage({ params }: { params: Promise<{ i
       initialHasEarlier={page.hasEarlier}
       initialMeter={context}
       initialVersion={changes.version}
-      maxMessageChars={MAX_MESSAGE_CHARS}
+      maxMessageChars={maxMessageChars()}
       demo={isDemoMode()}
     />
   );
