@@ -40,6 +40,10 @@ export type CompactionView = {
   fromSeq: number;
   toSeq: number;
   summary: string;
+  /** The gist in a few words; null on compactions from before titles (and on truncations). */
+  title: string | null;
+  /** Set once the summary has left the model's view: what the request carries instead (null: in view). */
+  outOfView: string | null;
   sections: SummarySections | null;
   summaryModel: string | null;
   instructions: string | null;

@@ -137,6 +137,8 @@ export async function importConversation(db: Db, userId: string, doc: Conversati
             fromSeq: c.fromSeq,
             toSeq: c.toSeq,
             summary: c.summary,
+            title: c.title,
+            outOfView: c.outOfView,
             ...(c.sections == null ? {} : { sections: json(c.sections) }),
             summaryModel: c.summaryModel,
             instructions: c.instructions,

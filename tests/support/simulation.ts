@@ -29,6 +29,8 @@ export type SummarizerSpec = {
   failRate?: number;
   /** Every summary call takes longer than the pass deadline allows. */
   slow?: boolean;
+  /** Whether summaries open with the title line the request asks for (default: they do). */
+  titles?: outside.TitleMode;
 };
 export type Scenario = {
   window: number;
@@ -69,6 +71,12 @@ export type SimResult = {
   made: { summaries: number; merges: number; truncations: number };
   /** Attempts by outcome, and the most common reasons of the ones that failed. */
   attempts: { applied: number; failed: number; skipped: number; failedReasons: Record<string, number> };
+  /** The highest level of any summary written. */
+  highestLevel: number;
+  /** Per planted fact: how many summaries were written over its message (each one a pass of a summarizer over it). */
+  passes: { median: number; max: number; perFact: number[] };
+  /** Share of the chat requests' prompt tokens a provider's prefix cache could serve (the outside model's rule and count). */
+  cachedShare: number;
   violations: Violation[];
 };
 
@@ -111,7 +119,8 @@ export class OutsideSummarizer implements Summarizer {
         });
       });
     }
-    const reply = outside.summarize(outside.materialOf(messages), this.spec.mode, request.maxTokens, request.json ?? false, this.rng);
+    const title = (this.spec.titles ?? "follow") === "follow" && outside.asksForTitle(messages);
+    const reply = outside.summarize(outside.materialOf(messages), this.spec.mode, request.maxTokens, request.json ?? false, this.rng, { title });
     this.completionTokens += outside.countText(reply.text);
     return { text: reply.text, finishReason: reply.finishReason };
   }
@@ -155,6 +164,11 @@ export class MemoryStore {
       );
       if (overlap) throw new Error(`compaction ${record.fromSeq}–${record.toSeq} overlaps active ${overlap.fromSeq}–${overlap.toSeq}`);
       this.compactions.set(record.id, { ...record });
+    }
+    for (const { id, text } of change.setAside ?? []) {
+      const record = this.compactions.get(id);
+      if (!record || record.supersededById || record.kind !== "summary") throw new Error(`compaction ${id} leaves the view but is not an active summary`);
+      record.outOfView = text;
     }
     // What the engine says the transcript now is must be what loading it gives.
     const loaded = this.active();
@@ -288,6 +302,8 @@ export async function simulate(scenario: Scenario): Promise<SimResult> {
   const facts: { seq: number; probe: string }[] = [];
   const result = { requests: 0, maxRequestShare: 0, overWindow: 0, maxSummaryBlocks: 0, truncations: 0, promptTokens: 0 };
   let lastRequest = "";
+  let previousBody: { messages: outside.Message[]; tools: outside.ToolShape[] } | undefined;
+  let cachedTokens = 0;
   let toolCallCount = 0;
   let added = 0;
   const append = (message: Parameters<MemoryStore["append"]>[0]) => {
@@ -356,7 +372,13 @@ export async function simulate(scenario: Scenario): Promise<SimResult> {
     checkChange(turn, before, await manager.process(before, settings), callsBefore, failuresBefore);
     const active = store.active();
     const { messages } = manager.buildRequest(active, settings);
-    const serverTokens = outside.promptTokens({ messages: messages as unknown as outside.Message[], tools: TOOLS_ON_WIRE });
+    const body = { messages: messages as unknown as outside.Message[], tools: TOOLS_ON_WIRE };
+    const serverTokens = outside.promptTokens(body);
+    const cached = outside.cachedTokens(previousBody, body);
+    // SIM_CACHE: what each request could take from the provider's prefix cache.
+    if (process.env.SIM_CACHE) console.log(`  t${turn} prompt ${serverTokens} cached ${cached} [${active.compactions.map((c) => `L${c.level}:${c.summaryTokens}`).join(" ")}]`);
+    cachedTokens += cached;
+    previousBody = body;
     result.requests++;
     result.promptTokens += serverTokens;
     result.maxRequestShare = Math.max(result.maxRequestShare, serverTokens / scenario.window);
@@ -364,12 +386,14 @@ export async function simulate(scenario: Scenario): Promise<SimResult> {
       result.overWindow++;
       violations.push({ turn, kind: "request over the window", detail: `${serverTokens} > ${scenario.window} by the outside count` });
     }
-    const blocks = active.compactions.length;
+    // Summaries out of view are one line each (at most MAX_OUT_OF_VIEW_LINES of them): blocks are the ones in view.
+    const blocks = active.compactions.filter((c) => c.outOfView === undefined).length;
     result.maxSummaryBlocks = Math.max(result.maxSummaryBlocks, blocks);
     // Whatever an active summary says must reach the model.
     const text = requestText(messages);
     for (const fact of facts) {
-      const inSummary = active.compactions.some((c) => c.summary.includes(fact.probe));
+      // What stands for a summary in the request must reach the model: its text in view, its stand-in out of view.
+      const inSummary = active.compactions.some((c) => (c.outOfView ?? c.summary).includes(fact.probe));
       if (inSummary && !text.includes(fact.probe)) violations.push({ turn, kind: "kept fact not visible", detail: fact.probe });
     }
     lastRequest = text;
@@ -421,10 +445,15 @@ export async function simulate(scenario: Scenario): Promise<SimResult> {
       visible++;
     }
   }
+  const everything = [...store.compactions.values()].filter((c) => c.kind === "summary");
+  const perFact = facts.map((fact) => everything.filter((c) => c.fromSeq <= fact.seq && fact.seq <= c.toSeq).length).sort((a, b) => a - b);
   return {
     scenario,
     turns: scenario.turns,
     ...result,
+    highestLevel: Math.max(0, ...everything.map((c) => c.level)),
+    passes: { median: perFact.length ? perFact[Math.floor((perFact.length - 1) / 2)]! : 0, max: Math.max(0, ...perFact), perFact },
+    cachedShare: result.promptTokens > 0 ? cachedTokens / result.promptTokens : 0,
     summaryCalls: summarizer.calls,
     failedSummaryCalls: summarizer.failures,
     summaryCallsPer100Turns: (summarizer.calls / scenario.turns) * 100,

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { MAX_BLOCKS_PER_LEVEL } from "@/lib/compression/budget";
+import { FAN_OUT } from "@/lib/compression/budget";
 import { conversationHeader, FOLD_INTRO, isFraming, MERGE_INTRO, NOTHING_KEPT, summaryLabel, turnHeader, withoutFraming } from "@/lib/compression/framing";
 import type { CompactionRecord, SummaryRequest, Transcript } from "@/lib/compression/types";
 import { msg, resetSeq, setup, text, transcriptOf } from "./fakes";
@@ -49,7 +49,7 @@ describe("the request's framing copied by a model", () => {
     ctx.summarizer.respond = copyingModel;
     let transcript: Transcript = transcriptOf([]);
     const created: CompactionRecord[] = [];
-    for (let round = 0; round < MAX_BLOCKS_PER_LEVEL * 3; round++) {
+    for (let round = 0; round < FAN_OUT * 3; round++) {
       const added = [
         msg("user", `Service Falcon-${round} listens on port ${4000 + round}.\n${text(300)}`),
         msg("assistant", `ok ${text(300)}`),
