@@ -51,8 +51,13 @@ export function takeTitle(reply: string): { text: string; title?: string } {
  * first sentence that is not generic, else its first sentence.
  */
 export function deriveTitle(summary: string): string {
-  const sentences = sentencesOf(summary)
-    .map((sentence) => sentence.replace(/^(?:(?:[-*•]|\d+\.|\(#[^)]*\))\s+)+/, "").trim())
+  // List markers ("1.", "-", a digest's "(#3–#5)") say where, not what.
+  const unmarked = summary
+    .split("\n")
+    .map((line) => line.replace(/^\s*(?:(?:[-*•]|\d+\.|\(#[^)]*\))\s+)+/, ""))
+    .join("\n");
+  const sentences = sentencesOf(unmarked)
+    .map((sentence) => sentence.trim())
     .filter((sentence) => sentence && sentence !== DETAILS_LABEL && !isFraming(sentence) && !/^[^:]{1,20}:$/.test(sentence));
   const specific = sentences.filter((sentence) => !GENERIC.test(sentence));
   const pick = specific.find((sentence) => keyTermsOf(sentence).length > 0) ?? specific[0] ?? sentences[0] ?? "";

@@ -73,6 +73,8 @@ export type SimResult = {
   attempts: { applied: number; failed: number; skipped: number; failedReasons: Record<string, number> };
   /** The highest level of any summary written. */
   highestLevel: number;
+  /** Messages the conversation has at the end. */
+  messages: number;
   /** Per planted fact: how many summaries were written over its message (each one a pass of a summarizer over it). */
   passes: { median: number; max: number; perFact: number[] };
   /** Share of the chat requests' prompt tokens a provider's prefix cache could serve (the outside model's rule and count). */
@@ -191,6 +193,35 @@ export class MemoryStore {
       if (message.pinned && !inView.has(message.seq)) problems.push(`pinned message ${message.seq} is not in view`);
       if (!inView.has(message.seq) && covering !== 1) problems.push(`message ${message.seq} is under ${covering} active compactions and not in view`);
     }
+    return problems;
+  }
+
+  /**
+   * Nothing lost from the tree: every compaction ever stored is active or merged into
+   * one that is (no dangling parent link), each inside its parent's range and below its
+   * level, and every original message is still stored under its own number.
+   */
+  treeProblems(): string[] {
+    const problems: string[] = [];
+    for (const compaction of this.compactions.values()) {
+      const seen = new Set<string>();
+      let node: (CompactionRecord & { supersededById?: string }) | undefined = compaction;
+      while (node?.supersededById && !seen.has(node.id)) {
+        seen.add(node.id);
+        const parent: (CompactionRecord & { supersededById?: string }) | undefined = this.compactions.get(node.supersededById);
+        if (!parent) {
+          problems.push(`compaction ${node.id} is merged into ${node.supersededById}, which is not stored`);
+          break;
+        }
+        if (parent.fromSeq > node.fromSeq || parent.toSeq < node.toSeq || parent.level <= node.level) {
+          problems.push(`compaction ${node.fromSeq}–${node.toSeq} (level ${node.level}) is not inside its parent ${parent.fromSeq}–${parent.toSeq} (level ${parent.level})`);
+        }
+        node = parent;
+      }
+    }
+    this.messages.forEach((message, index) => {
+      if (message.seq !== index + 1) problems.push(`message ${index + 1} is stored as ${message.seq}`);
+    });
     return problems;
   }
 
@@ -433,6 +464,7 @@ export async function simulate(scenario: Scenario): Promise<SimResult> {
   // SIM_DUMP: the active summaries at the end, as stored.
   if (process.env.SIM_DUMP) for (const c of store.active().compactions) console.log(`--- level ${c.level}, messages ${c.fromSeq}–${c.toSeq}, ${c.summaryTokens} tokens\n${c.summary}`);
   for (const problem of store.coverageProblems()) violations.push({ turn: scenario.turns, kind: "original message lost", detail: problem });
+  for (const problem of store.treeProblems()) violations.push({ turn: scenario.turns, kind: "tree broken", detail: problem });
   const byDepth: Record<string, { planted: number; visible: number }> = {};
   let visible = 0;
   for (const fact of facts) {
@@ -452,6 +484,7 @@ export async function simulate(scenario: Scenario): Promise<SimResult> {
     turns: scenario.turns,
     ...result,
     highestLevel: Math.max(0, ...everything.map((c) => c.level)),
+    messages: store.messages.length,
     passes: { median: perFact.length ? perFact[Math.floor((perFact.length - 1) / 2)]! : 0, max: Math.max(0, ...perFact), perFact },
     cachedShare: result.promptTokens > 0 ? cachedTokens / result.promptTokens : 0,
     summaryCalls: summarizer.calls,
