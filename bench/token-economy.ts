@@ -34,6 +34,9 @@ async function main() {
         summaryCostTokens: strata.summaryCostTokens,
         factsVisible: strata.retention.visible,
         factsPlanted: strata.retention.planted,
+        cachedTokens: Math.round(strata.cachedShare * strata.promptTokens),
+        highestLevel: strata.highestLevel,
+        passes: { median: strata.passes.median, max: strata.passes.max },
       },
       slidingWindow(script, budget.hardLimit),
       rollingSummary(script, { window, threshold: DEFAULT_SETTINGS.threshold, summaryTokens: Math.min(1000, Math.floor(window * 0.25)), mode: "extractive", seed: 3 }),
@@ -53,6 +56,9 @@ async function main() {
         fmt((result.summaryCalls / TURNS) * 100, 1),
         fmtInt(result.summaryCalls),
         `${result.factsVisible}/${result.factsPlanted}`,
+        result.highestLevel ?? "–",
+        result.passes ? `${result.passes.median} / ${result.passes.max}` : "–",
+        result.promptTokens ? `${fmt((100 * result.cachedTokens) / result.promptTokens, 1)}%` : "–",
       ]);
     }
     verdicts.push({
@@ -73,7 +79,21 @@ async function main() {
     });
   }
   const table: Table = {
-    headers: ["window", "approach", "requests sent", "requests refused by the server", "prompt tokens (server count)", "÷ sliding window", "summary tokens spent", "summary calls / 100 turns", "summary calls", "facts visible at the end"],
+    headers: [
+      "window",
+      "approach",
+      "requests sent",
+      "requests refused by the server",
+      "prompt tokens (server count)",
+      "÷ sliding window",
+      "summary tokens spent",
+      "summary calls / 100 turns",
+      "summary calls",
+      "facts visible at the end",
+      "highest level",
+      "passes per planted fact (median / max)",
+      "cached share",
+    ],
     rows,
   };
   printTable("Token economy", table);
@@ -92,7 +112,9 @@ async function main() {
       "model's summarizer called in process by the same rules its HTTP server applies; " +
       "the sliding window keeps the newest messages under the same hard limit; the rolling summary re-summarizes everything but the current turn " +
       "at 80% of the window (one summary, ≤ 1,000 tokens or a quarter of the window); send-everything sends the whole history and is refused past the window. " +
-      "Summary tokens spent = prompt + completion of the summary calls.",
+      "Summary tokens spent = prompt + completion of the summary calls. Highest level: of any summary written (the rolling summary's chain counts one level per rewrite); " +
+      "passes per planted fact: how many summaries were written over the fact's message; cached share: prompt tokens a provider's prefix cache could serve " +
+      "(the outside model's count of the prefix each request shares with the one before it, from 1,024 tokens on, in 128-token steps, OpenAI's rule).",
     tables: [
       { caption: "Results", table },
       { caption: "Targets (Strata's goal: the retention of the rolling summary or better at ≤ the prompt tokens of the sliding window)", table: verdictTable(verdicts) },

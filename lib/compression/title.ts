@@ -46,9 +46,9 @@ export function takeTitle(reply: string): { text: string; title?: string } {
 }
 
 /**
- * A title for a summary that came without one: its first sentence with specifics (a
- * name, a number, an identifier) that is not a generic "summary of…" line, else its
- * first sentence that is not generic, else its first sentence.
+ * A title for a summary that came without one: its first sentence of a few words with
+ * specifics (a name, a number, an identifier) that is not a generic "summary of…" line,
+ * else its first such sentence without specifics, else its first sentence.
  */
 export function deriveTitle(summary: string): string {
   // List markers ("1.", "-", a digest's "(#3–#5)") say where, not what.
@@ -59,7 +59,9 @@ export function deriveTitle(summary: string): string {
   const sentences = sentencesOf(unmarked)
     .map((sentence) => sentence.trim())
     .filter((sentence) => sentence && sentence !== DETAILS_LABEL && !isFraming(sentence) && !/^[^:]{1,20}:$/.test(sentence));
-  const specific = sentences.filter((sentence) => !GENERIC.test(sentence));
+  // A title names something in words: "<<reply 150>>" or "#12" has a number but says nothing.
+  const worded = (sentence: string) => (sentence.match(/\p{L}{2,}/gu) ?? []).length >= 3;
+  const specific = sentences.filter((sentence) => !GENERIC.test(sentence) && worded(sentence));
   const pick = specific.find((sentence) => keyTermsOf(sentence).length > 0) ?? specific[0] ?? sentences[0] ?? "";
   return clipTitle(pick.replace(/^FACT\s+/, "")) || "Earlier conversation";
 }

@@ -70,7 +70,8 @@ function tokenDecision(input: TriggerInput): TriggerDecision | null {
   // threshold, so it buys as many turns as a compaction at the threshold: every
   // compaction changes the request from the first block it replaces, and a provider's
   // prompt cache misses from there on (docs/design.md, "A stable prefix").
-  const target = background ? budget.targetTokens - Math.max(0, budget.thresholdTokens - budget.preemptiveTokens) : budget.targetTokens;
+  // (Never below half the target: a pre-emptive threshold set far down must not empty the context each time.)
+  const target = background ? Math.max(budget.targetTokens / 2, budget.targetTokens - Math.max(0, budget.thresholdTokens - budget.preemptiveTokens)) : budget.targetTokens;
   const excess = toOurTokens(breakdown.totalTokens - target, breakdown.calibration);
   const enoughTokens = Math.max(1, excess + Math.round(budget.summaryMaxTokens / 2));
   const reason = over

@@ -32,6 +32,9 @@ describe("the request's framing copied by a model", () => {
       expect(isFraming(line)).toBe(true);
     }
     expect(isFraming("## Conversation to summarize (messages 13-26)")).toBe(true);
+    // A model that writes one sentence a line copies an introduction sentence by sentence.
+    expect(isFraming("Earlier summaries, oldest first.")).toBe(true);
+    expect(isFraming("Earlier summaries, oldest first, were about the budget.")).toBe(false);
     expect(isFraming("We summarized messages 1–12 yesterday.")).toBe(false);
     expect(isFraming("Project Falcon-3 uses port 4021 in production.")).toBe(false);
   });
