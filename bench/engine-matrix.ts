@@ -9,7 +9,9 @@ import { problemsOf } from "../tests/support/matrix";
 import { simulate, type Scenario, type SimResult } from "../tests/support/simulation";
 import { appendResults, fmt, printTable, runMain, type Table } from "./lib/common";
 
-const WINDOWS = [4096, 8192, 16_384, 32_768, 131_072];
+// BENCH_WINDOWS / BENCH_CARRY_OFF=0 shrink the run on a busy machine (the results say which windows ran).
+const WINDOWS = process.env.BENCH_WINDOWS ? process.env.BENCH_WINDOWS.split(",").map(Number) : [4096, 8192, 16_384, 32_768, 131_072];
+const CARRY_OFF = process.env.BENCH_CARRY_OFF !== "0";
 const SIZES = ["short", "long", "mixed"] as const;
 const SUMMARIZERS: Record<string, Scenario["summarizer"]> = {
   extractive: { mode: "extractive" },
@@ -41,7 +43,7 @@ async function main() {
     for (const size of SIZES) {
       for (const [name, summarizer] of Object.entries(SUMMARIZERS)) {
         for (const carryDetails of [true, false]) {
-          if (!carryDetails && name === "30% failing") continue;
+          if (!carryDetails && (name === "30% failing" || !CARRY_OFF)) continue;
           const result = await simulate({ window, size, summarizer, turns: window >= 131_072 ? Math.max(TURNS, 300) : TURNS, factEvery: 5, settings: { carryDetails } });
           const problems = problemsOf(result);
           rows.push([
@@ -148,7 +150,7 @@ async function main() {
   printTable("Per window", summary);
   appendResults("Engine matrix against the outside model", {
     intro:
-      `\`npx tsx bench/engine-matrix.ts\`: the real engine, in memory, ${TURNS} turns (300 at 128k) per row against the outside model's rules ` +
+      `\`npx tsx bench/engine-matrix.ts\`: the real engine, in memory, ${TURNS} turns (300 at 128k) per row against the outside model's rules, windows ${WINDOWS.join(", ")}${CARRY_OFF ? "" : ", carry-over of specifics on only"} ` +
       "(its own token count decides whether a request fits; its own summaries). Facts are plain sentences planted every fifth turn " +
       "(\"Project Falcon-3 uses port 4021 in production.\"), FACT lines are off (`preserveFactLines: false`); a fact counts as visible " +
       "when its sentence is in the last request; retention by depth counts, per window, the facts covered at that depth and how many of them were visible. Depth is the level of the compaction that covers the fact's message at the end (0: still a message). " +

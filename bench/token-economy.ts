@@ -10,7 +10,8 @@ import { execSync } from "node:child_process";
 import { fmt, fmtInt, printTable, runMain, type Table, type Verdict, verdictTable, writeResults } from "./lib/common";
 
 const TURNS = Number(process.env.BENCH_TURNS ?? 1000);
-const WINDOWS = [8192, 32_768, 131_072];
+// BENCH_WINDOWS shrinks the run on a busy machine (the results say which windows ran).
+const WINDOWS = process.env.BENCH_WINDOWS ? process.env.BENCH_WINDOWS.split(",").map(Number) : [8192, 32_768, 131_072];
 
 const uptime = () => execSync("uptime").toString().trim().replace(/^.*load average/, "load average");
 
@@ -105,7 +106,7 @@ async function main() {
     command: "npx tsx bench/token-economy.ts",
     load: `${loadBefore} at the start; ${uptime()} at the end; ran in ${fmt(minutes, 1)} min (${fmt(cpuMinutes, 1)} min of CPU)`,
     intro:
-      `\`npx tsx bench/token-economy.ts\`: one scripted conversation of ${fmtInt(TURNS)} turns (≈300 tokens a turn, a plain-sentence fact every tenth turn, ` +
+      `\`npx tsx bench/token-economy.ts\`: one scripted conversation of ${fmtInt(TURNS)} turns at windows ${WINDOWS.join(", ")} (≈300 tokens a turn, a plain-sentence fact every tenth turn, ` +
       "no FACT lines, `preserveFactLines` off) run four ways against the outside model's rules (tests/support/outside-model: its own token count, " +
       "an extractive summarizer that keeps sentences with names and numbers). Strata runs its real engine (lib/compression with the app's tiktoken counter, default settings) in memory through " +
       "tests/support/simulation.ts — lib/chat/turn.ts's loop (process, buildRequest, reply, background process) without database or HTTP, the outside " +
