@@ -118,6 +118,31 @@ describe("summaries out of the model's view", () => {
   });
 });
 
+describe("existing conversations with a deep chain", () => {
+  it("keep working: the old levels stay, new compactions follow the tree's rules, the chain's top is never merged again", async () => {
+    const { manager } = setup({ keepRecentCount: 4, summaryMaxTokens: 200 }, 6000);
+    resetSeq(401);
+    const chain = compaction("chain", 1, 400, { level: 40, summary: `The chain held it all. Falcon-1 uses port 4001. ${text(6400)}` });
+    let transcript = transcriptOf([...chat(14, 700), msg("user", "and now?")], { compactions: [chain], totalMessageCount: 429 });
+    let made = 0;
+    for (let round = 0; round < 6; round++) {
+      const change = await manager.process(transcript);
+      made += change.created.length;
+      for (const record of change.created) {
+        expect(record.childIds).not.toContain("chain");
+        expect(record.level).toBeLessThanOrEqual(levelCap(transcript.totalMessageCount, 4));
+      }
+      transcript = { ...change.transcript, messages: [...change.transcript.messages, ...chat(6, 700), msg("user", `round ${round}?`)] };
+      transcript = { ...transcript, totalMessageCount: transcript.messages.at(-1)!.seq };
+    }
+    expect(made).toBeGreaterThan(2);
+    // Still active (in view, or out of it as a stand-in that keeps its specifics).
+    const kept = transcript.compactions.find((c) => c.id === "chain")!;
+    expect(kept.level).toBe(40);
+    expect(kept.outOfView ?? kept.summary).toContain("Falcon-1 uses port 4001");
+  });
+});
+
 describe("a stable prefix", () => {
   it("a compaction changes the request only from the first block it replaces: older summaries keep their exact text and position", async () => {
     const { manager } = setup({ keepRecentCount: 4, summaryMaxTokens: 200 }, 6000);
