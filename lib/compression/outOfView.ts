@@ -25,7 +25,12 @@ function specificsOf(summary: string): string {
 /** The stand-in of a summary: its line, and at most `room` tokens of its specifics (FACT lines, when kept, whatever the room). */
 function standIn(compaction: CompactionRecord, room: number, tokens: TokenCounter, preserveFacts: boolean): string {
   const line = outOfViewLine(compaction);
-  const specifics = specificsOf(compaction.summary);
+  // A title that is one of the sentences (a derived one usually is) is not said twice.
+  const titled = (sentence: string) => line.endsWith(`] ${sentence.replace(/[.!?]+$/, "")}`);
+  const specifics = specificsOf(compaction.summary)
+    .split("\n")
+    .filter((sentence) => !titled(sentence))
+    .join("\n");
   const facts = preserveFacts ? extractFacts(specifics) : [];
   const prose = specifics
     .split("\n")

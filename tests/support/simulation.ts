@@ -462,7 +462,7 @@ export async function simulate(scenario: Scenario): Promise<SimResult> {
   }
 
   // SIM_DUMP: the active summaries at the end, as stored.
-  if (process.env.SIM_DUMP) for (const c of store.active().compactions) console.log(`--- level ${c.level}, messages ${c.fromSeq}–${c.toSeq}, ${c.summaryTokens} tokens\n${c.summary}`);
+  if (process.env.SIM_DUMP) for (const c of store.active().compactions) console.log(`--- level ${c.level}, messages ${c.fromSeq}–${c.toSeq}, ${c.summaryTokens} tokens\n${c.outOfView !== undefined ? `(out of view) ${c.outOfView}` : c.summary}`);
   for (const problem of store.coverageProblems()) violations.push({ turn: scenario.turns, kind: "original message lost", detail: problem });
   for (const problem of store.treeProblems()) violations.push({ turn: scenario.turns, kind: "tree broken", detail: problem });
   const byDepth: Record<string, { planted: number; visible: number }> = {};
