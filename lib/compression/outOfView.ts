@@ -2,7 +2,7 @@ import type { ContextBudget } from "./budget";
 import { condense } from "./condense";
 import { keyTermsOf, sentencesOf } from "./details";
 import { extractFacts } from "./facts";
-import { outOfViewLine } from "./render";
+import { MESSAGE_OVERHEAD_TOKENS, outOfViewLine } from "./render";
 import type { CompactionRecord, TokenCounter } from "./types";
 
 // A summary that leaves the model's view is not re-summarized: what stands for it in
@@ -10,10 +10,8 @@ import type { CompactionRecord, TokenCounter } from "./types";
 // specifics (names, numbers, FACT lines), verbatim, while a small fixed room lasts.
 // Copied, not rewritten, so no fact is distorted by it; only left out for lack of room.
 
-/** At most this many summaries out of view keep their line in the request (the most recently set aside). */
-export const MAX_OUT_OF_VIEW_LINES = 8;
-/** The specifics of summaries out of view take at most this share of the summary budget. */
-const SPECIFICS_SHARE = 0.25;
+/** The stand-ins of summaries out of view take at most this share of the summary budget. */
+export const STAND_IN_SHARE = 0.75;
 
 /** The sentences of a summary worth keeping once its prose is gone: those with specifics, not the engine's markers. */
 function specificsOf(summary: string): string {
@@ -40,17 +38,13 @@ function standIn(compaction: CompactionRecord, room: number, tokens: TokenCounte
   return [line, kept, ...facts].filter(Boolean).join("\n");
 }
 
-const detailTokens = (text: string | undefined, tokens: TokenCounter) => {
-  const rest = (text ?? "").split("\n").slice(1).join("\n");
-  return rest ? tokens.count(rest) + 1 : 0;
-};
-
 /**
  * What the summaries out of view stand as once `leaving` leaves too. The ones already
  * out keep their text — the request changes only from where `leaving` stood — unless
- * room is needed: the newcomer gets at most half the room for specifics, the oldest
- * stand-ins give theirs back first (down to their line), and past
- * MAX_OUT_OF_VIEW_LINES the oldest keep nothing (but FACT lines, when they are kept).
+ * room is needed: all stand-ins share a fixed part of the summary budget, the newcomer
+ * takes at most half of it for its specifics, and when they outgrow it the oldest
+ * stand-ins give back their specifics first (down to their line), then their line
+ * (FACT lines, when they are kept, stay: they are the user's explicit record).
  * Returns only the entries that change.
  */
 export function standIns(
@@ -60,19 +54,24 @@ export function standIns(
   tokens: TokenCounter,
   preserveFacts: boolean,
 ): { id: string; text: string }[] {
-  const room = Math.floor(budget.summaryBudgetTokens * SPECIFICS_SHARE);
+  const room = Math.floor(budget.summaryBudgetTokens * STAND_IN_SHARE);
   const earlier = compactions.filter((c) => c.kind === "summary" && c.outOfView !== undefined && c.id !== leaving.id);
   const texts = new Map(earlier.map((c) => [c.id, c.outOfView!] as const));
+  const cost = (text: string | undefined) => (text ? tokens.count(text) + MESSAGE_OVERHEAD_TOKENS : 0);
   const fresh = standIn(leaving, Math.floor(room / 2), tokens, preserveFacts);
-  let used = detailTokens(fresh, tokens) + earlier.reduce((sum, c) => sum + detailTokens(texts.get(c.id), tokens), 0);
-  for (const [index, compaction] of earlier.entries()) {
-    const pastLines = earlier.length - index >= MAX_OUT_OF_VIEW_LINES;
-    if (!pastLines && used <= room) break;
-    const before = texts.get(compaction.id)!;
-    const after = pastLines ? standIn(compaction, 0, tokens, preserveFacts).split("\n").slice(1).join("\n") : standIn(compaction, 0, tokens, preserveFacts);
-    used -= detailTokens(before, tokens) - detailTokens(after, tokens);
-    texts.set(compaction.id, after);
-  }
+  let used = cost(fresh) + earlier.reduce((sum, c) => sum + cost(texts.get(c.id)), 0);
+  const shrink = (to: (compaction: CompactionRecord) => string) => {
+    for (const compaction of earlier) {
+      if (used <= room) return;
+      const before = texts.get(compaction.id)!;
+      const after = to(compaction);
+      if (cost(after) >= cost(before)) continue;
+      used -= cost(before) - cost(after);
+      texts.set(compaction.id, after);
+    }
+  };
+  shrink((compaction) => standIn(compaction, 0, tokens, preserveFacts));
+  shrink((compaction) => standIn(compaction, 0, tokens, preserveFacts).split("\n").slice(1).join("\n"));
   const changed = earlier.filter((c) => texts.get(c.id) !== c.outOfView).map((c) => ({ id: c.id, text: texts.get(c.id)! }));
   return [...changed, { id: leaving.id, text: fresh }];
 }

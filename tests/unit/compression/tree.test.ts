@@ -5,7 +5,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { contextBudget, FAN_OUT } from "@/lib/compression/budget";
 import { finalizeOutput } from "@/lib/compression/finalize";
 import { levelCap, planMerge } from "@/lib/compression/levels";
-import { MAX_OUT_OF_VIEW_LINES, standIns } from "@/lib/compression/outOfView";
+import { standIns } from "@/lib/compression/outOfView";
 import { DEFAULT_SETTINGS } from "@/lib/compression/settings";
 import { deriveTitle, MAX_TITLE_CHARS, takeTitle } from "@/lib/compression/title";
 import type { CompactionRecord } from "@/lib/compression/types";
@@ -87,21 +87,31 @@ describe("summaries out of the model's view", () => {
       ...extra,
     });
 
-  it("stand as their range, title and specifics; the ones already out keep their text; past the line limit the oldest keep only FACT lines", () => {
-    const budget = { summaryBudgetTokens: 2000 };
-    const first = standIns([summaryOf(0)], summaryOf(0), budget, counter, true);
+  it("stand as their range, title and specifics; the ones already out keep their text until room is needed, then the oldest give theirs back first", () => {
+    const first = standIns([summaryOf(0)], summaryOf(0), { summaryBudgetTokens: 2000 }, counter, true);
     expect(first).toEqual([{ id: "s0", text: "[#1–#10, not shown] Part 0\nProject Falcon-0 uses port 4000 in production.\nFACT part0=yes" }]);
-    // Eight already out: the ninth leaving changes only the oldest (past the limit) and adds itself.
-    const out = Array.from({ length: MAX_OUT_OF_VIEW_LINES }, (_, i) => {
+    const out = Array.from({ length: 8 }, (_, i) => {
       const record = summaryOf(i);
-      return { ...record, outOfView: standIns([record], record, budget, counter, true)[0]!.text };
+      return { ...record, outOfView: standIns([record], record, { summaryBudgetTokens: 2000 }, counter, true)[0]!.text };
     });
-    const leaving = summaryOf(MAX_OUT_OF_VIEW_LINES);
-    const changed = standIns([...out, leaving], leaving, budget, counter, true);
-    expect(changed.map((entry) => entry.id)).toEqual(["s0", `s${MAX_OUT_OF_VIEW_LINES}`]);
-    expect(changed[0]!.text).toBe("FACT part0=yes");
-    // Without FACT preservation, the oldest keeps nothing at all.
-    expect(standIns([...out, leaving], leaving, budget, counter, false)[0]).toEqual({ id: "s0", text: "" });
+    const leaving = summaryOf(8);
+    // Room enough: only the newcomer is written; the request's start stays as it was.
+    expect(standIns([...out, leaving], leaving, { summaryBudgetTokens: 2000 }, counter, true).map((e) => e.id)).toEqual(["s8"]);
+    // Little room: the oldest shrink first (to their line, then to nothing but FACT lines), the newest keep their text.
+    for (const preserveFacts of [true, false]) {
+      const changed = standIns([...out, leaving], leaving, { summaryBudgetTokens: 160 }, counter, preserveFacts);
+      expect(changed.at(-1)!.id).toBe("s8");
+      const shrunk = changed.slice(0, -1).map((entry) => Number(entry.id.slice(1)));
+      expect(shrunk.length).toBeGreaterThan(0);
+      expect(shrunk).toEqual(Array.from({ length: shrunk.length }, (_, i) => i));
+      for (const entry of changed.slice(0, -1)) expect(entry.text.length).toBeLessThan(out[Number(entry.id.slice(1))]!.outOfView.length);
+      // FACT lines are the user's record: kept whatever the room when they are preserved.
+      for (const entry of changed.slice(0, -1)) {
+        if (preserveFacts) expect(entry.text).toContain(`FACT part${entry.id.slice(1)}=yes`);
+      }
+    }
+    // No room even for their lines: the oldest keep nothing (without FACT preservation).
+    expect(standIns([...out, leaving], leaving, { summaryBudgetTokens: 60 }, counter, false)[0]).toEqual({ id: "s0", text: "" });
   });
 
   it("are rendered as their stand-in, never merged or folded again, and stay active (nothing is lost)", async () => {
