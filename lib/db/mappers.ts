@@ -2,6 +2,7 @@
 // query returns the same shapes.
 import { z } from "zod";
 import type { Compaction, CompactionAttempt, Conversation, Message } from "./generated/client.ts";
+import { deriveTitle } from "../compression/title";
 import type { AttemptRecord, CompactionRecord, SummarySections, ToolCall, TranscriptMessage } from "../compression/types";
 import { summarySectionsSchema } from "../compression/strategies/structured";
 import type { AttemptView, CompactionView, ConversationView, MessageView } from "../views";
@@ -143,7 +144,9 @@ export function compactionColumns(row: Compaction) {
 }
 
 export function toCompactionView(row: Compaction, childCount: number): CompactionView {
-  return { id: row.id, ...compactionColumns(row), createdAt: row.createdAt.toISOString(), childCount };
+  // A summary stored before titles existed gets one derived from its text, so a collapsed tree of an old conversation reads too.
+  const title = row.title ?? (row.kind === "summary" ? deriveTitle(row.summary) : null);
+  return { id: row.id, ...compactionColumns(row), title, createdAt: row.createdAt.toISOString(), childCount };
 }
 
 export function toConversationView(row: Conversation, messageCount: number): ConversationView {

@@ -9,6 +9,8 @@ import { standIns } from "@/lib/compression/outOfView";
 import { DEFAULT_SETTINGS } from "@/lib/compression/settings";
 import { deriveTitle, MAX_TITLE_CHARS, takeTitle } from "@/lib/compression/title";
 import type { CompactionRecord } from "@/lib/compression/types";
+import type { Compaction } from "@/lib/db/generated/client";
+import { toCompactionView } from "@/lib/db/mappers";
 import { chat, compaction, counter, msg, resetSeq, setup, text, transcriptOf } from "./fakes";
 
 beforeEach(() => resetSeq());
@@ -150,6 +152,22 @@ describe("existing conversations with a deep chain", () => {
     const kept = transcript.compactions.find((c) => c.id === "chain")!;
     expect(kept.level).toBe(40);
     expect(kept.outOfView ?? kept.summary).toContain("Falcon-1 uses port 4001");
+  });
+});
+
+describe("a summary stored before titles", () => {
+  it("shows a title derived from its text; a stored title is shown as it is; a truncation has none", () => {
+    const row = (extra: Partial<Compaction>) =>
+      ({
+        id: "r", conversationId: "c", level: 1, kind: "summary", trigger: "auto", strategy: "ai_summary", fromSeq: 1, toSeq: 9,
+        summary: "Summary of 9 earlier lines.\nProject Falcon-3 uses port 4021 in production.", title: null, outOfView: null, sections: null,
+        summaryModel: null, instructions: null, summaryTokens: 10, keptSeqs: [], coveredMessageCount: 9, coveredTokens: 900, messagesBefore: 0,
+        messagesAfter: 0, tokensBefore: 0, tokensAfter: 0, durationMs: 0, background: false, supersededById: null, undoneAt: null, createdAt: new Date(0),
+        ...extra,
+      }) as Compaction;
+    expect(toCompactionView(row({}), 0).title).toBe("Project Falcon-3 uses port 4021 in production");
+    expect(toCompactionView(row({ title: "Ports" }), 0).title).toBe("Ports");
+    expect(toCompactionView(row({ kind: "truncation", strategy: "truncation", trigger: "hard_limit" }), 0).title).toBeNull();
   });
 });
 
