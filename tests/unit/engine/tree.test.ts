@@ -5,6 +5,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { heightBound, problemsOf } from "../../support/matrix";
 import { simulate, type Scenario } from "../../support/simulation";
+import { checkTreeRun, treeRuns } from "../../support/tree-property";
 
 /** Default settings, a plain-sentence fact every tenth turn, a summarizer that drops some of what it sees. */
 const acceptance = (window: number): Scenario => ({ window, turns: 400, size: "short", summarizer: { mode: "lossy" }, factEvery: 10, seed: 1 });
@@ -36,27 +37,6 @@ describe("a tree, not a chain (default settings, 400 turns, a lossy summarizer)"
 
 describe("property: random long runs against the outside model", () => {
   it("height bound, passes per fact, coverage, nothing lost, no request over the window", async () => {
-    await fc.assert(
-      fc.asyncProperty(
-        fc.record({
-          window: fc.constantFrom(2048, 3000, 4096, 8192),
-          turns: fc.integer({ min: 60, max: 200 }),
-          size: fc.constantFrom("short" as const, "medium" as const, "mixed" as const),
-          mode: fc.constantFrom("lossy" as const, "extractive" as const, "terse" as const, "verbose" as const, "cut" as const, "mixed" as const, "drop_facts" as const),
-          titles: fc.constantFrom("follow" as const, "ignore" as const),
-          keepRecentCount: fc.integer({ min: 2, max: 12 }),
-          seed: fc.integer({ min: 1, max: 100_000 }),
-        }),
-        async ({ window, turns, size, mode, titles, keepRecentCount, seed }) => {
-          const result = await simulate({ window, turns, size, summarizer: { mode, titles }, factEvery: 5, seed, settings: { keepRecentCount } });
-          // problemsOf: no request over the window, every message in view or under exactly one
-          // active compaction, every stored compaction reachable from an active one inside its
-          // parent, height ≤ ⌈log4(messages ÷ keep)⌉ + 2 and no fact summarized more often than that.
-          expect(problemsOf(result)).toEqual([]);
-          expect(result.highestLevel).toBeLessThanOrEqual(heightBound(result.messages, keepRecentCount));
-        },
-      ),
-      { numRuns: 8, seed: 20_261_126 },
-    );
+    await fc.assert(fc.asyncProperty(treeRuns, checkTreeRun), { numRuns: 8, seed: 20_261_126 });
   }, 240_000);
 });
