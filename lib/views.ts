@@ -40,6 +40,10 @@ export type CompactionView = {
   fromSeq: number;
   toSeq: number;
   summary: string;
+  /** The gist in a few words; null on compactions from before titles (and on truncations). */
+  title: string | null;
+  /** Set once the summary has left the model's view: what the request carries instead (null: in view). */
+  outOfView: string | null;
   sections: SummarySections | null;
   summaryModel: string | null;
   instructions: string | null;
@@ -55,8 +59,6 @@ export type CompactionView = {
   createdAt: string;
   /** Lower-level compactions merged into this one. */
   childCount: number;
-  /** One line of gist written with the summary; absent or null on rows from before titles. */
-  title?: string | null;
 };
 
 /** The way down the tree to one message: the compactions covering it, outermost first. */

@@ -22,12 +22,31 @@ export type EconomyResult = {
   summaryCostTokens: number;
   factsVisible: number;
   factsPlanted: number;
+  /** Prompt tokens a provider's prefix cache could serve (the outside model's rule: a shared prefix of 1,024+ tokens, in 128-token steps). */
+  cachedTokens: number;
+  /** Summaries of summaries: the highest level, and how often each planted fact was summarized (median, max); absent without summaries. */
+  highestLevel?: number;
+  passes?: { median: number; max: number };
 };
 
 const TOOLS = TOOL_DEFINITIONS as unknown as outside.ToolShape[];
 const SYSTEM: ChatMessage = { role: "system", content: "You are a helpful assistant for a software team." };
 
 const serverTokens = (messages: ChatMessage[]) => outside.promptTokens({ messages: messages as unknown as outside.Message[], tools: TOOLS });
+
+/** Counts an accepted request: its prompt tokens, and what it shares with the one before it. */
+function counter(result: EconomyResult): (request: ChatMessage[]) => number {
+  let previous: { messages: outside.Message[]; tools: outside.ToolShape[] } | undefined;
+  return (request) => {
+    const body = { messages: request as unknown as outside.Message[], tools: TOOLS };
+    const tokens = outside.promptTokens(body);
+    result.requests++;
+    result.promptTokens += tokens;
+    result.cachedTokens += outside.cachedTokens(previous, body);
+    previous = body;
+    return tokens;
+  };
+}
 
 /** The conversation's messages, turn by turn (tool rounds included), as the model would see them in full. */
 function turnMessages(turn: ScriptedTurn, index: number): ChatMessage[] {
@@ -46,12 +65,13 @@ function factsIn(text: string, script: ScriptedTurn[]): number {
 }
 
 function empty(name: string, script: ScriptedTurn[]): EconomyResult {
-  return { name, requests: 0, promptTokens: 0, rejected: 0, summaryCalls: 0, summaryCostTokens: 0, factsVisible: 0, factsPlanted: script.filter((t) => t.probe).length };
+  return { name, requests: 0, promptTokens: 0, rejected: 0, summaryCalls: 0, summaryCostTokens: 0, factsVisible: 0, factsPlanted: script.filter((t) => t.probe).length, cachedTokens: 0 };
 }
 
 /** The newest whole messages that fit under `limit` (a tool call is never sent without its result). */
 export function slidingWindow(script: ScriptedTurn[], limit: number): EconomyResult {
   const result = empty("sliding window (newest messages that fit)", script);
+  const sent = counter(result);
   const history: ChatMessage[] = [];
   let last = "";
   for (const [index, turn] of script.entries()) {
@@ -62,8 +82,7 @@ export function slidingWindow(script: ScriptedTurn[], limit: number): EconomyRes
       while (start < pending.length && serverTokens([SYSTEM, ...pending.slice(start)]) > limit) start++;
       while (start < pending.length && pending[start]!.role === "tool") start++;
       const request = [SYSTEM, ...pending.slice(start)];
-      result.requests++;
-      result.promptTokens += serverTokens(request);
+      sent(request);
       last = requestText(request);
     };
     if (turn.toolOutput) {
@@ -80,6 +99,7 @@ export function slidingWindow(script: ScriptedTurn[], limit: number): EconomyRes
 /** Everything, while it fits the window; the server refuses the rest. */
 export function sendEverything(script: ScriptedTurn[], window: number): EconomyResult {
   const result = empty("send everything (while it fits)", script);
+  const sent = counter(result);
   const history: ChatMessage[] = [];
   let last = "";
   for (const [index, turn] of script.entries()) {
@@ -91,8 +111,7 @@ export function sendEverything(script: ScriptedTurn[], window: number): EconomyR
       result.rejected++;
       last = "";
     } else {
-      result.requests++;
-      result.promptTokens += tokens;
+      sent(request);
       last = requestText(request);
     }
     history.push(messages.at(-1)!);
@@ -111,7 +130,12 @@ export function rollingSummary(
   options: { window: number; threshold: number; summaryTokens: number; mode: outside.SummaryMode; seed: number },
 ): EconomyResult {
   const result = empty("rolling summary at the threshold", script);
+  const sent = counter(result);
   const rng = seededRandom(options.seed);
+  // Every summary rewrites the one before it: a planted fact goes through every later call.
+  const plantedAt: number[] = [];
+  const callsAt: number[] = [];
+  let turnIndex = 0;
   let summary = "";
   let history: ChatMessage[] = [];
   let last = "";
@@ -129,6 +153,7 @@ export function rollingSummary(
         ];
         const reply = outside.summarize(outside.materialOf(prompt as unknown as outside.Message[]), options.mode, options.summaryTokens, false, rng);
         result.summaryCalls++;
+        callsAt.push(turnIndex);
         result.summaryCostTokens += outside.promptTokens({ messages: prompt as unknown as outside.Message[] }) + outside.countText(reply.text);
         summary = reply.text.replace(/^Summary:\s*/, "");
         history = current;
@@ -140,11 +165,12 @@ export function rollingSummary(
       result.rejected++;
       return;
     }
-    result.requests++;
-    result.promptTokens += tokens;
+    sent(request);
     last = requestText(request);
   };
   for (const [index, turn] of script.entries()) {
+    turnIndex = index;
+    if (turn.probe) plantedAt.push(index);
     const messages = turnMessages(turn, index);
     history.push(messages[0]!);
     if (turn.toolOutput) {
@@ -155,5 +181,13 @@ export function rollingSummary(
     history.push(messages.at(-1)!);
   }
   result.factsVisible = factsIn(last, script);
+  result.highestLevel = result.summaryCalls;
+  result.passes = medianMax(plantedAt.map((planted) => callsAt.filter((call) => call > planted).length));
   return result;
+}
+
+/** The median and the largest of `values` (0 for none). */
+export function medianMax(values: number[]): { median: number; max: number } {
+  const sorted = [...values].sort((a, b) => a - b);
+  return { median: sorted.length ? sorted[Math.floor((sorted.length - 1) / 2)]! : 0, max: sorted.at(-1) ?? 0 };
 }

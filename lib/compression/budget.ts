@@ -24,9 +24,12 @@ const MAX_SUMMARIES_SHARE = 0.3;
 const MAX_KEEP_SHARE = 0.25;
 /** Summaries and kept messages each take at most this share of what the target leaves after the fixed part. */
 const SHARE_OF_TARGET = 0.5;
-/** Past this many blocks of one level, the oldest are merged one level up. */
-export const MAX_BLOCKS_PER_LEVEL = 4;
-/** Past this many summary blocks in all, the oldest are merged whatever their level. */
+/**
+ * The fan-out of the summary tree: a merge takes at most this many summaries of one
+ * level, and a level that holds this many is merged one level up.
+ */
+export const FAN_OUT = 4;
+/** Past this many summary blocks in view, the oldest run is merged (or, at the top, leaves the view). */
 export const MAX_SUMMARY_BLOCKS = 10;
 
 export type BudgetAdjustment = {

@@ -5,12 +5,24 @@ import type { AttemptRecord, CompactionRecord, CompressionChange, CompressionLog
 export class ChangeBuilder {
   readonly created: CompactionRecord[] = [];
   readonly attempts: AttemptRecord[] = [];
+  readonly setAside: { id: string; text: string }[] = [];
 
   constructor(public transcript: Transcript) {}
 
   apply(record: CompactionRecord): void {
+    // A record that absorbs a summary out of view (a truncation) makes its stand-in moot.
+    const absorbed = new Set(record.childIds);
+    this.setAside.splice(0, this.setAside.length, ...this.setAside.filter((entry) => !absorbed.has(entry.id)));
     this.created.push(record);
     this.transcript = applyCompaction(this.transcript, record);
+  }
+
+  /** `id` (an active summary) is out of the model's view and stands there as `text`; see CompactionRecord.outOfView. */
+  setOutOfView(id: string, text: string): void {
+    const made = this.created.findIndex((record) => record.id === id);
+    if (made >= 0) this.created[made] = { ...this.created[made]!, outOfView: text };
+    else this.setAside.splice(0, this.setAside.length, ...this.setAside.filter((entry) => entry.id !== id), { id, text });
+    this.transcript = { ...this.transcript, compactions: this.transcript.compactions.map((c) => (c.id === id ? { ...c, outOfView: text } : c)) };
   }
 
   attempt(attempt: AttemptRecord): void {
@@ -18,7 +30,7 @@ export class ChangeBuilder {
   }
 
   result(): CompressionChange {
-    return { created: [...this.created], attempts: [...this.attempts], transcript: this.transcript };
+    return { created: [...this.created], ...(this.setAside.length ? { setAside: [...this.setAside] } : {}), attempts: [...this.attempts], transcript: this.transcript };
   }
 }
 

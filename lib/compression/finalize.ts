@@ -3,6 +3,7 @@ import { carryDetails } from "./details";
 import { capSummary, extractFacts, reconcileFacts } from "./facts";
 import { isFraming, NOTHING_KEPT, withoutFraming } from "./framing";
 import { formatCount, renderSections } from "./render";
+import { clipTitle, deriveTitle, takeTitle } from "./title";
 import type { StrategyOutput } from "./strategies/types";
 import type { CompactionRecord, TokenCounter, TranscriptMessage } from "./types";
 
@@ -49,6 +50,9 @@ export type SummaryBound = { maxTokens: number; maxChars?: number; tokens: Token
  */
 export function finalizeOutput(output: StrategyOutput, sourceFacts: string[], contextFacts: string[], bound: SummaryBound, background?: Background): StrategyOutput {
   const repeated = repeatsBackground(background);
+  // The title line is the summarizer's answer to our request, not part of the summary.
+  const titled = output.sections ? { text: output.summary, title: output.title } : takeTitle(output.summary);
+  const givenTitle = output.title ?? titled.title;
   const notes = [...(output.notes ?? [])];
   let sections = output.sections;
   let summary: string;
@@ -67,7 +71,7 @@ export function finalizeOutput(output: StrategyOutput, sourceFacts: string[], co
     };
     summary = renderSections(sections);
   } else {
-    let text = withoutFraming(output.summary)
+    let text = withoutFraming(titled.text)
       .split("\n")
       .filter((line) => !repeated(line))
       .join("\n");
@@ -99,6 +103,8 @@ export function finalizeOutput(output: StrategyOutput, sourceFacts: string[], co
   // Stored empty, a summary would look like a lost one; this says what happened.
   const empty = !bounded.text.trim();
   const result: StrategyOutput = { ...output, summary: empty ? NOTHING_KEPT : bounded.text };
+  // A summarizer that ignored the request for a title (or a strategy without a model) still gets one.
+  result.title = (givenTitle && clipTitle(givenTitle)) || deriveTitle(result.summary);
   delete result.cut;
   if (sections && !empty) result.sections = sections;
   else delete result.sections;

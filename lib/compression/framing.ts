@@ -17,6 +17,10 @@ export const summaryLabel = (fromSeq: number, toSeq: number, level: number) => `
 
 const RANGE = String.raw`\d[\d,]*\s*[–-]\s*\d[\d,]*`;
 const FIXED = new Set([CONTEXT_INTRO, FOLD_INTRO, MERGE_INTRO, SEPARATOR, NOTHING_KEPT].map((line) => line.toLowerCase()));
+// A model that writes one sentence a line copies an introduction as its sentences.
+for (const intro of [CONTEXT_INTRO, FOLD_INTRO, MERGE_INTRO]) {
+  for (const piece of intro.split(/(?<=[.!?])\s+/)) if (piece.length >= 15) FIXED.add(piece.toLowerCase());
+}
 const PATTERNS = [
   new RegExp(String.raw`^conversation to summarize \(messages ${RANGE}\):?$`, "i"),
   new RegExp(String.raw`^turn \(messages ${RANGE}\):?$`, "i"),

@@ -1,59 +1,90 @@
-import { MAX_BLOCKS_PER_LEVEL, MAX_SUMMARY_BLOCKS, type ContextBudget } from "./budget";
-import { formatCount, renderedCompactionTokens } from "./render";
+import { FAN_OUT, MAX_SUMMARY_BLOCKS, type ContextBudget } from "./budget";
+import { compactionsInRequest, formatCount, renderedCompactionTokens } from "./render";
 import { summarizable } from "./selection";
 import type { CompactionRecord, TokenCounter, Transcript } from "./types";
 
 export type MergePlan = { level: number; children: CompactionRecord[]; reason: string };
 
+/** What keeps the summaries within their budget next: a merge one level up, or the oldest summary leaving the model's view. */
+export type LevelPlan = ({ kind: "merge" } & MergePlan) | { kind: "set_aside"; compaction: CompactionRecord; reason: string };
+
 /**
- * Summaries of summaries keep the summary part of the context bounded: every summary
- * costs what it costs in the request (its rendering), and neither one level nor all
- * of them together may outgrow their share of the window or their number of blocks.
- * The oldest material is merged first, so detail fades with age.
+ * The highest level a merge may make for a conversation of `messages` messages:
+ * ⌈log_F(messages ÷ keepRecent)⌉ + 1, at least 2. Every merge raises what it merges
+ * by exactly one level, so this bounds the height of the tree and how often any fact
+ * is summarized again (docs/design.md, "Levels: a tree of bounded height").
  */
-export function planMerge(transcript: Transcript, budget: ContextBudget, tokens: TokenCounter): MergePlan | null {
-  const summaries = transcript.compactions.filter((c) => c.kind === "summary");
-  if (summaries.length < 2) return null;
+export function levelCap(messages: number, keepRecent: number): number {
+  const ratio = Math.max(1, messages) / Math.max(1, keepRecent);
+  return Math.max(2, Math.ceil(Math.log(ratio) / Math.log(FAN_OUT) - 1e-9) + 1);
+}
+
+/** Summaries the model sees whole: the ones merges and folds may take. */
+export function inViewSummaries(transcript: Transcript): CompactionRecord[] {
+  return transcript.compactions.filter((c) => c.kind === "summary" && c.outOfView === undefined);
+}
+
+/**
+ * Summaries of summaries keep the summary part of the context bounded, as a tree:
+ * a merge takes at most FAN_OUT neighbouring summaries of ONE level and writes one a
+ * level above them, and never above `cap`. A level with FAN_OUT summaries, or over its
+ * budget, is merged first (lowest level first); when all summaries in view outgrow
+ * their budget or their number of blocks, a run of one level is merged (lowest level
+ * first: it sits after the older summaries, so the request keeps its prefix), and when
+ * there is none, the oldest summary leaves the model's view. A summary is never merged
+ * with one of another level: merging the oldest, largest summary into everything
+ * after it is the chain this replaces.
+ */
+export function planMerge(transcript: Transcript, budget: ContextBudget, tokens: TokenCounter, cap: number): LevelPlan | null {
+  const shown = inViewSummaries(transcript);
   const cost = (c: CompactionRecord) => renderedCompactionTokens(c, tokens);
   const free = new Set(summarizable(transcript).map((m) => m.seq));
-  const levels = [...new Set(summaries.map((c) => c.level))].sort((a, b) => a - b);
+  const mayClimb = (c: CompactionRecord) => c.kind === "summary" && c.outOfView === undefined && c.level + 1 <= cap;
+  const levels = [...new Set(shown.map((c) => c.level))].sort((a, b) => a - b);
 
   for (const level of levels) {
-    const ofLevel = summaries.filter((c) => c.level === level);
+    if (level + 1 > cap) continue;
+    const ofLevel = shown.filter((c) => c.level === level);
     const used = ofLevel.reduce((sum, c) => sum + cost(c), 0);
-    if (used <= budget.levelBudgetTokens && ofLevel.length <= MAX_BLOCKS_PER_LEVEL) continue;
-    // The whole run goes at once: one call now instead of another merge soon.
-    const run = oldestRun(transcript, free, (c) => c.kind === "summary" && c.level === level, cost, { tokens: Infinity, blocks: Infinity });
+    if (used <= budget.levelBudgetTokens && ofLevel.length < FAN_OUT) continue;
+    const run = oldestRun(transcript, free, (c) => mayClimb(c) && c.level === level);
     if (run) {
       const why =
         used > budget.levelBudgetTokens
           ? `level ${level} summaries cost ${formatCount(used)} tokens (budget ${formatCount(budget.levelBudgetTokens)})`
-          : `${ofLevel.length} level ${level} summaries (at most ${MAX_BLOCKS_PER_LEVEL})`;
-      return { level: level + 1, children: run, reason: `${why}: merging ${run.length} into level ${level + 1}` };
+          : `${ofLevel.length} level ${level} summaries (a level holds fewer than ${FAN_OUT})`;
+      return { kind: "merge", level: level + 1, children: run, reason: `${why}: merging ${run.length} into level ${level + 1}` };
     }
   }
 
-  const total = summaries.reduce((sum, c) => sum + cost(c), 0);
-  if (total <= budget.summaryBudgetTokens && summaries.length <= MAX_SUMMARY_BLOCKS) return null;
-  const run = oldestRun(transcript, free, (c) => c.kind === "summary", cost, {
-    tokens: total - budget.summaryBudgetTokens / 2,
-    blocks: summaries.length - Math.floor(MAX_SUMMARY_BLOCKS / 2),
-  });
-  if (!run) return null;
-  const level = Math.max(...run.map((c) => c.level)) + 1;
+  const total = compactionsInRequest(transcript.compactions)
+    .filter((c) => c.kind === "summary")
+    .reduce((sum, c) => sum + cost(c), 0);
+  if (total <= budget.summaryBudgetTokens && shown.length <= MAX_SUMMARY_BLOCKS) return null;
   const why =
     total > budget.summaryBudgetTokens
       ? `summaries cost ${formatCount(total)} tokens (budget ${formatCount(budget.summaryBudgetTokens)})`
-      : `${summaries.length} summary blocks (at most ${MAX_SUMMARY_BLOCKS})`;
-  return { level, children: run, reason: `${why}: merging the oldest ${run.length} into level ${level}` };
+      : `${shown.length} summary blocks (at most ${MAX_SUMMARY_BLOCKS})`;
+  for (const level of levels) {
+    const run = oldestRun(transcript, free, (c) => mayClimb(c) && c.level === level);
+    if (run) return { kind: "merge", level: level + 1, children: run, reason: `${why}: merging ${run.length} of level ${level} into level ${level + 1}` };
+  }
+  // The newest summary stays: it alone fits (a summary is bounded by the level budget).
+  const oldest = shown[0];
+  if (!oldest || shown.length < 2) return null;
+  return {
+    kind: "set_aside",
+    compaction: oldest,
+    reason: `${why}, and no two neighbouring summaries of one level may merge: the summary of messages ${oldest.fromSeq}–${oldest.toSeq} (level ${oldest.level}) leaves the model's view`,
+  };
 }
 
 /**
- * When the new summary would push level 1 (or all summaries) over budget, the
- * summaries right before the selection are folded into it: one call writes one summary
- * of them and the new messages, a level above them, instead of a summary now and a
- * merge right after. Level 1 overflowing folds the level-1 run; all summaries
- * overflowing folds as few of the newest summaries as it takes to fit again.
+ * When the new summary would make level 1 full (FAN_OUT blocks, or over its budget),
+ * the level-1 summaries right before the selection (at most FAN_OUT − 1) are folded
+ * into it: one call writes one level-2 summary of them and the new messages, instead
+ * of a summary now and a merge right after. The new messages count as the fold's
+ * FAN_OUT-th child; nothing above level 1 is ever folded.
  */
 export function planFold(
   transcript: Transcript,
@@ -61,60 +92,42 @@ export function planFold(
   budget: ContextBudget,
   tokens: TokenCounter,
 ): CompactionRecord[] {
-  const summaries = transcript.compactions.filter((c) => c.kind === "summary");
-  if (summaries.length === 0) return [];
+  const levelOne = inViewSummaries(transcript).filter((c) => c.level === 1);
+  if (levelOne.length === 0) return [];
   const cost = (c: CompactionRecord) => renderedCompactionTokens(c, tokens);
   const expected = Math.round(budget.summaryMaxTokens / 2);
-  const levelOne = summaries.filter((c) => c.level === 1);
-  const levelOneFull =
-    levelOne.length > 0 &&
-    (levelOne.reduce((sum, c) => sum + cost(c), 0) + expected > budget.levelBudgetTokens || levelOne.length + 1 > MAX_BLOCKS_PER_LEVEL);
-  const total = summaries.reduce((sum, c) => sum + cost(c), 0);
-  const allFull = total + expected > budget.summaryBudgetTokens || summaries.length + 1 > MAX_SUMMARY_BLOCKS;
-  if (!levelOneFull && !allFull) return [];
+  const full = levelOne.reduce((sum, c) => sum + cost(c), 0) + expected > budget.levelBudgetTokens || levelOne.length + 1 >= FAN_OUT;
+  if (!full) return [];
 
   const free = new Set(summarizable(transcript).map((m) => m.seq));
   const freeBetween = (fromSeq: number, toSeq: number) => transcript.messages.some((m) => free.has(m.seq) && m.seq > fromSeq && m.seq < toSeq);
   const run: CompactionRecord[] = [];
   let next = selection.fromSeq;
-  let freed = 0;
   for (const candidate of transcript.compactions.filter((c) => c.toSeq < selection.fromSeq).reverse()) {
-    if (candidate.kind !== "summary" || freeBetween(candidate.toSeq, next)) break;
-    const wanted = levelOneFull ? candidate.level === 1 : total - freed + expected > budget.summaryBudgetTokens || run.length === 0;
-    if (!wanted) break;
+    if (candidate.kind !== "summary" || candidate.outOfView !== undefined || candidate.level !== 1 || freeBetween(candidate.toSeq, next)) break;
+    if (run.length >= FAN_OUT - 1) break;
     run.unshift(candidate);
-    freed += cost(candidate);
     next = candidate.fromSeq;
   }
   return run;
 }
 
 /**
- * The oldest run of neighbouring compactions that `fits` (at least two), long enough
- * to free `enough.tokens` or remove `enough.blocks`. Neighbours merge only when no
- * summarizable message lies between them.
+ * The oldest run of neighbouring compactions that `fits`, at least two and at most
+ * FAN_OUT. Neighbours merge only when no summarizable message lies between them.
  */
-function oldestRun(
-  transcript: Transcript,
-  free: Set<number>,
-  fits: (c: CompactionRecord) => boolean,
-  cost: (c: CompactionRecord) => number,
-  enough: { tokens: number; blocks: number },
-): CompactionRecord[] | null {
+function oldestRun(transcript: Transcript, free: Set<number>, fits: (c: CompactionRecord) => boolean): CompactionRecord[] | null {
   const ordered = transcript.compactions;
   const between = (left: CompactionRecord, right: CompactionRecord) =>
     transcript.messages.some((m) => free.has(m.seq) && m.seq > left.toSeq && m.seq < right.fromSeq);
   for (let start = 0; start < ordered.length; start++) {
     const run: CompactionRecord[] = [];
-    let taken = 0;
-    for (let index = start; index < ordered.length; index++) {
+    for (let index = start; index < ordered.length && run.length < FAN_OUT; index++) {
       const candidate = ordered[index]!;
       const previous = run.at(-1);
       if (!fits(candidate)) break;
       if (previous && between(previous, candidate)) break;
-      if (run.length >= 2 && taken >= enough.tokens && run.length - 1 >= enough.blocks) break;
       run.push(candidate);
-      taken += cost(candidate);
     }
     if (run.length >= 2) return run;
   }
@@ -130,13 +143,14 @@ export function summaryRuns(transcript: Transcript): CompactionRecord[][] {
     const previous = run.at(-1);
     const joined =
       compaction.kind === "summary" &&
+      compaction.outOfView === undefined &&
       previous !== undefined &&
       !transcript.messages.some((m) => free.has(m.seq) && m.seq > previous.toSeq && m.seq < compaction.fromSeq);
     if (!joined && run.length > 0) {
       runs.push(run);
       run = [];
     }
-    if (compaction.kind === "summary") run.push(compaction);
+    if (compaction.kind === "summary" && compaction.outOfView === undefined) run.push(compaction);
   }
   if (run.length > 0) runs.push(run);
   return runs;

@@ -4,7 +4,8 @@ import { boundText } from "./condense";
 import { reconcileFacts } from "./facts";
 import { factsOfCompactions, factsOfMessages } from "./finalize";
 import { enforceHardLimit } from "./hardLimit";
-import { planFold, planMerge, summaryRuns, type MergePlan } from "./levels";
+import { inViewSummaries, levelCap, planFold, planMerge, summaryRuns, type MergePlan } from "./levels";
+import { standIns } from "./outOfView";
 import { budgetFor, measureTranscript } from "./measure";
 import { failureOf, passSignal, withNotes, type RunContext } from "./pass";
 import { Recorder } from "./records";
@@ -13,6 +14,7 @@ import { buildRequest, requestTokens } from "./request";
 import { planRewind } from "./rewind";
 import { providedRange, selectRange, summarizable, type Selection } from "./selection";
 import type { CompressionSettings } from "./settings";
+import { deriveTitle } from "./title";
 import { decideTrigger, type TriggerDecision } from "./triggers";
 import { SummaryWriter, type Written } from "./writer";
 import type {
@@ -175,6 +177,7 @@ export class AutoCompressionManager {
         const { output } = written;
         const proposal: CompactionProposal = {
           summary: output.summary,
+          ...(output.title ? { title: output.title } : {}),
           fromSeq: selection.fromSeq,
           toSeq: selection.toSeq,
           strategy: context.strategy,
@@ -231,6 +234,7 @@ export class AutoCompressionManager {
         fromSeq: range.fromSeq,
         toSeq: range.toSeq,
         summary,
+        title: input.title?.trim() || deriveTitle(summary),
         ...(input.sections && notes.length === 0 ? { sections: input.sections } : {}),
         ...(input.trigger === "tool" ? { summaryModel: transcript.model } : {}),
         ...(input.instructions?.trim() ? { instructions: input.instructions.trim() } : {}),
@@ -304,16 +308,35 @@ export class AutoCompressionManager {
     return planFold(transcript, selection, context.budget, this.deps.tokens);
   }
 
-  /** Merges until the summary budgets hold again; true when anything was merged. */
+  /** The highest level a merge may make in this conversation (see levelCap). */
+  private cap(transcript: Transcript, context: RunContext): number {
+    // Sequence numbers count every message ever written too (the loaded count may leave rewound ones out).
+    const newest = Math.max(0, ...transcript.messages.map((m) => m.seq), ...transcript.compactions.map((c) => c.toSeq));
+    return levelCap(Math.max(transcript.totalMessageCount, newest), context.settings.keepRecentCount);
+  }
+
+  /** Merges (or sets the oldest summaries out of view) until the summary budgets hold again; true when anything changed. */
   private async mergeLevels(change: ChangeBuilder, context: RunContext): Promise<boolean> {
     let merged = false;
     for (let merges = 0; merges < MAX_MERGES; merges++) {
       if (context.signal?.aborted) return merged;
-      const plan = planMerge(change.transcript, context.budget, this.deps.tokens);
-      if (!plan || !(await this.merge(change, plan, carrying(context)))) return merged;
+      const plan = planMerge(change.transcript, context.budget, this.deps.tokens, this.cap(change.transcript, context));
+      if (!plan) return merged;
+      if (plan.kind === "set_aside") this.setAside(change, plan.compaction, plan.reason, context);
+      else if (!(await this.merge(change, plan, carrying(context)))) return merged;
       merged = true;
     }
     return merged;
+  }
+
+  /**
+   * A summary leaves the model's view without a model call: the request keeps one line
+   * for it (title and range); the record stays in the tree, in search and in exports.
+   */
+  private setAside(change: ChangeBuilder, compaction: CompactionRecord, reason: string, context: RunContext): void {
+    const texts = standIns(change.transcript.compactions, compaction, context.budget, this.deps.tokens, context.settings.preserveFactLines);
+    for (const { id, text } of texts) change.setOutOfView(id, text);
+    this.deps.logger.info({ conversationId: change.transcript.conversationId, compactionId: compaction.id, level: compaction.level }, reason);
   }
 
   /**
@@ -323,8 +346,17 @@ export class AutoCompressionManager {
    */
   private async shortenSummaries(change: ChangeBuilder, context: RunContext): Promise<boolean> {
     const transcript = change.transcript;
-    const run = summaryRuns(transcript).sort((a, b) => this.cost(b) - this.cost(a))[0];
-    if (!run) return false;
+    const cap = this.cap(transcript, context);
+    const run = summaryRuns(transcript)
+      .filter((candidate) => Math.max(...candidate.map((c) => c.level)) + 1 <= cap)
+      .sort((a, b) => this.cost(b) - this.cost(a))[0];
+    if (!run) {
+      // Rewriting would summarize the top of the tree once more than its height allows: the oldest summary leaves the view instead.
+      const shown = inViewSummaries(transcript);
+      if (shown.length < 2) return false;
+      this.setAside(change, shown[0]!, "the request is over the hard limit with nothing left to summarize and no summary may climb further: the oldest summary leaves the model's view", context);
+      return true;
+    }
     const factor = this.measure(transcript, context.settings).calibration.factor;
     const over = requestTokens(transcript, context.settings, this.deps) - context.budget.hardLimit;
     const fits = Math.min(context.budget.levelBudgetTokens, this.cost(run) - Math.ceil(over / factor) - 32);
@@ -357,6 +389,7 @@ export class AutoCompressionManager {
         fromSeq: fold[0]?.fromSeq ?? selection.fromSeq,
         toSeq: selection.toSeq,
         summary: output.summary,
+        ...(output.title ? { title: output.title } : {}),
         ...(output.sections ? { sections: output.sections } : {}),
         ...(output.model ? { summaryModel: output.model } : {}),
         ...(context.instructions ? { instructions: context.instructions } : {}),
@@ -390,6 +423,7 @@ export class AutoCompressionManager {
         fromSeq: plan.children[0]!.fromSeq,
         toSeq: plan.children.at(-1)!.toSeq,
         summary: output.summary,
+        ...(output.title ? { title: output.title } : {}),
         ...(output.sections ? { sections: output.sections } : {}),
         ...(output.model ? { summaryModel: output.model } : {}),
         ...(context.instructions ? { instructions: context.instructions } : {}),

@@ -1,5 +1,5 @@
 import { contextBudget, type ContextBudget } from "./budget";
-import { renderedCompactionTokens } from "./render";
+import { compactionsInRequest, renderedCompactionTokens } from "./render";
 import type { CompressionSettings } from "./settings";
 import type { Calibration, ContextBreakdown, ModelCatalog, TokenCounter, Transcript, TranscriptMessage } from "./types";
 
@@ -72,7 +72,7 @@ export function breakdownOf(
 
 /** The context as the transcript stands (the usage ratio the triggers read), before request assembly drops anything. */
 export function measureTranscript(transcript: Transcript, settings: CompressionSettings, deps: MeasureDeps): ContextBreakdown {
-  const summaryTokens = transcript.compactions.reduce((sum, c) => sum + renderedCompactionTokens(c, deps.tokens), 0);
+  const summaryTokens = compactionsInRequest(transcript.compactions).reduce((sum, c) => sum + renderedCompactionTokens(c, deps.tokens), 0);
   const messageTokens = transcript.messages.reduce((sum, m) => sum + m.tokens, 0);
   return breakdownOf(
     {

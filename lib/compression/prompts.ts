@@ -1,4 +1,5 @@
 import { CONTEXT_INTRO } from "./framing";
+import { TITLE_FIELD_INSTRUCTION, TITLE_INSTRUCTION } from "./title";
 import type { ChatMessage } from "./types";
 
 /**
@@ -67,6 +68,9 @@ export type PromptParts = {
 /** Builds a summary-model request: the tagged system prompt, then the material as a user message. */
 export function buildPromptMessages(parts: PromptParts): ChatMessage[] {
   const system = [PROMPT_TAGS[parts.kind], parts.instructions.trim()];
+  // Asked whatever the instructions (a custom prompt included); a reply without it gets a derived title.
+  if (parts.kind === "summary") system.push(TITLE_INSTRUCTION);
+  if (parts.kind === "structured") system.push(TITLE_FIELD_INSTRUCTION);
   if (parts.limits) system.push(parts.limits);
   if (parts.extraInstructions?.trim()) {
     system.push(`Additional instructions for this summary:\n${parts.extraInstructions.trim()}`);

@@ -1,4 +1,5 @@
 import { summaryLabel } from "./framing";
+import { deriveTitle } from "./title";
 import type { CompactionRecord, SummarySections, TokenCounter } from "./types";
 
 /** Role and framing tokens of a message the engine writes itself (the stored counts include theirs). */
@@ -8,10 +9,27 @@ export function formatCount(value: number): string {
   return Math.round(value).toLocaleString("en-US");
 }
 
+type Renderable = Pick<CompactionRecord, "kind" | "fromSeq" | "toSeq" | "level" | "summary" | "title" | "outOfView">;
+
+/** The first line of what stands for a summary out of the model's view: its range and its title. */
+export function outOfViewLine(compaction: Pick<CompactionRecord, "fromSeq" | "toSeq" | "summary" | "title">): string {
+  return `[#${compaction.fromSeq}–#${compaction.toSeq}, not shown] ${compaction.title ?? deriveTitle(compaction.summary)}`;
+}
+
 /** How a compaction appears to the chat model: one system message per compaction. */
-export function renderCompactionText(compaction: Pick<CompactionRecord, "kind" | "fromSeq" | "toSeq" | "level" | "summary">): string {
+export function renderCompactionText(compaction: Renderable): string {
   if (compaction.kind === "truncation") return compaction.summary;
+  if (compaction.outOfView !== undefined) return compaction.outOfView;
   return `${summaryLabel(compaction.fromSeq, compaction.toSeq, compaction.level)}\n${compaction.summary}`;
+}
+
+/**
+ * The compactions that have an entry in the request, in order: every one in view, and
+ * those out of it that still stand there as a line. Assembly and every measure of the
+ * context use this one list, so what is counted is what is sent.
+ */
+export function compactionsInRequest<T extends Pick<CompactionRecord, "outOfView">>(compactions: readonly T[]): T[] {
+  return compactions.filter((c) => c.outOfView === undefined || c.outOfView !== "");
 }
 
 // Every turn measures and renders the same active summaries again; a summary's text
@@ -31,7 +49,7 @@ function countRemembered(text: string, tokens: TokenCounter): number {
 }
 
 export function renderedCompactionTokens(
-  compaction: Pick<CompactionRecord, "kind" | "fromSeq" | "toSeq" | "level" | "summary">,
+  compaction: Renderable,
   tokens: TokenCounter,
 ): number {
   return countRemembered(renderCompactionText(compaction), tokens) + MESSAGE_OVERHEAD_TOKENS;

@@ -1,6 +1,6 @@
 import { elideMiddle } from "./elide";
 import { breakdownOf, budgetFor, calibrationOf, measureTranscript, toServerTokens, type MeasureDeps } from "./measure";
-import { formatCount, MESSAGE_OVERHEAD_TOKENS, renderCompactionText, renderedCompactionTokens } from "./render";
+import { compactionsInRequest, formatCount, MESSAGE_OVERHEAD_TOKENS, renderCompactionText, renderedCompactionTokens } from "./render";
 import type { CompressionSettings } from "./settings";
 import type { BuiltRequest, ChatMessage, CompressionLogger, ToolCall, Transcript, TranscriptMessage } from "./types";
 
@@ -38,7 +38,7 @@ function toChat(message: TranscriptMessage): ChatMessage {
 /** Summaries sit at their fromSeq; a pinned message inside a range follows its summary. */
 function ordered(transcript: Transcript, deps: MeasureDeps): Entry[] {
   const items: { position: number; rank: number; entry: Entry }[] = [];
-  for (const compaction of transcript.compactions) {
+  for (const compaction of compactionsInRequest(transcript.compactions)) {
     items.push({
       position: compaction.fromSeq,
       rank: 0,

@@ -65,8 +65,14 @@ function tokenDecision(input: TriggerInput): TriggerDecision | null {
   const limit = background ? budget.preemptiveTokens : budget.thresholdTokens;
   if (!over && (limit <= 0 || breakdown.totalTokens < limit)) return null;
   // Enough that the context lands at the target (a summary of about half its bound
-  // comes back), so the next turns do not trigger again at once.
-  const excess = toOurTokens(breakdown.totalTokens - budget.targetTokens, breakdown.calibration);
+  // comes back), so the next turns do not trigger again at once. A pre-emptive
+  // compaction lands as far under the target as its threshold is under the auto
+  // threshold, so it buys as many turns as a compaction at the threshold: every
+  // compaction changes the request from the first block it replaces, and a provider's
+  // prompt cache misses from there on (docs/design.md, "A stable prefix").
+  // (Never below half the target: a pre-emptive threshold set far down must not empty the context each time.)
+  const target = background ? Math.max(budget.targetTokens / 2, budget.targetTokens - Math.max(0, budget.thresholdTokens - budget.preemptiveTokens)) : budget.targetTokens;
+  const excess = toOurTokens(breakdown.totalTokens - target, breakdown.calibration);
   const enoughTokens = Math.max(1, excess + Math.round(budget.summaryMaxTokens / 2));
   const reason = over
     ? `request of ${formatCount(input.requestTokens)} tokens is over the hard limit of ${formatCount(budget.hardLimit)}`

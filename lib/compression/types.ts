@@ -47,6 +47,14 @@ type CompactionBase = {
   toSeq: number;
   /** The text the model sees in place of the range (for a truncation: what could be kept of it). */
   summary: string;
+  /** The gist in a few words (absent on records from before titles, and on truncations). */
+  title?: string;
+  /**
+   * Set when the summary has left the model's view: what the request carries instead of
+   * its text (a line with its range and title, and the specifics it still has room for;
+   * empty: nothing). It stays active in the tree and is never merged again.
+   */
+  outOfView?: string;
   summaryTokens: number;
   coveredMessageCount: number;
   coveredTokens: number;
@@ -120,11 +128,14 @@ export type AttemptRecord =
 /**
  * What one run of the manager changed. Applied by the conversation layer in one
  * transaction: insert `created` (in order: a later record may list an earlier one in
- * childIds), set supersededById of every childId to its parent, insert `attempts`.
+ * childIds), set supersededById of every childId to its parent, mark `setAside` out of
+ * view, insert `attempts`.
  * Empty `created` means nothing changed.
  */
 export type CompressionChange = {
   created: CompactionRecord[];
+  /** Active summaries out of the model's view whose stand-in text (outOfView) this change sets; stored with `created`. */
+  setAside?: { id: string; text: string }[];
   attempts: AttemptRecord[];
   /** The transcript as it is after the change (the same object shape, new arrays). */
   transcript: Transcript;
@@ -246,6 +257,7 @@ export type CompactNowOptions = {
 /** A summary that is shown to the user before it is applied (compactNow with preview). */
 export type CompactionProposal = {
   summary: string;
+  title?: string;
   sections?: SummarySections;
   fromSeq: number;
   toSeq: number;
@@ -255,6 +267,8 @@ export type CompactionProposal = {
 
 export type ApplyProvidedInput = {
   summary: string;
+  /** Derived from the summary when absent. */
+  title?: string;
   trigger: "tool" | "manual";
   fromSeq?: number;
   toSeq?: number;

@@ -34,7 +34,7 @@ export class SummaryWriter {
 
   /** A summary of `selection`, with the summaries in `fold` folded into it. */
   async summarize(transcript: Transcript, selection: Selection, fold: CompactionRecord[], context: RunContext, maxChars?: number): Promise<Written> {
-    const precedingSummary = transcript.compactions.filter((c) => c.kind === "summary" && c.toSeq < selection.fromSeq).slice(-1);
+    const precedingSummary = transcript.compactions.filter((c) => c.kind === "summary" && c.outOfView === undefined && c.toSeq < selection.fromSeq).slice(-1);
     const preserve = context.settings.preserveFactLines;
     return this.write(transcript, context, async (strategyContext) =>
       finalizeOutput(

@@ -36,6 +36,8 @@ export function compactionData(conversationId: string, record: CompactionRecord)
     fromSeq: record.fromSeq,
     toSeq: record.toSeq,
     summary: record.summary,
+    title: record.title ?? null,
+    outOfView: record.outOfView ?? null,
     ...(record.kind === "summary"
       ? {
           ...(record.sections ? { sections: record.sections as Prisma.InputJsonValue } : {}),
@@ -82,6 +84,15 @@ async function insertCompaction(tx: Tx, conversationId: string, record: Compacti
   }
 }
 
+/** A summary leaves the model's view (or its stand-in changes): only while it is still active. */
+async function setOutOfView(tx: Tx, conversationId: string, entry: { id: string; text: string }): Promise<void> {
+  const { count } = await tx.compaction.updateMany({
+    where: { id: entry.id, conversationId, kind: "summary", supersededById: null, undoneAt: null },
+    data: { outOfView: entry.text },
+  });
+  if (count !== 1) throw new CompactionConflict("A summary leaving the model's view was merged or undone by a concurrent turn first.");
+}
+
 /**
  * Saves one run of the compression manager: every new compaction, the links from the
  * records it merges, and the attempts, in ONE transaction under the conversation's
@@ -93,10 +104,11 @@ export async function saveCompressionChange(
   db: Db,
   userId: string,
   conversationId: string,
-  change: Pick<CompressionChange, "created" | "attempts">,
+  change: Pick<CompressionChange, "created" | "attempts" | "setAside">,
   historyVersion: number,
 ): Promise<{ saved: boolean; conflict?: string; attempts: AttemptRecord[] }> {
-  if (change.created.length === 0) {
+  const setAside = change.setAside ?? [];
+  if (change.created.length === 0 && setAside.length === 0) {
     await recordAttempts(db, userId, conversationId, change.attempts);
     return { saved: true, attempts: change.attempts };
   }
@@ -109,6 +121,7 @@ export async function saveCompressionChange(
         throw new CompactionConflict("The conversation was rewound or edited while this compaction was prepared.");
       }
       for (const record of change.created) await insertCompaction(tx, conversationId, record);
+      for (const entry of setAside) await setOutOfView(tx, conversationId, entry);
       if (change.attempts.length > 0) {
         await tx.compactionAttempt.createMany({ data: change.attempts.map((a) => attemptData(conversationId, a)) });
       }

@@ -55,6 +55,10 @@ export const exportedCompaction = z.strictObject({
   fromSeq: seq,
   toSeq: seq,
   summary: text(2_000_000),
+  /** Absent in files from before titles. */
+  title: text(1000).nullable().default(null),
+  /** What stands for the summary in the model's request once it left the view; absent in files from before. */
+  outOfView: text(2_000_000).nullable().default(null),
   sections: z.record(z.string(), z.unknown()).nullable(),
   summaryModel: text(200).nullable(),
   instructions: text(10_000).nullable(),

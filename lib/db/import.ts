@@ -210,6 +210,8 @@ class Importer {
         fromSeq: c.fromSeq,
         toSeq: c.toSeq,
         summary: c.summary,
+        title: c.title,
+        outOfView: c.outOfView,
         ...(c.sections == null ? {} : { sections: json(c.sections) }),
         summaryModel: c.summaryModel,
         instructions: c.instructions,

@@ -2,6 +2,7 @@
 // query returns the same shapes.
 import { z } from "zod";
 import type { Compaction, CompactionAttempt, Conversation, Message } from "./generated/client.ts";
+import { deriveTitle } from "../compression/title";
 import type { AttemptRecord, CompactionRecord, SummarySections, ToolCall, TranscriptMessage } from "../compression/types";
 import { summarySectionsSchema } from "../compression/strategies/structured";
 import type { AttemptView, CompactionView, ConversationView, MessageView } from "../views";
@@ -56,6 +57,8 @@ export function toCompactionRecord(row: Compaction & { children?: { id: string }
     fromSeq: row.fromSeq,
     toSeq: row.toSeq,
     summary: row.summary,
+    ...(row.title != null ? { title: row.title } : {}),
+    ...(row.outOfView != null ? { outOfView: row.outOfView } : {}),
     summaryTokens: row.summaryTokens,
     coveredMessageCount: row.coveredMessageCount,
     coveredTokens: row.coveredTokens,
@@ -123,6 +126,8 @@ export function compactionColumns(row: Compaction) {
     fromSeq: row.fromSeq,
     toSeq: row.toSeq,
     summary: row.summary,
+    title: row.title,
+    outOfView: row.outOfView,
     sections: sectionsOf(row) ?? null,
     summaryModel: row.summaryModel,
     instructions: row.instructions,
@@ -139,7 +144,9 @@ export function compactionColumns(row: Compaction) {
 }
 
 export function toCompactionView(row: Compaction, childCount: number): CompactionView {
-  return { id: row.id, ...compactionColumns(row), createdAt: row.createdAt.toISOString(), childCount };
+  // A summary stored before titles existed gets one derived from its text, so a collapsed tree of an old conversation reads too.
+  const title = row.title ?? (row.kind === "summary" ? deriveTitle(row.summary) : null);
+  return { id: row.id, ...compactionColumns(row), title, createdAt: row.createdAt.toISOString(), childCount };
 }
 
 export function toConversationView(row: Conversation, messageCount: number): ConversationView {

@@ -110,17 +110,24 @@ describe("a long conversation", () => {
       expect(rows.some((r) => r.role === "user" && r.content.includes(`FACT ${key}=${value}`))).toBe(true);
     }
 
-    // The earliest fact lives only in a summary now, and the model still answers it.
+    // The earliest fact lives only in the compaction tree now. At this 3k window its summary has
+    // left the model's view (the tree's height is bounded, so the oldest summaries are set aside
+    // instead of being summarized again at every compaction; docs/design.md): it is still stored,
+    // and every fact the request still carries is answered.
     const firstKey = "k1";
     const lastRequest = sentMessages(requests.at(-1)!.body);
     expect(lastRequest.some((m) => m.role === "user" && m.content.includes(`FACT ${firstKey}=`))).toBe(false);
-    await send(conversation.id, `RECALL ${firstKey}? RECALL k181?`);
+    expect(all.some((c) => c.summary.includes(`FACT ${firstKey}=${facts[firstKey]}`))).toBe(true);
+    const sentText = lastRequest.map((m) => m.content).join("\n");
+    const carried = Object.keys(facts).filter((key) => sentText.includes(`FACT ${key}=${facts[key]}`));
+    expect(carried).toContain("k181");
+    expect(carried.length).toBeGreaterThanOrEqual(3);
+    await send(conversation.id, carried.map((key) => `RECALL ${key}?`).join(" "));
     const answer = await h.db.message.findFirst({
       where: { conversationId: conversation.id, role: "assistant" },
       orderBy: { seq: "desc" },
     });
-    expect(answer!.content).toContain(`${firstKey}=${facts[firstKey]}`);
-    expect(answer!.content).toContain(`k181=${facts.k181}`);
+    for (const key of carried) expect(answer!.content).toContain(`${key}=${facts[key]}`);
   }, 120_000);
 
   it("never sends a request over the hard limit when summaries fail, truncating instead", async () => {
@@ -413,6 +420,8 @@ describe("every strategy and trigger mode against the real test model server", (
       });
       const conversation = await newConversation(MODEL);
       for (let turn = 1; turn <= 8; turn++) await send(conversation.id, `Turn ${turn} REPLY_WORDS=80\nFACT s${turn}=w${turn}`);
+      // The count trigger may fire after the last reply, in the background: wait for it rather than race it.
+      await backgroundSettled(conversation.id);
       const compactions = await h.db.compaction.findMany({ where: { conversationId: conversation.id } });
       expect(compactions.length).toBeGreaterThan(0);
       expect(compactions.every((c) => c.strategy === strategy && c.trigger === "auto" && c.kind === "summary")).toBe(true);

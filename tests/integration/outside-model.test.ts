@@ -20,7 +20,7 @@ beforeAll(async () => {
 });
 beforeEach(() => {
   outside.reset();
-  outside.configure({ summaryMode: "terse", failRate: 0, usage: "always", contextWindow: undefined });
+  outside.configure({ summaryMode: "terse", titles: "follow", failRate: 0, usage: "always", contextWindow: undefined });
 });
 afterAll(async () => {
   await outside.close();
@@ -126,4 +126,44 @@ describe("against the outside model", () => {
     const applied = await h.db.compactionAttempt.findMany({ where: { conversationId: run.conversationId, outcome: "applied" } });
     expect(applied.some((a) => /fell back to plain text/.test(a.reason))).toBe(true);
   }, 120_000);
+
+  it("every summary is stored with a title, distinct across blocks, also when the summarizer ignores the request for one", async () => {
+    outside.configure({ summaryMode: "lossy", titles: "ignore" });
+    await saveTestSettings(h.db, { contextWindowOverrides: { [MODEL]: 4096 } });
+    const run = await converse(4096, 40, 150);
+    await expectPromiseKept(run, 4096);
+    const summaries = await h.db.compaction.findMany({ where: { conversationId: run.conversationId, kind: "summary" } });
+
+    expect(summaries.length).toBeGreaterThan(2);
+    for (const summary of summaries) {
+      expect(summary.title).toBeTruthy();
+      expect(summary.summary).not.toMatch(/^Title:/m);
+    }
+    expect(new Set(summaries.map((s) => s.title)).size).toBeGreaterThan(summaries.length / 2);
+    // A summarizer that follows the request gives its own line, and it does not stay in the text.
+    outside.configure({ titles: "follow" });
+    const followed = await converse(4096, 24, 150);
+    const titled = await h.db.compaction.findMany({ where: { conversationId: followed.conversationId, kind: "summary" } });
+    expect(titled.length).toBeGreaterThan(0);
+    for (const summary of titled) expect(summary.summary).not.toMatch(/^Title:/m);
+    const asked = outside.requests().filter((r) => r.kind === "summary" && /Title: /.test(r.reply?.text ?? ""));
+    expect(asked.length).toBeGreaterThan(0);
+  }, 180_000);
+
+  it("the tree's height stays within ⌈log4(messages ÷ keep)⌉ + 1 and a prefix cache keeps serving most of the prompt", async () => {
+    outside.configure({ summaryMode: "lossy" });
+    await saveTestSettings(h.db, { contextWindowOverrides: { [MODEL]: 4096 }, keepRecentCount: 6 });
+    const run = await converse(4096, 60, 150);
+    await expectPromiseKept(run, 4096);
+    const all = await h.db.compaction.findMany({ where: { conversationId: run.conversationId, kind: "summary" } });
+    const messages = await h.db.message.count({ where: { conversationId: run.conversationId } });
+    expect(Math.max(...all.map((c) => c.level))).toBeLessThanOrEqual(Math.ceil(Math.log(messages / 6) / Math.log(4)) + 1);
+    // Merges take summaries of one level: every child stands exactly one level below its parent.
+    for (const child of all.filter((c) => c.supersededById)) {
+      const parent = all.find((c) => c.id === child.supersededById)!;
+      expect(parent.level).toBe(child.level + 1);
+    }
+    const cache = outside.promptCache();
+    expect(cache.cachedTokens / cache.promptTokens).toBeGreaterThan(0.6);
+  }, 180_000);
 });

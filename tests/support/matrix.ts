@@ -2,6 +2,7 @@
 // windows from 3k to 128k, short to mixed messages (with 5k-token tool results), every
 // kind of summarizer the outside model can play, default and tight settings.
 import { MAX_SUMMARY_BLOCKS } from "@/lib/compression/budget";
+import { DEFAULT_SETTINGS } from "@/lib/compression/settings";
 import type { Scenario, SimResult } from "./simulation";
 
 export type MatrixCase = Scenario & { name: string };
@@ -92,11 +93,21 @@ export function callBound(result: SimResult): number {
   return failing ? 2 * bound : bound;
 }
 
+/** The height the summary tree may reach over `messages` messages: ⌈log₄(messages ÷ keepRecentCount)⌉ + 2. */
+export function heightBound(messages: number, keepRecentCount: number): number {
+  return Math.ceil(Math.log(Math.max(1, messages) / Math.max(1, keepRecentCount)) / Math.log(4) - 1e-9) + 2;
+}
+
 /** What must hold for every run; an empty list means the promise was kept. */
 export function problemsOf(result: SimResult): string[] {
   const problems = result.violations.map((v) => `turn ${v.turn}: ${v.kind}: ${v.detail}`);
   if (result.overWindow > 0) problems.push(`${result.overWindow} requests over the window by the server's count`);
   if (result.maxSummaryBlocks > MAX_SUMMARY_BLOCKS + 1) problems.push(`${result.maxSummaryBlocks} summary blocks in one request`);
+  // A tree, not a chain: its height grows with the log of the conversation, and a fact is
+  // summarized again at most once per level it climbs.
+  const height = heightBound(result.messages, result.scenario.settings?.keepRecentCount ?? DEFAULT_SETTINGS.keepRecentCount);
+  if (result.highestLevel > height) problems.push(`level ${result.highestLevel} reached (bound ${height} for ${result.messages} messages)`);
+  if (result.passes.max > result.highestLevel) problems.push(`a planted fact was summarized ${result.passes.max} times, more than the tree's height ${result.highestLevel}`);
   const bound = callBound(result);
   // Turn digests make one call per turn of a range by design; what is bounded is how often a range is compacted.
   const digests = result.scenario.settings?.strategy === "turn_digest";

@@ -29,6 +29,8 @@ export type SummarizerSpec = {
   failRate?: number;
   /** Every summary call takes longer than the pass deadline allows. */
   slow?: boolean;
+  /** Whether summaries open with the title line the request asks for (default: they do). */
+  titles?: outside.TitleMode;
 };
 export type Scenario = {
   window: number;
@@ -69,6 +71,14 @@ export type SimResult = {
   made: { summaries: number; merges: number; truncations: number };
   /** Attempts by outcome, and the most common reasons of the ones that failed. */
   attempts: { applied: number; failed: number; skipped: number; failedReasons: Record<string, number> };
+  /** The highest level of any summary written. */
+  highestLevel: number;
+  /** Messages the conversation has at the end. */
+  messages: number;
+  /** Per planted fact: how many summaries were written over its message (each one a pass of a summarizer over it). */
+  passes: { median: number; max: number; perFact: number[] };
+  /** Share of the chat requests' prompt tokens a provider's prefix cache could serve (the outside model's rule and count). */
+  cachedShare: number;
   violations: Violation[];
 };
 
@@ -111,7 +121,8 @@ export class OutsideSummarizer implements Summarizer {
         });
       });
     }
-    const reply = outside.summarize(outside.materialOf(messages), this.spec.mode, request.maxTokens, request.json ?? false, this.rng);
+    const title = (this.spec.titles ?? "follow") === "follow" && outside.asksForTitle(messages);
+    const reply = outside.summarize(outside.materialOf(messages), this.spec.mode, request.maxTokens, request.json ?? false, this.rng, { title });
     this.completionTokens += outside.countText(reply.text);
     return { text: reply.text, finishReason: reply.finishReason };
   }
@@ -156,6 +167,11 @@ export class MemoryStore {
       if (overlap) throw new Error(`compaction ${record.fromSeq}–${record.toSeq} overlaps active ${overlap.fromSeq}–${overlap.toSeq}`);
       this.compactions.set(record.id, { ...record });
     }
+    for (const { id, text } of change.setAside ?? []) {
+      const record = this.compactions.get(id);
+      if (!record || record.supersededById || record.kind !== "summary") throw new Error(`compaction ${id} leaves the view but is not an active summary`);
+      record.outOfView = text;
+    }
     // What the engine says the transcript now is must be what loading it gives.
     const loaded = this.active();
     const same = (a: number[] | string[], b: number[] | string[]) => a.length === b.length && a.every((value, index) => value === b[index]);
@@ -177,6 +193,35 @@ export class MemoryStore {
       if (message.pinned && !inView.has(message.seq)) problems.push(`pinned message ${message.seq} is not in view`);
       if (!inView.has(message.seq) && covering !== 1) problems.push(`message ${message.seq} is under ${covering} active compactions and not in view`);
     }
+    return problems;
+  }
+
+  /**
+   * Nothing lost from the tree: every compaction ever stored is active or merged into
+   * one that is (no dangling parent link), each inside its parent's range and below its
+   * level, and every original message is still stored under its own number.
+   */
+  treeProblems(): string[] {
+    const problems: string[] = [];
+    for (const compaction of this.compactions.values()) {
+      const seen = new Set<string>();
+      let node: (CompactionRecord & { supersededById?: string }) | undefined = compaction;
+      while (node?.supersededById && !seen.has(node.id)) {
+        seen.add(node.id);
+        const parent: (CompactionRecord & { supersededById?: string }) | undefined = this.compactions.get(node.supersededById);
+        if (!parent) {
+          problems.push(`compaction ${node.id} is merged into ${node.supersededById}, which is not stored`);
+          break;
+        }
+        if (parent.fromSeq > node.fromSeq || parent.toSeq < node.toSeq || parent.level <= node.level) {
+          problems.push(`compaction ${node.fromSeq}–${node.toSeq} (level ${node.level}) is not inside its parent ${parent.fromSeq}–${parent.toSeq} (level ${parent.level})`);
+        }
+        node = parent;
+      }
+    }
+    this.messages.forEach((message, index) => {
+      if (message.seq !== index + 1) problems.push(`message ${index + 1} is stored as ${message.seq}`);
+    });
     return problems;
   }
 
@@ -288,6 +333,8 @@ export async function simulate(scenario: Scenario): Promise<SimResult> {
   const facts: { seq: number; probe: string }[] = [];
   const result = { requests: 0, maxRequestShare: 0, overWindow: 0, maxSummaryBlocks: 0, truncations: 0, promptTokens: 0 };
   let lastRequest = "";
+  let previousBody: { messages: outside.Message[]; tools: outside.ToolShape[] } | undefined;
+  let cachedTokens = 0;
   let toolCallCount = 0;
   let added = 0;
   const append = (message: Parameters<MemoryStore["append"]>[0]) => {
@@ -356,7 +403,13 @@ export async function simulate(scenario: Scenario): Promise<SimResult> {
     checkChange(turn, before, await manager.process(before, settings), callsBefore, failuresBefore);
     const active = store.active();
     const { messages } = manager.buildRequest(active, settings);
-    const serverTokens = outside.promptTokens({ messages: messages as unknown as outside.Message[], tools: TOOLS_ON_WIRE });
+    const body = { messages: messages as unknown as outside.Message[], tools: TOOLS_ON_WIRE };
+    const serverTokens = outside.promptTokens(body);
+    const cached = outside.cachedTokens(previousBody, body);
+    // SIM_CACHE: what each request could take from the provider's prefix cache.
+    if (process.env.SIM_CACHE) console.log(`  t${turn} prompt ${serverTokens} cached ${cached} [${active.compactions.map((c) => `L${c.level}:${c.summaryTokens}`).join(" ")}]`);
+    cachedTokens += cached;
+    previousBody = body;
     result.requests++;
     result.promptTokens += serverTokens;
     result.maxRequestShare = Math.max(result.maxRequestShare, serverTokens / scenario.window);
@@ -364,12 +417,14 @@ export async function simulate(scenario: Scenario): Promise<SimResult> {
       result.overWindow++;
       violations.push({ turn, kind: "request over the window", detail: `${serverTokens} > ${scenario.window} by the outside count` });
     }
-    const blocks = active.compactions.length;
+    // Summaries out of view are one line each (at most MAX_OUT_OF_VIEW_LINES of them): blocks are the ones in view.
+    const blocks = active.compactions.filter((c) => c.outOfView === undefined).length;
     result.maxSummaryBlocks = Math.max(result.maxSummaryBlocks, blocks);
     // Whatever an active summary says must reach the model.
     const text = requestText(messages);
     for (const fact of facts) {
-      const inSummary = active.compactions.some((c) => c.summary.includes(fact.probe));
+      // What stands for a summary in the request must reach the model: its text in view, its stand-in out of view.
+      const inSummary = active.compactions.some((c) => (c.outOfView ?? c.summary).includes(fact.probe));
       if (inSummary && !text.includes(fact.probe)) violations.push({ turn, kind: "kept fact not visible", detail: fact.probe });
     }
     lastRequest = text;
@@ -407,8 +462,9 @@ export async function simulate(scenario: Scenario): Promise<SimResult> {
   }
 
   // SIM_DUMP: the active summaries at the end, as stored.
-  if (process.env.SIM_DUMP) for (const c of store.active().compactions) console.log(`--- level ${c.level}, messages ${c.fromSeq}–${c.toSeq}, ${c.summaryTokens} tokens\n${c.summary}`);
+  if (process.env.SIM_DUMP) for (const c of store.active().compactions) console.log(`--- level ${c.level}, messages ${c.fromSeq}–${c.toSeq}, ${c.summaryTokens} tokens\n${c.outOfView !== undefined ? `(out of view) ${c.outOfView}` : c.summary}`);
   for (const problem of store.coverageProblems()) violations.push({ turn: scenario.turns, kind: "original message lost", detail: problem });
+  for (const problem of store.treeProblems()) violations.push({ turn: scenario.turns, kind: "tree broken", detail: problem });
   const byDepth: Record<string, { planted: number; visible: number }> = {};
   let visible = 0;
   for (const fact of facts) {
@@ -421,10 +477,16 @@ export async function simulate(scenario: Scenario): Promise<SimResult> {
       visible++;
     }
   }
+  const everything = [...store.compactions.values()].filter((c) => c.kind === "summary");
+  const perFact = facts.map((fact) => everything.filter((c) => c.fromSeq <= fact.seq && fact.seq <= c.toSeq).length).sort((a, b) => a - b);
   return {
     scenario,
     turns: scenario.turns,
     ...result,
+    highestLevel: Math.max(0, ...everything.map((c) => c.level)),
+    messages: store.messages.length,
+    passes: { median: perFact.length ? perFact[Math.floor((perFact.length - 1) / 2)]! : 0, max: Math.max(0, ...perFact), perFact },
+    cachedShare: result.promptTokens > 0 ? cachedTokens / result.promptTokens : 0,
     summaryCalls: summarizer.calls,
     failedSummaryCalls: summarizer.failures,
     summaryCallsPer100Turns: (summarizer.calls / scenario.turns) * 100,

@@ -1,4 +1,5 @@
 import { extractFacts, findFacts } from "../facts";
+import { clipTitle, MAX_TITLE_CHARS } from "../title";
 import type { TranscriptMessage } from "../types";
 import type { CompressionStrategy } from "./types";
 
@@ -36,7 +37,9 @@ export const simpleExtractStrategy: CompressionStrategy = {
       input.messages.map((m) => [m.content, ...(m.role === "assistant" ? (m.toolCalls ?? []).map((c) => c.arguments) : [])].join("\n")).join("\n"),
     );
     const summary = [`Key points of messages ${input.fromSeq}–${input.toSeq}:`, ...lines, ...facts].join("\n");
-    return { summary };
+    // Without a model, the title is what the first user message of the range asked.
+    const asked = input.messages.find((message) => message.role === "user" && clip(message.content, MAX_TITLE_CHARS));
+    return { summary, ...(asked ? { title: clipTitle(clip(asked.content, MAX_TITLE_CHARS * 2)) } : {}) };
   },
   async merge(input) {
     // Concatenate-and-extract: each child shrinks to one line of at most the field limit.
@@ -50,6 +53,7 @@ export const simpleExtractStrategy: CompressionStrategy = {
       return `Messages ${child.fromSeq}–${child.toSeq}: ${clip(prose, maxChars)}`;
     });
     const facts = extractFacts(input.children.map((child) => child.summary).join("\n"));
-    return { summary: [...lines, ...facts].join("\n") };
+    const first = input.children.find((child) => child.title);
+    return { summary: [...lines, ...facts].join("\n"), ...(first?.title ? { title: first.title } : {}) };
   },
 };

@@ -18,6 +18,17 @@ export const summarySectionsSchema = z.object({
   facts: stringList,
 });
 
+/** The optional "title" field a structured reply was asked for (the sections themselves do not carry it). */
+function titleOf(text: string): string | undefined {
+  const match = /"title"\s*:\s*"((?:[^"\\]|\\.)*)"/.exec(text);
+  if (!match) return undefined;
+  try {
+    return (JSON.parse(`"${match[1]}"`) as string).trim() || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Models like to wrap JSON in ```json fences and a sentence; take the object itself. */
 export function parseSections(text: string): SummarySections {
   const fenced = /```(?:json)?\s*([\s\S]*?)```/i.exec(text);
@@ -66,7 +77,8 @@ async function askForSections(context: StrategyContext, instructions: string, bo
   const sections = parseSections(text);
   const summary = renderSections(sections);
   if (!summary.trim()) throw new SummaryFailure("summary model returned empty output");
-  return { summary, sections, model: context.model };
+  const title = titleOf(text);
+  return { summary, sections, model: context.model, ...(title ? { title } : {}) };
 }
 
 /**

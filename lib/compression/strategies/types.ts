@@ -33,6 +33,8 @@ export type MergeInput = StrategyContext & { children: CompactionRecord[]; level
 
 export type StrategyOutput = {
   summary: string;
+  /** The gist in a few words: the title line the model wrote, or one a strategy derived. */
+  title?: string;
   sections?: SummarySections;
   /** The model that wrote it; absent for deterministic strategies. */
   model?: string;

@@ -2,7 +2,7 @@
 // (see README.md): the point is a second, independently written opinion on what a
 // model says, so the app's own assumptions cannot leak into the checks.
 
-export const SUMMARY_MODES = ["extractive", "terse", "verbose", "cut", "empty", "foreign", "drop_facts", "prose", "mixed"] as const;
+export const SUMMARY_MODES = ["extractive", "terse", "verbose", "cut", "empty", "foreign", "drop_facts", "lossy", "prose", "mixed"] as const;
 export type SummaryMode = (typeof SUMMARY_MODES)[number];
 /** The modes `mixed` chooses from. */
 export const MIXED_CHOICES = ["extractive", "terse", "verbose", "cut", "drop_facts"] as const satisfies readonly SummaryMode[];
@@ -21,6 +21,11 @@ export type CompletionBody = {
   stream_options?: { include_usage?: boolean } | null;
 };
 export type Reply = { text: string; finishReason: "stop" | "length" };
+/** Whether the summarizer writes the title line a request asks for, or ignores the request. */
+export const TITLE_MODES = ["follow", "ignore"] as const;
+export type TitleMode = (typeof TITLE_MODES)[number];
+/** Share of the sentences `lossy` leaves out of every summary. */
+export const LOSSY_DROP_RATE = 0.1;
 export type ChatReply = { kind: "text"; text: string } | { kind: "tool_call"; name: string; arguments: string };
 
 // ---------------------------------------------------------------- counting
@@ -75,6 +80,12 @@ export function classify(body: Pick<CompletionBody, "messages" | "tools">): "cha
   const first = body.messages[0];
   if (offeredTools(body).length > 0 || !first || first.role !== "system") return "chat";
   return SUMMARY_CUE.test(textOf(first.content)) ? "summary" : "chat";
+}
+
+/** A summary request asks for a title when its first system message says the word. */
+export function asksForTitle(messages: Message[]): boolean {
+  const first = messages[0];
+  return first?.role === "system" && /\btitle\b/i.test(textOf(first.content));
 }
 
 export function wantsJson(body: Pick<CompletionBody, "response_format">): boolean {
@@ -183,20 +194,34 @@ export function resolveMode(mode: SummaryMode, rng: () => number): Exclude<Summa
   return MIXED_CHOICES[Math.floor(rng() * MIXED_CHOICES.length)] ?? "extractive";
 }
 
-function jsonSummary(facts: string[]): string {
-  return JSON.stringify({ goals: [], decisions: [], completed: [], openItems: [], facts });
+function jsonSummary(facts: string[], title?: string): string {
+  return JSON.stringify({ ...(title ? { title } : {}), goals: [], decisions: [], completed: [], openItems: [], facts });
 }
 
 function verboseText(all: string[]): string {
   return `Detailed summary:\n${all.join("\n")}\nIn conclusion, the conversation covered all of the above.`;
 }
 
+/** The outside model's idea of a title: the first words of the first salient sentence. */
+export function titleOf(material: string): string {
+  const first = outputSentences(material, isSalient)[0];
+  if (!first) return "Ongoing conversation";
+  return first.split(/\s+/).slice(0, 8).join(" ").replace(/[.!?,;:]+$/, "");
+}
+
+export type SummarizeOptions = { title?: boolean };
+
 /**
- * What the outside model answers to a summary request. `rng` only matters for `mixed`;
- * without one the choice is seeded by the material, so the function stays pure.
+ * What the outside model answers to a summary request. `rng` only matters for `mixed`
+ * and `lossy`; without one the choice is seeded by the material, so the function stays
+ * pure. With `title`, the answer opens with a `Title: ` line (a JSON answer gets a
+ * `title` field).
  */
-export function summarize(material: string, mode: SummaryMode, maxTokens: number | undefined, json: boolean, rng?: () => number): Reply {
-  const resolved = resolveMode(mode, rng ?? mulberry32(hashText(material)));
+export function summarize(material: string, mode: SummaryMode, maxTokens: number | undefined, json: boolean, rng?: () => number, options: SummarizeOptions = {}): Reply {
+  const random = rng ?? mulberry32(hashText(material));
+  const resolved = resolveMode(mode, random);
+  const title = options.title ? titleOf(material) : undefined;
+  const titled = (text: string) => (title ? `Title: ${title}\n${text}` : text);
   const salient = outputSentences(material, isSalient);
   const facts = outputSentences(material, hasFact);
   const all = outputSentences(material, () => true);
@@ -206,27 +231,84 @@ export function summarize(material: string, mode: SummaryMode, maxTokens: number
     case "empty":
       return { text: "", finishReason: "stop" };
     case "verbose":
-      return { text: json ? jsonSummary(all) : verboseText(all), finishReason: "stop" };
+      return { text: json ? jsonSummary(all, title) : titled(verboseText(all)), finishReason: "stop" };
     case "cut":
-      return cutMidWord(json ? jsonSummary(all) : verboseText(all), maxTokens);
+      return cutMidWord(json ? jsonSummary(all, title) : titled(verboseText(all)), maxTokens);
     case "terse": {
-      if (json) return capped(jsonSummary(facts), maxTokens);
+      if (json) return capped(jsonSummary(facts, title), maxTokens);
       const lines = material.split(/\r?\n/).filter((line) => line.trim()).length;
-      return capped([`Summary of ${lines} earlier lines.`, ...facts].join("\n"), maxTokens);
+      return capped(titled([`Summary of ${lines} earlier lines.`, ...facts].join("\n")), maxTokens);
     }
     case "foreign": {
       const points = salient.map((sentence) => `要点：${sentence}`);
-      return capped(json ? jsonSummary(points) : ["对话摘要：", ...points].join("\n"), maxTokens);
+      return capped(json ? jsonSummary(points, title) : titled(["对话摘要：", ...points].join("\n")), maxTokens);
     }
     case "drop_facts":
-      if (json) return capped(jsonSummary(nonFacts), maxTokens);
-      return capped(nonFacts.length ? `Summary: ${nonFacts.join("\n")}` : "Summary: the conversation continued.", maxTokens);
+      if (json) return capped(jsonSummary(nonFacts, title), maxTokens);
+      return capped(titled(nonFacts.length ? `Summary: ${nonFacts.join("\n")}` : "Summary: the conversation continued."), maxTokens);
+    case "lossy": {
+      // Writes up everything it saw but loses some of it on every pass, as a model squeezing a long text does.
+      const kept = all.filter(() => random() >= LOSSY_DROP_RATE);
+      return capped(json ? jsonSummary(kept, title) : titled(`Summary: ${kept.join("\n")}`), maxTokens);
+    }
     case "prose":
       if (json) return capped(`Here is a summary of the conversation: ${salient.join(" ")}`, maxTokens);
-      return capped(`Summary: ${salient.join("\n")}`, maxTokens);
+      return capped(titled(`Summary: ${salient.join("\n")}`), maxTokens);
     case "extractive":
-      return capped(json ? jsonSummary(salient) : `Summary: ${salient.join("\n")}`, maxTokens);
+      return capped(json ? jsonSummary(salient, title) : titled(`Summary: ${salient.join("\n")}`), maxTokens);
   }
+}
+
+// ---------------------------------------------------------------- prompt cache
+
+/** OpenAI's rule: a prefix shared with an earlier request is served from the cache from 1,024 tokens on, in steps of 128. */
+export const CACHE_MIN_TOKENS = 1024;
+export const CACHE_STEP_TOKENS = 128;
+
+type Piece = { key: string; text: string; tokens: number };
+
+/** A request as a prefix cache reads it: the tool definitions first, then the messages in order. */
+function cachePieces(body: Pick<CompletionBody, "messages" | "tools">): Piece[] {
+  const pieces: Piece[] = [];
+  const tools = offeredTools(body);
+  if (tools.length > 0) {
+    const text = JSON.stringify(tools);
+    pieces.push({ key: "tools", text, tokens: countText(text) });
+  }
+  for (const message of body.messages) {
+    const calls = message.tool_calls != null ? JSON.stringify(message.tool_calls) : "";
+    const text = textOf(message.content);
+    pieces.push({ key: `${message.role}|${message.tool_call_id ?? ""}|${calls}`, text, tokens: 4 + countText(text) + (calls ? countText(calls) : 0) });
+  }
+  return pieces;
+}
+
+/**
+ * Prompt tokens of `current` a provider could serve from its cache after `previous`:
+ * the shared prefix (whole pieces, then the shared start of the first piece that
+ * differs), rounded down to the cache's steps, nothing under its minimum.
+ */
+export function cachedTokens(previous: Pick<CompletionBody, "messages" | "tools"> | undefined, current: Pick<CompletionBody, "messages" | "tools">): number {
+  if (!previous) return 0;
+  const before = cachePieces(previous);
+  const now = cachePieces(current);
+  let shared = 0;
+  for (let index = 0; index < now.length && index < before.length; index++) {
+    const a = before[index]!;
+    const b = now[index]!;
+    if (a.key === b.key && a.text === b.text) {
+      shared += b.tokens;
+      continue;
+    }
+    if (a.key === b.key) {
+      let common = 0;
+      while (common < a.text.length && common < b.text.length && a.text[common] === b.text[common]) common++;
+      shared += Math.floor(common / 4);
+    }
+    break;
+  }
+  const cached = Math.floor(shared / CACHE_STEP_TOKENS) * CACHE_STEP_TOKENS;
+  return cached >= CACHE_MIN_TOKENS ? Math.min(cached, promptTokens(current)) : 0;
 }
 
 // ---------------------------------------------------------------- chat

@@ -5,7 +5,10 @@ import type { AddressInfo } from "node:net";
 import { z } from "zod";
 import {
   SUMMARY_MODES,
+  TITLE_MODES,
   argumentPieces,
+  asksForTitle,
+  cachedTokens,
   chatReply,
   classify,
   completionTokens,
@@ -20,13 +23,16 @@ import {
   type ChatReply,
   type CompletionBody,
   type SummaryMode,
+  type TitleMode,
 } from "./behaviour";
 
-export type { SummaryMode } from "./behaviour";
+export type { SummaryMode, TitleMode } from "./behaviour";
 
 export type OutsideModelOptions = {
   port?: number;
   summaryMode?: SummaryMode;
+  /** Whether summaries open with the title line a request asks for. */
+  titles?: TitleMode;
   usage?: "always" | "never" | "random";
   contextWindow?: number;
   seed?: number;
@@ -51,6 +57,8 @@ export type RecordedRequest = {
 };
 
 export type OutsideModelStats = { chat: number; summary: number; failed: number; overWindow: number };
+/** Prompt tokens of the chat requests, and how many of them a prefix cache could have served (see cachedTokens). */
+export type PromptCacheStats = { promptTokens: number; cachedTokens: number };
 
 export type OutsideModel = {
   url: string;
@@ -59,12 +67,14 @@ export type OutsideModel = {
   requests(): RecordedRequest[];
   reset(): void;
   stats(): OutsideModelStats;
+  promptCache(): PromptCacheStats;
   close(): Promise<void>;
 };
 
 const optionsPatch = z
   .object({
     summaryMode: z.enum(SUMMARY_MODES),
+    titles: z.enum(TITLE_MODES),
     usage: z.enum(["always", "never", "random"]),
     contextWindow: z.number().int().positive().nullable(),
     seed: z.number().int(),
@@ -82,7 +92,7 @@ const completionBody = z.looseObject({
 
 type Config = Required<Omit<OutsideModelOptions, "port" | "contextWindow">> & { contextWindow?: number };
 
-const DEFAULTS: Config = { summaryMode: "extractive", usage: "always", seed: 1, summaryLatencyMs: 0, chatLatencyMs: 0, failRate: 0, hang: false };
+const DEFAULTS: Config = { summaryMode: "extractive", titles: "follow", usage: "always", seed: 1, summaryLatencyMs: 0, chatLatencyMs: 0, failRate: 0, hang: false };
 
 /** Separate streams per purpose, so e.g. chunking does not shift which request fails. */
 function generators(seed: number) {
@@ -111,6 +121,8 @@ export async function startOutsideModel(options: OutsideModelPatch = {}): Promis
   let rng = generators(config.seed);
   let recorded: RecordedRequest[] = [];
   let counters: OutsideModelStats = { chat: 0, summary: 0, failed: 0, overWindow: 0 };
+  let cache: PromptCacheStats = { promptTokens: 0, cachedTokens: 0 };
+  let lastChat: CompletionBody | undefined;
   let ids = 0;
   let toolCalls = 0;
   const timers = new Set<NodeJS.Timeout>();
@@ -125,6 +137,8 @@ export async function startOutsideModel(options: OutsideModelPatch = {}): Promis
   function reset(): void {
     recorded = [];
     counters = { chat: 0, summary: 0, failed: 0, overWindow: 0 };
+    cache = { promptTokens: 0, cachedTokens: 0 };
+    lastChat = undefined;
     ids = 0;
     toolCalls = 0;
     rng = generators(config.seed);
@@ -146,6 +160,10 @@ export async function startOutsideModel(options: OutsideModelPatch = {}): Promis
     const entry: RecordedRequest = { kind, promptTokens: promptTokens(body), maxTokens: maxTokensOf(body), body, status: 0, time: Date.now() };
     recorded.push(entry);
     counters[kind]++;
+    if (kind === "chat") {
+      cache = { promptTokens: cache.promptTokens + entry.promptTokens, cachedTokens: cache.cachedTokens + cachedTokens(lastChat, body) };
+      lastChat = body;
+    }
 
     const window = config.contextWindow;
     if (window !== undefined && entry.promptTokens > window) {
@@ -165,7 +183,8 @@ export async function startOutsideModel(options: OutsideModelPatch = {}): Promis
         entry.status = 500;
         throw new HttpError(500, "The outside model failed on purpose (failRate).", "server_error");
       }
-      const summary = summarize(materialOf(body.messages), config.summaryMode, entry.maxTokens, wantsJson(body), rng.mixed);
+      const title = config.titles === "follow" && asksForTitle(body.messages);
+      const summary = summarize(materialOf(body.messages), config.summaryMode, entry.maxTokens, wantsJson(body), rng.mixed, { title });
       reply = { kind: "text", text: summary.text };
       finishReason = summary.finishReason;
     } else {
@@ -232,6 +251,8 @@ export async function startOutsideModel(options: OutsideModelPatch = {}): Promis
         return sendJson(res, 200, { ok: true });
       case "GET /admin/stats":
         return sendJson(res, 200, counters);
+      case "GET /admin/cache":
+        return sendJson(res, 200, cache);
       case "GET /admin/health":
         return sendJson(res, 200, { ok: true });
       default:
@@ -262,6 +283,7 @@ export async function startOutsideModel(options: OutsideModelPatch = {}): Promis
     requests: () => [...recorded],
     reset,
     stats: () => ({ ...counters }),
+    promptCache: () => ({ ...cache }),
     close: () =>
       new Promise<void>((resolve) => {
         for (const timer of timers) clearTimeout(timer);

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { MAX_BLOCKS_PER_LEVEL } from "@/lib/compression/budget";
+import { FAN_OUT } from "@/lib/compression/budget";
 import { conversationHeader, FOLD_INTRO, isFraming, MERGE_INTRO, NOTHING_KEPT, summaryLabel, turnHeader, withoutFraming } from "@/lib/compression/framing";
 import type { CompactionRecord, SummaryRequest, Transcript } from "@/lib/compression/types";
 import { msg, resetSeq, setup, text, transcriptOf } from "./fakes";
@@ -32,6 +32,9 @@ describe("the request's framing copied by a model", () => {
       expect(isFraming(line)).toBe(true);
     }
     expect(isFraming("## Conversation to summarize (messages 13-26)")).toBe(true);
+    // A model that writes one sentence a line copies an introduction sentence by sentence.
+    expect(isFraming("Earlier summaries, oldest first.")).toBe(true);
+    expect(isFraming("Earlier summaries, oldest first, were about the budget.")).toBe(false);
     expect(isFraming("We summarized messages 1–12 yesterday.")).toBe(false);
     expect(isFraming("Project Falcon-3 uses port 4021 in production.")).toBe(false);
   });
@@ -49,7 +52,7 @@ describe("the request's framing copied by a model", () => {
     ctx.summarizer.respond = copyingModel;
     let transcript: Transcript = transcriptOf([]);
     const created: CompactionRecord[] = [];
-    for (let round = 0; round < MAX_BLOCKS_PER_LEVEL * 3; round++) {
+    for (let round = 0; round < FAN_OUT * 3; round++) {
       const added = [
         msg("user", `Service Falcon-${round} listens on port ${4000 + round}.\n${text(300)}`),
         msg("assistant", `ok ${text(300)}`),

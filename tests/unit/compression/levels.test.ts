@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { contextBudget, MAX_BLOCKS_PER_LEVEL, MAX_SUMMARY_BLOCKS } from "@/lib/compression/budget";
-import { planMerge } from "@/lib/compression/levels";
+import { contextBudget, FAN_OUT, MAX_SUMMARY_BLOCKS } from "@/lib/compression/budget";
+import { planMerge, type LevelPlan } from "@/lib/compression/levels";
 import { DEFAULT_SETTINGS } from "@/lib/compression/settings";
 import { extractFacts } from "@/lib/compression/facts";
 import { PROMPT_TAGS } from "@/lib/compression/prompts";
@@ -42,11 +42,12 @@ const isFold = (content: string | null | undefined) => (content ?? "").startsWit
 
 describe("multi-level compression", () => {
   it("folds the level-1 summaries into the next summary when level 1 is full: one call, one level up", async () => {
-    const { all, summarizer, transcript } = await grow(MAX_BLOCKS_PER_LEVEL + 2);
+    const { all, summarizer, transcript } = await grow(FAN_OUT + 2);
     const folded = [...all.values()].find((c) => c.level === 2)!;
     expect(folded).toBeDefined();
     const children = folded.childIds.map((id) => all.get(id)!);
-    expect(children).toHaveLength(MAX_BLOCKS_PER_LEVEL);
+    // The new messages are the fold's last child: FAN_OUT − 1 summaries and them.
+    expect(children).toHaveLength(FAN_OUT - 1);
     expect(children.every((c) => c.level === 1)).toBe(true);
     expect(folded.fromSeq).toBe(children[0]!.fromSeq);
     // The fold covered its children and the new messages after them.
@@ -71,7 +72,7 @@ describe("multi-level compression", () => {
     const budget = manager.budget(transcript);
     for (const level of levels) {
       const ofLevel = transcript.compactions.filter((c) => c.level === level);
-      expect(ofLevel.length).toBeLessThanOrEqual(MAX_BLOCKS_PER_LEVEL);
+      expect(ofLevel.length).toBeLessThanOrEqual(FAN_OUT);
     }
     expect(budget.levelBudgetTokens).toBe(60);
     const request = manager.buildRequest(transcript);
@@ -125,25 +126,32 @@ describe("what a level of summaries costs", () => {
       compactions: levels.map((level, i) => compaction(`s${i}`, i * 4 + 1, i * 4 + 4, { level, summary: text(chars), summaryTokens: 1 })),
     });
 
+  /** A merge plan (no summary leaves the view when a merge can do). A cap of 10 keeps the tree's height out of these checks. */
+  const mergeOf = (plan: LevelPlan | null) => {
+    if (plan?.kind !== "merge") throw new Error(`expected a merge, got ${JSON.stringify(plan)}`);
+    return plan;
+  };
+
   it("is what its summaries cost in the request (their rendering), not the summary tokens they were stored with", () => {
     // Three level-1 blocks (within the block count) whose renderings outgrow the level budget together.
     const chars = Math.ceil((budget.levelBudgetTokens / 2.5) * 4);
-    const plan = planMerge(run([1, 1, 1], chars), budget, counter);
+    const plan = mergeOf(planMerge(run([1, 1, 1], chars), budget, counter, 10));
     expect(plan).toMatchObject({ level: 2 });
-    expect(plan!.children.map((c) => c.id)).toEqual(["s0", "s1", "s2"]);
-    expect(plan!.reason).toMatch(/^level 1 summaries cost [\d,]+ tokens \(budget [\d,]+\)/);
+    expect(plan.children.map((c) => c.id)).toEqual(["s0", "s1", "s2"]);
+    expect(plan.reason).toMatch(/^level 1 summaries cost [\d,]+ tokens \(budget [\d,]+\)/);
     // The same three blocks, short: nothing to merge.
-    expect(planMerge(run([1, 1, 1], 40), budget, counter)).toBeNull();
+    expect(planMerge(run([1, 1, 1], 40), budget, counter, 10)).toBeNull();
   });
 
   it("the number of summary blocks in a request is bounded across levels, however cheap they are", () => {
     // No level holds more than its share of blocks, but together they are over the bound.
     const levels = [5, 5, 4, 4, 4, 3, 3, 3, 2, 2, 2].slice(0, MAX_SUMMARY_BLOCKS + 1);
     expect(levels.length).toBeGreaterThan(MAX_SUMMARY_BLOCKS);
-    const plan = planMerge(run(levels, 20), budget, counter);
-    expect(plan).not.toBeNull();
-    expect(plan!.reason).toMatch(new RegExp(`^${levels.length} summary blocks \\(at most ${MAX_SUMMARY_BLOCKS}\\)`));
-    expect(levels.length - plan!.children.length + 1).toBeLessThanOrEqual(MAX_SUMMARY_BLOCKS);
-    expect(planMerge(run(levels.slice(0, MAX_SUMMARY_BLOCKS), 20), budget, counter)).toBeNull();
+    const plan = mergeOf(planMerge(run(levels, 20), budget, counter, 10));
+    expect(plan.reason).toMatch(new RegExp(`^${levels.length} summary blocks \\(at most ${MAX_SUMMARY_BLOCKS}\\)`));
+    expect(levels.length - plan.children.length + 1).toBeLessThanOrEqual(MAX_SUMMARY_BLOCKS);
+    // A merge takes summaries of one level, and the lowest level first (it sits after the older ones).
+    expect(new Set(plan.children.map((c) => c.level))).toEqual(new Set([2]));
+    expect(planMerge(run(levels.slice(0, MAX_SUMMARY_BLOCKS), 20), budget, counter, 10)).toBeNull();
   });
 });

@@ -8,7 +8,7 @@ function block(over: Partial<CompactionView> & { id?: string } = {}): Compaction
   return {
     id: over.id ?? `c${over.level ?? 1}-${over.fromSeq ?? 1}`,
     level: 1, kind: "summary", trigger: "auto", strategy: "ai_summary", fromSeq: 1, toSeq: 40,
-    summary: "Summary of the conversation so far.", sections: null, summaryModel: null, instructions: null,
+    summary: "Summary of the conversation so far.", title: null, outOfView: null, sections: null, summaryModel: null, instructions: null,
     summaryTokens: 10, coveredMessageCount: 40, coveredTokens: 400, tokensBefore: 0, tokensAfter: 0,
     messagesBefore: 0, messagesAfter: 0, durationMs: 1, background: false, createdAt: "2026-11-26T00:00:00.000Z", childCount: 0,
     ...over,

@@ -1,0 +1,42 @@
+// The summary tree against the outside model (tests/support/outside-model): its own
+// token count, its own summaries (one that loses a tenth of what it sees on every
+// pass, ones that ignore the request for a title), checked from outside.
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { heightBound, problemsOf } from "../../support/matrix";
+import { simulate, type Scenario } from "../../support/simulation";
+import { checkTreeRun, treeRuns } from "../../support/tree-property";
+
+/** Default settings, a plain-sentence fact every tenth turn, a summarizer that drops some of what it sees. */
+const acceptance = (window: number): Scenario => ({ window, turns: 400, size: "short", summarizer: { mode: "lossy" }, factEvery: 10, seed: 1 });
+
+describe("a tree, not a chain (default settings, 400 turns, a lossy summarizer)", () => {
+  it("8k: highest level ≤ 5, no fact summarized more than 5 times (median ≤ 3), every fact still answerable, nothing over the window", async () => {
+    const result = await simulate(acceptance(8192));
+    expect(problemsOf(result)).toEqual([]);
+    expect(result.highestLevel).toBeLessThanOrEqual(5);
+    expect(result.passes.max).toBeLessThanOrEqual(5);
+    expect(result.passes.median).toBeLessThanOrEqual(3);
+    // As many facts as the chain kept in front of the model on this run (40 of 40).
+    expect(result.retention.visible).toBe(result.retention.planted);
+    expect(result.overWindow).toBe(0);
+    expect(result.truncations).toBe(0);
+    // The chain left 88.8% of the prompt tokens cacheable on this run.
+    expect(result.cachedShare).toBeGreaterThanOrEqual(0.9);
+  }, 60_000);
+
+  for (const window of [2048, 32_768]) {
+    it(`${window / 1024}k: highest level ≤ ⌈log4(messages ÷ keepRecentCount)⌉ + 2`, async () => {
+      const result = await simulate(acceptance(window));
+      expect(result.highestLevel).toBeLessThanOrEqual(heightBound(result.messages, 10));
+      expect(result.passes.max).toBeLessThanOrEqual(result.highestLevel);
+      expect(result.overWindow).toBe(0);
+    }, 60_000);
+  }
+});
+
+describe("property: random long runs against the outside model", () => {
+  it("height bound, passes per fact, coverage, nothing lost, no request over the window", async () => {
+    await fc.assert(fc.asyncProperty(treeRuns, checkTreeRun), { numRuns: 8, seed: 20_261_126 });
+  }, 240_000);
+});
