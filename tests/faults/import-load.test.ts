@@ -34,7 +34,7 @@ async function probe(until: Promise<unknown>): Promise<{ health: number[]; turns
   void until.finally(() => (over = true));
   const result = { health: [] as number[], turns: [] as number[], failures: [] as string[] };
   for (let round = 0; !over; round++) {
-    const health = await timed(() => healthRoute.GET());
+    const health = await timed(() => healthRoute.GET(new Request("http://localhost/api/health")));
     result.health.push(health.ms);
     if (health.value.status !== 200) result.failures.push(`health ${health.value.status}`);
     if (round % 4 === 0) {

@@ -96,7 +96,7 @@ describe("a 100,000-character message without spaces does not hold up other user
       const due = performance.now() + PROBE_EVERY_MS;
       await sleep(PROBE_EVERY_MS);
       // Turns one after another (one turn at a time per conversation); health every time.
-      const checks = [answeredAfter(due, () => healthRoute.GET(), 200).then((ms) => health.push(ms))];
+      const checks = [answeredAfter(due, () => healthRoute.GET(new Request("http://localhost/api/health")), 200).then((ms) => health.push(ms))];
       if (probe++ % 3 === 0) {
         checks.push(answeredAfter(due, () => postMessage(otherAuth, otherConversation, `Normal message ${probe}.`), 200).then((ms) => turns.push(ms)));
       }

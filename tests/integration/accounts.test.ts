@@ -6,6 +6,9 @@ import * as conversationsRoute from "../../app/api/conversations/route";
 import * as conversationRoute from "../../app/api/conversations/[id]/route";
 import * as messagesRoute from "../../app/api/conversations/[id]/messages/route";
 import * as compactRoute from "../../app/api/conversations/[id]/compact/route";
+import * as healthRoute from "../../app/api/health/route";
+import * as metricsRoute from "../../app/api/metrics/route";
+import * as authRoute from "../../app/api/auth/[...all]/route";
 import * as ops from "../../lib/chat/operations";
 import { resetAuth } from "../../lib/auth/auth";
 import { createAccount } from "../../lib/auth/accounts";
@@ -140,6 +143,21 @@ describe("where a change may come from", () => {
     });
     await withEnv({ BETTER_AUTH_URL: "https://strata.example" }, async () => {
       expect(await hsts({})).toBe("max-age=31536000; includeSubDomains");
+    });
+  });
+
+  it("the public routes (health, metrics, auth) carry HSTS over https too", async () => {
+    const publicRoutes = async () => {
+      const request = (path: string) => new Request(`${BASE}${path}`, { headers: { host: "localhost" } });
+      return Promise.all([
+        healthRoute.GET(request("/health")),
+        metricsRoute.GET(request("/metrics")),
+        authRoute.GET(request("/auth/get-session")),
+      ]).then((responses) => responses.map((response) => response.headers.get("strict-transport-security")));
+    };
+    expect(await publicRoutes()).toEqual([null, null, null]);
+    await withEnv({ BETTER_AUTH_URL: "https://strata.example" }, async () => {
+      expect(await publicRoutes()).toEqual(Array(3).fill("max-age=31536000; includeSubDomains"));
     });
   });
 });

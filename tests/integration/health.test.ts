@@ -10,7 +10,7 @@ import { TEST_DB } from "./support/database";
 const runUrl = process.env.DATABASE_URL;
 
 async function health(): Promise<{ status: number; body: { status: string; causes?: string[]; database: { ok: boolean; migrations?: number } } }> {
-  const response = await healthRoute.GET();
+  const response = await healthRoute.GET(new Request("http://localhost/api/health"));
   return { status: response.status, body: (await response.json()) as never };
 }
 

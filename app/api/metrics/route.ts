@@ -3,6 +3,7 @@ import { config } from "@/lib/config";
 import { errorResponse } from "@/lib/http/handlers";
 import { AppError } from "@/lib/errors";
 import { metrics } from "@/lib/server/metrics";
+import { withTransportSecurity } from "@/lib/http/origin";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
@@ -20,6 +21,10 @@ function authorized(request: Request, token: string | undefined): boolean {
  * user's token: metrics are about the server, not an account).
  */
 export async function GET(request: Request) {
+  return withTransportSecurity(request, await metricsResponse(request));
+}
+
+async function metricsResponse(request: Request): Promise<Response> {
   if (!authorized(request, config().STRATA_METRICS_TOKEN)) {
     return errorResponse(new AppError("unauthorized", "Send the metrics token as Authorization: Bearer <STRATA_METRICS_TOKEN>."));
   }
