@@ -4,7 +4,7 @@ import { getDb } from "../db/client";
 import { appendMessages, lastShownMessage, type MessageDraft } from "../db/messages";
 import { readSettings } from "../db/settings";
 import { AppError } from "../errors";
-import { turnInput } from "./inputs";
+import { turnInput } from "./turn-request";
 import type { TurnEvent } from "./events";
 import { countMessageSend, sendBucket } from "./send-limit";
 import { runTurn } from "./turn";
@@ -47,7 +47,7 @@ export async function startTurn(actor: Actor, input: unknown, signal?: AbortSign
   // ("busy", 409). A new message is stored in the statement that takes the gate, which
   // also counts the send (429 past the limit), checks the owner (not found otherwise)
   // and reads the turn's settings snapshot.
-  if (!("retry" in request || "editSeq" in request || "regenerateSeq" in request || "continueSeq" in request)) {
+  if (request.kind === "send") {
     const draft: MessageDraft = { role: "user", content: request.content, tokenCount: await countMessageTokensAsync({ role: "user", content: request.content }) };
     const gate = await span("gate", () => openTurnGate(actor.id, conversationId, draft, sendBucket(actor.id) ?? undefined));
     return runTurn({ ...base, gate });
@@ -57,22 +57,24 @@ export async function startTurn(actor: Actor, input: unknown, signal?: AbortSign
   const { settings } = await span("settings", async () => readSettings(await getDb(), actor.id, conversationId));
   await span("sendLimit", () => countMessageSend(actor.id));
   const withSettings = { ...base, settings };
-  if ("retry" in request) return runTurn({ ...withSettings, gate: await openTurnGate(actor.id, conversationId) });
-  if ("editSeq" in request) {
-    return gated(actor, conversationId, async (gate) => {
-      const edit = await prepareEdit(actor, { conversationId, seq: request.editSeq, content: request.content });
-      const [userMessage] = await appendMessages(await getDb(), actor.id, conversationId, [
-        { role: "user", content: edit.content, tokenCount: await countMessageTokensAsync({ role: "user", content: edit.content }), versionOf: edit.versionOf },
-      ]);
-      return runTurn({ ...withSettings, gate: { ...gate, userMessage: userMessage ?? null } });
-    });
+  switch (request.kind) {
+    case "retry":
+      return runTurn({ ...withSettings, gate: await openTurnGate(actor.id, conversationId) });
+    case "edit":
+      return gated(actor, conversationId, async (gate) => {
+        const edit = await prepareEdit(actor, { conversationId, seq: request.editSeq, content: request.content });
+        const [userMessage] = await appendMessages(await getDb(), actor.id, conversationId, [
+          { role: "user", content: edit.content, tokenCount: await countMessageTokensAsync({ role: "user", content: edit.content }), versionOf: edit.versionOf },
+        ]);
+        return runTurn({ ...withSettings, gate: { ...gate, userMessage: userMessage ?? null } });
+      });
+    case "regenerate":
+      return gated(actor, conversationId, (gate) =>
+        regenerate(actor, conversationId, request.regenerateSeq, gate, (versionGate) => runTurn({ ...withSettings, gate: versionGate })),
+      );
+    case "continue":
+      return gated(actor, conversationId, async (gate) =>
+        continueReply({ ...withSettings, ...(await continueStopped(actor, conversationId, request.continueSeq)), gate }),
+      );
   }
-  if ("regenerateSeq" in request) {
-    return gated(actor, conversationId, (gate) =>
-      regenerate(actor, conversationId, request.regenerateSeq, gate, (versionGate) => runTurn({ ...withSettings, gate: versionGate })),
-    );
-  }
-  return gated(actor, conversationId, async (gate) =>
-    continueReply({ ...withSettings, ...(await continueStopped(actor, conversationId, request.continueSeq)), gate }),
-  );
 }
