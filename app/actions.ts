@@ -8,6 +8,7 @@ import { requireActionUser, requireSessionActionUser, type CurrentUser } from "@
 import { asResult } from "@/lib/errors";
 import { listModels } from "@/lib/llm/client";
 import { eventStream } from "@/lib/chat/event-stream";
+import type { TurnRequest } from "@/lib/chat/turn-request";
 
 function asUser<T>(work: (user: CurrentUser) => Promise<T> | T) {
   return asResult(async () => work(await requireActionUser()));
@@ -18,9 +19,10 @@ function asUser<T>(work: (user: CurrentUser) => Promise<T> | T) {
  * the action's value. Input and conversation are checked before the stream starts, so
  * a refusal arrives as an error result, never as a broken stream. The action settles
  * as soon as the stream is returned, so other actions (stop, expand, pin) are not held
- * back while the reply streams.
+ * back while the reply streams. The type says what the browser sends; the input is
+ * still validated (lib/chat/turn-request.ts), as anyone can call an action.
  */
-export async function sendMessageAction(input: unknown) {
+export async function sendMessageAction(input: TurnRequest) {
   return asUser(async (user) => eventStream(await ops.startTurn(user, input)));
 }
 

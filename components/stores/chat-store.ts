@@ -23,7 +23,8 @@ import { reloadPinned } from "./pinned-store";
 import { patchLoadedMessage } from "@/components/stores/compaction-tree-store";
 import { useConversationList } from "@/components/stores/conversation-list-store";
 import { plural } from "@/components/format";
-import { streamTurn, TurnRequestError, type TurnRequest } from "@/components/stores/stream-turn";
+import { streamTurn, TurnRequestError } from "@/components/stores/stream-turn";
+import type { TurnBody } from "@/lib/chat/turn-request";
 import { applyCompaction, itemSeq, lastMessage, patchMessage, prependPage, upsertMessage } from "@/components/timeline/items";
 
 const STOP_GRACE_MS = 5000;
@@ -173,7 +174,7 @@ export const useChat = create<ChatState>()((set, get) => {
   const settle = () => set((state) => ({ settled: state.settled + 1 }));
   const refreshActivity = () => useActivity.getState().refreshIfOpen();
 
-  const runTurn = async (request: TurnRequest, before?: () => void, onAccepted?: () => void) => {
+  const runTurn = async (request: TurnBody, before?: () => void, onAccepted?: () => void) => {
     const conversationId = get().conversationId;
     if (!conversationId || get().busy) return;
     const abort = new AbortController();
@@ -209,7 +210,7 @@ export const useChat = create<ChatState>()((set, get) => {
       // A stream that ended without its last event was cut short: the server still saved
       // what it had, so show the stored state.
       // A new version changes the versions shown beside it: the server says which.
-      const versioned = "editSeq" in request || "regenerateSeq" in request;
+      const versioned = request.kind === "edit" || request.kind === "regenerate";
       if (abort.signal.aborted || turn.compacted || !turn.finished || versioned) await get().refreshTimeline();
       // The done event carried the meter; without it (error, stop, cut short) it is read back.
       await Promise.all([turn.metered ? null : get().refreshMeter(), refreshActivity()]);
@@ -258,7 +259,7 @@ export const useChat = create<ChatState>()((set, get) => {
     },
 
     send: (content, onAccepted) =>
-      runTurn({ content }, () => set((state) => ({ items: [...state.items, pendingMessage(content, state.items)] })), onAccepted),
+      runTurn({ kind: "send", content }, () => set((state) => ({ items: [...state.items, pendingMessage(content, state.items)] })), onAccepted),
 
     async sync() {
       const { conversationId, busy, deleted } = get();
@@ -281,15 +282,15 @@ export const useChat = create<ChatState>()((set, get) => {
         })();
       });
     },
-    retry: () => runTurn({ retry: true }),
+    retry: () => runTurn({ kind: "retry" }),
     edit: (seq, content) =>
-      runTurn({ editSeq: seq, content }, () =>
+      runTurn({ kind: "edit", editSeq: seq, content }, () =>
         // The edited message and everything after it leave the view; the new turn streams in.
         set((state) => ({ items: state.items.filter((item) => itemSeq(item) < seq) })),
       ),
 
     async regenerate(seq) {
-      await runTurn({ regenerateSeq: seq }, () =>
+      await runTurn({ kind: "regenerate", regenerateSeq: seq }, () =>
         // The reply (from the first message after the user's) and everything after it leave the view.
         set((state) => {
           const asked = state.items.filter((item) => item.type === "message" && item.message.role === "user" && item.message.seq < seq);
@@ -301,7 +302,7 @@ export const useChat = create<ChatState>()((set, get) => {
       const last = lastMessage(get().items);
       if (last && last.role !== "user" && last.status !== "error") set({ lastError: null });
     },
-    continueReply: (seq) => runTurn({ continueSeq: seq }),
+    continueReply: (seq) => runTurn({ kind: "continue", continueSeq: seq }),
 
     async switchVersion(messageId) {
       const conversationId = get().conversationId;

@@ -4,13 +4,7 @@
 // is thrown as TurnRequestError so the composer can show it.
 import { sendMessageAction } from "@/app/actions";
 import type { TurnEvent } from "@/lib/chat/events";
-
-export type TurnRequest =
-  | { content: string }
-  | { retry: true }
-  | { editSeq: number; content: string }
-  | { regenerateSeq: number }
-  | { continueSeq: number };
+import type { TurnBody } from "@/lib/chat/turn-request";
 
 export class TurnRequestError extends Error {
   constructor(
@@ -30,7 +24,7 @@ export class TurnRequestError extends Error {
  */
 export async function* streamTurn(
   conversationId: string,
-  request: TurnRequest,
+  request: TurnBody,
   signal?: AbortSignal,
 ): AsyncGenerator<TurnEvent> {
   const result = await sendMessageAction({ ...request, conversationId });

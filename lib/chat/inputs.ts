@@ -15,7 +15,7 @@ const seqOf = (min: 0 | 1) =>
     .int()
     .min(min)
     .max(INT4_MAX, { message: `Sequence numbers are at most ${INT4_MAX.toLocaleString("en-US")}.` });
-const seqNumber = seqOf(1);
+export const seqNumber = seqOf(1);
 
 export const idSchema = z.string().uuid({ message: "Not a valid id." });
 
@@ -82,19 +82,6 @@ export const timelineInput = z.object({
 
 /** Shows another version of a message (lib/db/versions.ts). */
 export const switchVersionInput = z.object({ conversationId: idSchema, messageId: idSchema });
-
-/**
- * One turn: a new message, a retry of the last unanswered one, an edit of a past user
- * message, a new version of any finished reply, or the continuation of a stopped one.
- */
-// Strict branches: a malformed editSeq or retry must be refused, never read as a plain message.
-export const turnInput = z.union([
-  z.strictObject({ conversationId: idSchema, retry: z.literal(true) }),
-  z.strictObject({ conversationId: idSchema, editSeq: seqNumber, content: messageContentSchema }),
-  z.strictObject({ conversationId: idSchema, regenerateSeq: seqNumber }),
-  z.strictObject({ conversationId: idSchema, continueSeq: seqNumber }),
-  z.strictObject({ conversationId: idSchema, content: messageContentSchema }),
-]);
 
 export const MAX_SEARCH_CHARS = 200;
 

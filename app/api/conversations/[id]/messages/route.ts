@@ -19,7 +19,8 @@ export function GET(request: Request, { params }: Params) {
 }
 
 /**
- * POST /api/conversations/:id/messages {content, stream?} | {retry: true} | {editSeq, content}
+ * POST /api/conversations/:id/messages {kind, …, stream?}: a TurnRequest (lib/chat/turn-request.ts)
+ * without its conversationId; `kind` may be left out (the older shapes, see there).
  * With stream: true the reply arrives as NDJSON events; otherwise one JSON document.
  * Closing the connection stops the turn and keeps the partial reply.
  */

@@ -1,0 +1,52 @@
+// Operations on conversations as a whole: create, list, rename, delete, pin a
+// message, notice changes from elsewhere, stop a running turn.
+import * as conversations from "../db/conversations";
+import { getDb } from "../db/client";
+import { setPinned } from "../db/messages";
+import { conversationChangeState } from "../db/turn-lease";
+import { defaultModel } from "../llm/client";
+import { createConversationInput, idSchema, pinInput, updateConversationInput } from "./inputs";
+import { stopTurnsEverywhere } from "./running-turns";
+import { type Actor, parse } from "./actor";
+
+export async function createConversation(actor: Actor, input: unknown) {
+  const { title, model, systemPrompt } = parse(createConversationInput, input ?? {});
+  return conversations.createConversation(await getDb(), actor.id, {
+    title: title ?? conversations.DEFAULT_TITLE,
+    model: model ?? defaultModel(),
+    systemPrompt: systemPrompt ?? "",
+  });
+}
+
+export async function listConversations(actor: Actor) {
+  return conversations.listConversations(await getDb(), actor.id);
+}
+
+export async function getConversation(actor: Actor, id: unknown) {
+  return conversations.getConversation(await getDb(), actor.id, parse(idSchema, id));
+}
+
+export async function updateConversation(actor: Actor, input: unknown) {
+  const { conversationId, ...patch } = parse(updateConversationInput, input);
+  return conversations.updateConversation(await getDb(), actor.id, conversationId, patch);
+}
+
+export async function deleteConversation(actor: Actor, id: unknown) {
+  await conversations.deleteConversation(await getDb(), actor.id, parse(idSchema, id));
+}
+
+export async function pinMessage(actor: Actor, input: unknown) {
+  const { conversationId, seq, pinned } = parse(pinInput, input);
+  return setPinned(await getDb(), actor.id, conversationId, seq, pinned);
+}
+
+/** What an open tab polls to notice messages, compactions and turns from elsewhere (another tab, another process). */
+export async function changeState(actor: Actor, conversationId: unknown) {
+  return conversationChangeState(await getDb(), actor.id, parse(idSchema, conversationId));
+}
+
+export async function stop(actor: Actor, conversationId: unknown): Promise<{ stopped: number }> {
+  const id = parse(idSchema, conversationId);
+  await conversations.assertOwnsConversation(await getDb(), actor.id, id);
+  return { stopped: await stopTurnsEverywhere(id) };
+}

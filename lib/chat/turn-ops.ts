@@ -1,0 +1,80 @@
+// Starting a turn: a new message, a retry, an edit, a regenerated reply, or the
+// continuation of a stopped one.
+import { getDb } from "../db/client";
+import { appendMessages, lastShownMessage, type MessageDraft } from "../db/messages";
+import { readSettings } from "../db/settings";
+import { AppError } from "../errors";
+import { turnInput } from "./turn-request";
+import type { TurnEvent } from "./events";
+import { countMessageSend, sendBucket } from "./send-limit";
+import { runTurn } from "./turn";
+import { openTurnGate, type TurnGate } from "./turn-gate";
+import { continueReply } from "./continue-reply";
+import { countMessageTokensAsync } from "../llm/token-pool";
+import { span, spanSync } from "../log/timing";
+import { type Actor, parse } from "./actor";
+import { regenerate, prepareEdit } from "./version-ops";
+
+/** Continue a stopped reply: only the conversation's last shown message, while stopped. */
+async function continueStopped(actor: Actor, conversationId: string, seq: number) {
+  const last = await lastShownMessage(await getDb(), actor.id, conversationId);
+  if (!last || last.seq !== seq || last.role !== "assistant" || last.status !== "stopped") {
+    throw new AppError("invalid_input", "Only the last reply, when it was stopped, can be continued.");
+  }
+  return { messageId: last.id, partial: last.content };
+}
+
+/** Opens the turn gate for work that checks more before it streams; the gate is closed if that fails. */
+async function gated(actor: Actor, conversationId: string, start: (gate: TurnGate) => Promise<AsyncGenerator<TurnEvent>>) {
+  const gate = await openTurnGate(actor.id, conversationId);
+  try {
+    return await start(gate);
+  } catch (error) {
+    await gate.close();
+    throw error;
+  }
+}
+
+/**
+ * Validates a turn and checks the conversation exists before anything streams, so a
+ * bad request is refused with a proper error instead of a broken stream.
+ */
+export async function startTurn(actor: Actor, input: unknown, signal?: AbortSignal): Promise<AsyncGenerator<TurnEvent>> {
+  const request = spanSync("input", () => parse(turnInput, input));
+  const { conversationId } = request;
+  const base = { userId: actor.id, conversationId, ...(signal ? { signal } : {}) };
+  // One turn at a time per conversation: a second send while one runs is refused
+  // ("busy", 409). A new message is stored in the statement that takes the gate, which
+  // also counts the send (429 past the limit), checks the owner (not found otherwise)
+  // and reads the turn's settings snapshot.
+  if (request.kind === "send") {
+    const draft: MessageDraft = { role: "user", content: request.content, tokenCount: await countMessageTokensAsync({ role: "user", content: request.content }) };
+    const gate = await span("gate", () => openTurnGate(actor.id, conversationId, draft, sendBucket(actor.id) ?? undefined));
+    return runTurn({ ...base, gate });
+  }
+  // The turn's settings snapshot, read here because it also checks that the conversation
+  // is the user's (not found otherwise) before anything streams.
+  const { settings } = await span("settings", async () => readSettings(await getDb(), actor.id, conversationId));
+  await span("sendLimit", () => countMessageSend(actor.id));
+  const withSettings = { ...base, settings };
+  switch (request.kind) {
+    case "retry":
+      return runTurn({ ...withSettings, gate: await openTurnGate(actor.id, conversationId) });
+    case "edit":
+      return gated(actor, conversationId, async (gate) => {
+        const edit = await prepareEdit(actor, { conversationId, seq: request.editSeq, content: request.content });
+        const [userMessage] = await appendMessages(await getDb(), actor.id, conversationId, [
+          { role: "user", content: edit.content, tokenCount: await countMessageTokensAsync({ role: "user", content: edit.content }), versionOf: edit.versionOf },
+        ]);
+        return runTurn({ ...withSettings, gate: { ...gate, userMessage: userMessage ?? null } });
+      });
+    case "regenerate":
+      return gated(actor, conversationId, (gate) =>
+        regenerate(actor, conversationId, request.regenerateSeq, gate, (versionGate) => runTurn({ ...withSettings, gate: versionGate })),
+      );
+    case "continue":
+      return gated(actor, conversationId, async (gate) =>
+        continueReply({ ...withSettings, ...(await continueStopped(actor, conversationId, request.continueSeq)), gate }),
+      );
+  }
+}
