@@ -103,19 +103,19 @@ const HEADER = [
   "# Strata benchmarks",
   "",
   "Produced by `npm run bench` (`tsx bench/run-all.ts`); each benchmark also runs alone (the command is in its section).",
-  "The latest run of each benchmark is at the top; earlier runs move to the history at the bottom, newest first.",
+  "This file holds the latest run of each benchmark only; earlier runs are in git history",
+  "(`git log -p docs/benchmarks.md`), where every figure stays with the commit it measured.",
   "Timings come from a shared 2-core machine, so every benchmark measures Strata and its baseline interleaved in",
   "the same run and reports ratios; absolute times alone mean little. A commit marked *(working tree modified)*",
   "was not a clean checkout: its figures describe uncommitted code.",
   "",
 ].join("\n");
-const HISTORY = "\n# History (older runs, newest first)\n";
 const scriptName = () => (process.argv[1] ?? "bench").replace(/^.*\//, "").replace(/\.ts$/, "");
 
 /**
  * Records one benchmark run in docs/benchmarks.md: its section (command, commit,
- * machine, load, figures) replaces the benchmark's latest one at the top, and the
- * replaced one moves to the head of the history.
+ * machine, load, figures) replaces the benchmark's previous one in place. Earlier runs
+ * live in git history, with the commit they measured, rather than in an ever-growing file.
  */
 export function writeResults(id: string, title: string, body: ResultsBody): void {
   const m = machine();
@@ -138,23 +138,14 @@ export function writeResults(id: string, title: string, body: ResultsBody): void
   parts.push(`<!-- end:${id} -->`);
   const section = parts.join("\n");
   mkdirSync(path.dirname(RESULTS_FILE), { recursive: true });
-  let text = existsSync(RESULTS_FILE) ? readFileSync(RESULTS_FILE, "utf8") : `${HEADER}${HISTORY}`;
-  if (!text.includes(HISTORY)) text = `${HEADER}${HISTORY}`;
-  const [top, history] = [text.slice(0, text.indexOf(HISTORY)), text.slice(text.indexOf(HISTORY) + HISTORY.length)];
+  const text = existsSync(RESULTS_FILE) ? readFileSync(RESULTS_FILE, "utf8") : HEADER;
   const open = `<!-- latest:${id} -->`;
   const close = `<!-- end:${id} -->`;
-  let newTop: string;
-  let newHistory = history;
-  if (top.includes(open) && top.includes(close)) {
-    const from = top.indexOf(open);
-    const to = top.indexOf(close) + close.length;
-    const previous = top.slice(from + open.length, to - close.length).trim().replace(/^## /, "## (earlier) ");
-    newTop = `${top.slice(0, from)}${section}${top.slice(to)}`;
-    newHistory = `\n${previous}\n${history}`;
-  } else {
-    newTop = `${top.trimEnd()}\n\n${section}\n`;
-  }
-  writeFileSync(RESULTS_FILE, `${newTop.trimEnd()}\n${HISTORY}${newHistory.startsWith("\n") ? "" : "\n"}${newHistory}`);
+  const from = text.indexOf(open);
+  const to = text.indexOf(close);
+  const next =
+    from >= 0 && to > from ? `${text.slice(0, from)}${section}${text.slice(to + close.length)}` : `${text.trimEnd()}\n\n${section}\n`;
+  writeFileSync(RESULTS_FILE, next);
 }
 
 /** Older benchmarks' entry point: their section goes in under the script's name. */
