@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { blockLabel, blockRange, blockTitle, clipTitle, TITLE_CHARS } from "../../../components/timeline/block-title";
+import { blockLabel, blockRange, blockTitle } from "../../../components/timeline/block-title";
+import { clipTitle, deriveTitle, MAX_TITLE_CHARS } from "../../../lib/compression/title";
 import { parseMessageNumber } from "../../../components/timeline/jump";
 import { blockFrame, blocksToExpand, EXPAND_ALL_LIMIT, pathCrumbs } from "../../../components/timeline/tree-layout";
 import type { CompactionView, TimelineItem } from "../../../lib/views";
@@ -16,48 +17,28 @@ function block(over: Partial<CompactionView> & { id?: string } = {}): Compaction
 }
 
 describe("blockTitle", () => {
-  it("uses the row's own title when it has one", () => {
+  it("uses the row's own title when it has one, clipped as the engine clips titles", () => {
     expect(blockTitle(block({ title: "  Lisbon trip: tram 28 and a 900 € budget " }))).toBe("Lisbon trip: tram 28 and a 900 € budget");
+    const long = blockTitle(block({ title: "planning the orchard irrigation ".repeat(10) }));
+    expect(long.length).toBeLessThanOrEqual(MAX_TITLE_CHARS + 1);
+    expect(long).toBe(clipTitle("planning the orchard irrigation ".repeat(10)));
   });
 
-  it("skips the generic opener the demo model writes on every block", () => {
+  it("falls back to the engine's derived title, which skips the opener the demo model writes on every block", () => {
     const summary = "Summary of the conversation so far.\nFACT city=Lisbon\nDigest: 20 messages.";
-    expect(blockTitle(block({ summary }))).toBe("FACT city=Lisbon");
-    expect(blockTitle(block({ summary, title: null }))).toBe("FACT city=Lisbon");
-    expect(blockTitle(block({ summary, title: "   " }))).toBe("FACT city=Lisbon");
+    for (const title of [null, "   "]) {
+      expect(blockTitle(block({ summary, title }))).toBe(deriveTitle(summary));
+      expect(blockTitle(block({ summary, title }))).not.toMatch(/summary of the conversation/i);
+    }
   });
 
-  it("skips other openers, also as the prefix of a line, and Markdown around them", () => {
-    expect(blockTitle(block({ summary: "## Summary\n- **The user** is planning a garden." }))).toBe("The user is planning a garden.");
-    expect(blockTitle(block({ summary: "Here is a brief summary of our discussion: the user picked oak floors. Then more." }))).toBe(
-      "the user picked oak floors.",
-    );
-    expect(blockTitle(block({ summary: "The conversation so far. Budget set at 900 euros." }))).toBe("Budget set at 900 euros.");
-  });
-
-  it("keeps a sentence that merely starts with the word summary", () => {
-    expect(blockTitle(block({ summary: "Summary statistics were computed for the sales table." }))).toBe(
-      "Summary statistics were computed for the sales table.",
-    );
-  });
-
-  it("gives blocks that say the same thing distinct labels through their range", () => {
-    const a = block({ fromSeq: 1, toSeq: 40, level: 3 });
-    const b = block({ fromSeq: 41, toSeq: 80, level: 2 });
-    expect(blockTitle(a)).toBe("Messages #1–#40");
-    expect(blockLabel(a)).not.toBe(blockLabel(b));
-    expect(blockLabel(b)).toBe("L2 · Messages #41–#80 · #41–#80");
-    expect(blockRange({ fromSeq: 7, toSeq: 7 })).toBe("#7");
-  });
-
-  it("clips long titles at a word, and reads structured sections and truncations", () => {
-    const long = blockTitle(block({ summary: `Summary.\n${"planning the orchard irrigation ".repeat(10)}` }));
-    expect(long.length).toBeLessThanOrEqual(TITLE_CHARS);
-    expect(long).toMatch(/irrigation…$|orchard…$|planning…$|the…$/);
-    expect(clipTitle("short")).toBe("short");
-    const sections = { goals: [], decisions: ["Use **Postgres** for search"], completed: [], openItems: [], facts: ["x"] };
-    expect(blockTitle(block({ sections }))).toBe("Use Postgres for search");
+  it("names truncations, and gives blocks that say the same thing distinct labels through their range", () => {
     expect(blockTitle(block({ kind: "truncation", coveredMessageCount: 6 }))).toBe("6 messages dropped from the model's view");
+    const a = block({ fromSeq: 1, toSeq: 40, level: 3, title: "Garden plans" });
+    const b = block({ fromSeq: 41, toSeq: 80, level: 2, title: "Garden plans" });
+    expect(blockLabel(a)).not.toBe(blockLabel(b));
+    expect(blockLabel(b)).toBe("L2 · Garden plans · #41–#80");
+    expect(blockRange({ fromSeq: 7, toSeq: 7 })).toBe("#7");
   });
 });
 
