@@ -116,6 +116,7 @@ async function* opening(input: ReplyInput): AsyncGenerator<TurnEvent> {
   }
 }
 
+type Usage = { promptTokens: number; completionTokens: number };
 type Interruption = { stopped: boolean; failure: ModelError | undefined };
 
 /** Stores what arrived before a Stop or a model failure (only called with some text). */
@@ -143,8 +144,6 @@ async function storeInterrupted(
   ]);
   return partial;
 }
-
-type Usage = { promptTokens: number; completionTokens: number };
 
 function extension(reply: { text: string; requestTokens: number; usage: Usage | undefined }, status: ReplyExtension["status"]): ReplyExtension {
   return { text: reply.text, status, requestTokens: reply.requestTokens, ...(reply.usage ? { usage: reply.usage } : {}) };
