@@ -178,22 +178,32 @@ export async function compressBeforeCall(
     onAwaiting?: () => void;
     /** The conversation row as the turn's own statement just left it (see loadTranscript). */
     known?: ConversationHead | null;
+    /** What the request costs beyond its messages when it does not offer every tool (see REQUEST_OVERHEAD_TOKENS). */
+    overheadTokens?: number;
   } = {},
 ): Promise<AppliedChange> {
-  const { onAwaiting, known, ...processOptions } = options;
-  const { transcript: current } = await loadActive(userId, conversationId, known ?? undefined);
+  const { onAwaiting, known, overheadTokens, ...processOptions } = options;
+  // The request is judged and fitted as it will be sent.
+  const sized = (transcript: Transcript): Transcript =>
+    overheadTokens === undefined || overheadTokens === transcript.toolTokens ? transcript : { ...transcript, toolTokens: overheadTokens };
+  const current = sized((await loadActive(userId, conversationId, known ?? undefined)).transcript);
   const unchanged: AppliedChange = { change: { created: [], attempts: [], transcript: current }, transcript: current, compactions: [], attempts: [], saved: true };
   const need = compressionManager().needBeforeCall(current, settings);
   if (need === "nothing") return unchanged;
-  const process = (transcript: Transcript) =>
-    compressionManager().process(transcript, settings, processOptions);
+  const compress = (transcript: Transcript) => compressionManager().process(sized(transcript), settings, processOptions);
   const running = services().background.get(conversationId);
-  if (need === "due") return running ? unchanged : ((await withTranscriptIfFree(userId, conversationId, process)) ?? unchanged);
-  if (running) {
-    onAwaiting?.();
-    await running.done;
+  let applied: AppliedChange | undefined;
+  if (need === "due") {
+    applied = running ? unchanged : await withTranscriptIfFree(userId, conversationId, compress);
+  } else {
+    if (running) {
+      onAwaiting?.();
+      await running.done;
+    }
+    applied = await withTranscript(userId, conversationId, settings, compress);
   }
-  return withTranscript(userId, conversationId, settings, process);
+  // A save that failed gives back the transcript as loaded, at the default size.
+  return applied ? { ...applied, transcript: sized(applied.transcript) } : unchanged;
 }
 
 /**

@@ -8,3 +8,6 @@ export const TOOL_DEFINITIONS = [...builtinTools.map((tool) => tool.definition),
 
 /** Tool definitions plus the request's own framing, in our count. */
 export const REQUEST_OVERHEAD_TOKENS = countToolsTokens(TOOL_DEFINITIONS) + REPLY_PRIMING_TOKENS;
+
+/** What a request that offers no tools costs beyond its messages (Continue's). */
+export const TOOLLESS_REQUEST_OVERHEAD_TOKENS = REPLY_PRIMING_TOKENS;

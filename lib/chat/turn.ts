@@ -1,4 +1,4 @@
-// The chat loop: persist the user's message, let compression run, build the request
+// The chat loop, for a turn and for Continue: let compression run, build the request
 // from the active context, stream the reply, persist it with its usage, run tool
 // calls and loop until the model answers in text.
 import type { CompressionSettings } from "../compression/settings";
@@ -6,11 +6,11 @@ import { assistantChat } from "../compression/request";
 import { COMPRESS_CONTEXT_TOOL, providedSummaryOf } from "../compression/tools";
 import type { ToolCall, Transcript } from "../compression/types";
 import { getDb } from "../db/client";
-import { appendMessages, appendMessageRows, type MessageDraft } from "../db/messages";
+import { appendMessages, appendMessageRows, extendReply, type MessageDraft, type ReplyExtension } from "../db/messages";
 import { attemptRecordToView, toMessageView, toTranscriptMessage } from "../db/mappers";
 import { readSettings } from "../db/settings";
 import { AppError } from "../errors";
-import { ModelError, streamChat } from "../llm/client";
+import { ModelError, streamChat, type ChatTool } from "../llm/client";
 import { countMessageTokensAsync } from "../llm/token-pool";
 import { runTool } from "../llm/tools";
 import { logger } from "../log/logger";
@@ -28,7 +28,9 @@ import { recordTurn } from "../server/metrics";
 import type { TurnEvent } from "./events";
 import { registerTurn } from "./running-turns";
 import type { TurnGate } from "./turn-gate";
-import { TOOL_DEFINITIONS } from "./tool-set";
+import { REQUEST_OVERHEAD_TOKENS, TOOL_DEFINITIONS, TOOLLESS_REQUEST_OVERHEAD_TOKENS } from "./tool-set";
+import { continuationSeparator } from "./join-continuation";
+import type { MessageView } from "../views";
 
 const MAX_TOOL_ROUNDS = 6;
 
@@ -36,14 +38,34 @@ export type TurnInput = {
   /** The conversation's owner, checked by every query the turn makes. */
   userId: string;
   conversationId: string;
-  /** The user's new message; absent to retry after a failed reply. */
-  content?: string;
   signal?: AbortSignal;
   /** The conversation's turn gate, opened by the caller (which may have stored the user's message with it); closed when the turn ends. */
-  gate?: TurnGate;
+  gate: TurnGate;
   /** The settings snapshot for the turn when the caller has read them already (startTurn does, checking ownership, unless the gate read them). */
   settings?: CompressionSettings;
 };
+
+/** What the reply is written into: the one thing a turn and a Continue do differently. */
+export type ReplyTarget =
+  /**
+   * A new assistant message answering the context's last user message (a turn, a retry,
+   * an edit, a regeneration). It is offered the tools; a reply that calls them is
+   * followed by their results and another round.
+   */
+  | { kind: "new" }
+  /**
+   * Continue after Stop: the model gets the conversation with the stopped reply
+   * `messageId` (text `partial`) as the assistant's last message, and what it writes is
+   * appended to that reply, so the view, the export and the next turn see one reply.
+   * No tools are offered: a continuation finishes text that was cut off, and a tool
+   * call there would turn a reply the user has been reading into a tool round, which is
+   * not what Continue asks for. Not offering them, it does not budget for them either:
+   * its request is judged, fitted and measured without their definitions (the meter
+   * after it still counts them, for the next turn, which sends them).
+   */
+  | { kind: "continuation"; messageId: string; partial: string };
+
+export type ReplyInput = TurnInput & { target: ReplyTarget };
 
 /** compress_context runs here, against the conversation; every other tool is a built-in. */
 async function runToolCall(userId: string, conversationId: string, settings: CompressionSettings, call: ToolCall): Promise<string> {
@@ -72,26 +94,81 @@ async function assertRetryable(userId: string, conversationId: string): Promise<
   }
 }
 
-export async function* runTurn(input: TurnInput): AsyncGenerator<TurnEvent> {
-  const { userId, conversationId } = input;
+export function runTurn(input: TurnInput): AsyncGenerator<TurnEvent> {
+  return streamReply({ ...input, target: { kind: "new" } });
+}
+
+/** The tools a target's request offers, and what the request costs beyond its messages. */
+function offer(target: ReplyTarget): { tools: readonly ChatTool[] | undefined; overheadTokens: number } {
+  return target.kind === "new"
+    ? { tools: TOOL_DEFINITIONS, overheadTokens: REQUEST_OVERHEAD_TOKENS }
+    : { tools: undefined, overheadTokens: TOOLLESS_REQUEST_OVERHEAD_TOKENS };
+}
+
+/** The user's message the turn answers (stored with the gate), or, without one, the check that there is one to answer. */
+async function* opening(input: ReplyInput): AsyncGenerator<TurnEvent> {
+  if (input.target.kind === "continuation") return;
+  if (input.gate.userMessage) {
+    yield { type: "message", message: input.gate.userMessage };
+    if (input.gate.title) yield { type: "title", title: input.gate.title };
+  } else {
+    await assertRetryable(input.userId, input.conversationId);
+  }
+}
+
+type Usage = { promptTokens: number; completionTokens: number };
+type Interruption = { stopped: boolean; failure: ModelError | undefined };
+
+/** Stores what arrived before a Stop or a model failure (only called with some text). */
+async function storeInterrupted(
+  input: ReplyInput,
+  reply: { text: string; model: string; requestTokens: number; usage: Usage | undefined },
+  { stopped, failure }: Interruption,
+): Promise<MessageView | undefined> {
+  const { userId, conversationId, target } = input;
+  const db = await getDb();
+  if (target.kind === "continuation") {
+    // Cut short again, the reply stays stopped: still in the model's view, still continuable.
+    return extendReply(db, userId, conversationId, target.messageId, extension(reply, "stopped"), countReplyTokens);
+  }
+  // A stopped reply stays in the context, a failed one does not.
+  const [partial] = await appendMessages(db, userId, conversationId, [
+    {
+      role: "assistant",
+      content: reply.text,
+      tokenCount: await countReplyTokens(reply.text),
+      model: reply.model,
+      status: stopped ? "stopped" : "error",
+      ...(failure ? { error: failure.message } : {}),
+    },
+  ]);
+  return partial;
+}
+
+function extension(reply: { text: string; requestTokens: number; usage: Usage | undefined }, status: ReplyExtension["status"]): ReplyExtension {
+  return { text: reply.text, status, requestTokens: reply.requestTokens, ...(reply.usage ? { usage: reply.usage } : {}) };
+}
+
+function countReplyTokens(content: string): Promise<number> {
+  return countMessageTokensAsync({ role: "assistant", content });
+}
+
+/**
+ * One reply, for a turn and for Continue alike: compress (saying so while a summary is
+ * written), build the request from the active context, stream the model's answer, store
+ * it, run the tool calls it makes and go round again until it answers in text; then
+ * the meter and, past the pre-emptive level, background compaction.
+ */
+export async function* streamReply(input: ReplyInput): AsyncGenerator<TurnEvent> {
+  const { userId, conversationId, gate, target } = input;
   const db = await getDb();
   const turn = registerTurn(conversationId, input.signal);
+  const { tools, overheadTokens } = offer(target);
   try {
     // One snapshot of the settings for the whole turn: a change saved meanwhile
     // applies from the next turn, never halfway through this one.
-    const settings =
-      input.settings ?? input.gate?.settings ?? (await span("settings", () => readSettings(db, userId, conversationId))).settings;
-    if (input.gate?.userMessage) {
-      yield { type: "message", message: input.gate.userMessage };
-      if (input.gate.title) yield { type: "title", title: input.gate.title };
-    } else if (input.content != null) {
-      const content = input.content;
-      const tokenCount = await span("count", () => countMessageTokensAsync({ role: "user", content }));
-      const [userMessage] = await span("append", () => appendMessages(db, userId, conversationId, [{ role: "user", content, tokenCount }]));
-      if (userMessage) yield { type: "message", message: userMessage };
-    } else {
-      await assertRetryable(userId, conversationId);
-    }
+    const settings = input.settings ?? gate.settings ?? (await span("settings", () => readSettings(db, userId, conversationId))).settings;
+    yield* opening(input);
 
     // The active context after the last reply, for the meter: what a fresh load would give.
     let context: Transcript | undefined;
@@ -105,7 +182,8 @@ export async function* runTurn(input: TurnInput): AsyncGenerator<TurnEvent> {
       const compression = compressBeforeCall(userId, conversationId, settings, {
         signal: turn.signal,
         // Only the first round: a tool round stored its results since.
-        known: round === 0 ? (input.gate?.head ?? null) : null,
+        known: round === 0 ? gate.head : null,
+        overheadTokens,
         onSummarizing: (range) => announce({ type: "status", stage: "compressing", messageCount: range.messageCount }),
         onAwaiting: () => announce({ type: "status", stage: "awaiting_compaction" }),
       });
@@ -124,30 +202,32 @@ export async function* runTurn(input: TurnInput): AsyncGenerator<TurnEvent> {
       const { messages, breakdown } = spanSync("build", () => compressionManager().buildRequest(transcript, settings));
       const model = transcript.model;
       // Our count of the whole request as the server will count it (tool definitions
-      // included), so that its reported prompt_tokens over this figure is the tokenizer
-      // factor the next measurement applies. The request was assembled from stored
-      // counts (each message's, the summaries', the tool definitions'), so their sum is
-      // countRequestTokens(messages, TOOL_DEFINITIONS) without tokenizing it all again.
+      // included when offered), so that its reported prompt_tokens over this figure is
+      // the tokenizer factor the next measurement applies. The request was assembled
+      // from stored counts (each message's, the summaries', the overhead's), so their
+      // sum is countRequestTokens(messages, tools) without tokenizing it all again.
       const requestTokens = breakdown.systemTokens + breakdown.summaryTokens + breakdown.messageTokens + breakdown.toolTokens;
       yield { type: "assistant_start", model };
 
       let text = "";
       let toolCalls: ToolCall[] = [];
-      let usage: { promptTokens: number; completionTokens: number } | undefined;
+      let usage: Usage | undefined;
       let failure: ModelError | undefined;
       const endModel = startSpan("model");
       try {
         for await (const event of streamChat({
           model,
           messages,
-          tools: TOOL_DEFINITIONS,
+          ...(tools ? { tools } : {}),
           signal: turn.signal,
           timeoutMs: config().STRATA_MODEL_TIMEOUT_MS,
         })) {
           if (event.type === "text") {
-            text += event.delta;
-            yield { type: "delta", text: event.delta };
-          } else if (event.type === "tool_calls") {
+            // The space between a stopped reply and its continuation goes out with the first text.
+            const delta = text === "" && target.kind === "continuation" ? continuationSeparator(target.partial, event.delta) + event.delta : event.delta;
+            text += delta;
+            yield { type: "delta", text: delta };
+          } else if (event.type === "tool_calls" && tools) {
             // A server that repeats a call id would get a request with two results for
             // one call next time, which APIs reject: the first call of each id runs.
             toolCalls = event.calls.filter((call, index, calls) => calls.findIndex((other) => other.id === call.id) === index);
@@ -163,28 +243,27 @@ export async function* runTurn(input: TurnInput): AsyncGenerator<TurnEvent> {
 
       const stopped = turn.signal.aborted;
       if (stopped || failure) {
-        // Keep whatever arrived; a stopped reply stays in the context, a failed one does not.
+        // Keep whatever arrived.
         if (text) {
-          const [partial] = await appendMessages(db, userId, conversationId, [
-            {
-              role: "assistant",
-              content: text,
-              tokenCount: await countMessageTokensAsync({ role: "assistant", content: text }),
-              model,
-              status: stopped ? "stopped" : "error",
-              ...(failure ? { error: failure.message } : {}),
-            },
-          ]);
+          const partial = await storeInterrupted(input, { text, model, requestTokens, usage }, { stopped, failure });
           if (partial) yield { type: "message", message: partial };
         }
         recordTurn(stopped ? "stopped" : "error", usage?.promptTokens);
         if (failure && !stopped) {
           logger.warn({ conversationId, kind: failure.kind, err: failure.message }, "model call failed");
-          yield { type: "error", message: failure.message, retryable: true };
+          // A failed continuation leaves the reply stopped, to be continued again; Retry answers a user's message.
+          yield { type: "error", message: failure.message, retryable: target.kind === "new" };
         }
         return;
       }
 
+      recordTurn("complete", usage?.promptTokens);
+      if (target.kind === "continuation") {
+        const view = await span("append", () => extendReply(db, userId, conversationId, target.messageId, extension({ text, requestTokens, usage }, "complete"), countReplyTokens));
+        yield { type: "message", message: view };
+        // The reply changed in place and the request counted no tool definitions: the meter loads the context afresh.
+        break;
+      }
       const assistantDraft: MessageDraft = {
         role: "assistant",
         content: text,
@@ -195,11 +274,10 @@ export async function* runTurn(input: TurnInput): AsyncGenerator<TurnEvent> {
         requestTokens,
         ...(usage ? { usage } : {}),
       };
-      recordTurn("complete", usage?.promptTokens);
       // The last reply of the turn closes the gate in the statement that stores it.
       const last = toolCalls.length === 0;
       const [assistantRow] = await span("append", async () =>
-        last && input.gate ? [await input.gate.appendFinalReply(assistantDraft)] : appendMessageRows(db, userId, conversationId, [assistantDraft]),
+        last ? [await gate.appendFinalReply(assistantDraft)] : appendMessageRows(db, userId, conversationId, [assistantDraft]),
       );
       if (assistantRow) {
         const [added, view] = spanSync("view", () => [toTranscriptMessage(assistantRow), toMessageView(assistantRow)] as const);
@@ -233,6 +311,6 @@ export async function* runTurn(input: TurnInput): AsyncGenerator<TurnEvent> {
     }
   } finally {
     turn.release();
-    await span("close", async () => input.gate?.close());
+    await span("close", () => gate.close());
   }
 }

@@ -1,9 +1,12 @@
-// Continue after Stop ends like a turn: background compaction is scheduled after it
-// exactly when the context is past the pre-emptive level (as runTurn decides), not after
-// every continuation and not never.
+// Continue after Stop is a turn's reply written into the stopped one. It ends like a
+// turn: background compaction is scheduled after it exactly when the context is past the
+// pre-emptive level (as runTurn decides), not after every continuation and not never.
+// And it starts like one: the same compress step, told to the browser the same way
+// ("compressing" while a summary is written, then the compaction or its failure).
 import { describe, expect, it } from "vitest";
 import * as ops from "../../lib/chat/operations";
-import { backgroundSettled, pendingBackgroundWork } from "../../lib/chat/compressor";
+import type { TurnEvent } from "../../lib/chat/events";
+import { backgroundSettled, contextMeter, pendingBackgroundWork } from "../../lib/chat/compressor";
 import { collect, newConversation, saveTestSettings, send, setupHarness } from "../support/harness";
 
 const h = setupHarness();
@@ -56,4 +59,66 @@ describe("background work after Continue", () => {
     const seen = await continueAndSee(conversation.id, seq);
     expect(seen).toEqual({ scheduled: false, pastPreemptive: false });
   });
+});
+
+const COMPRESSING = {
+  contextWindowOverrides: { [MODEL]: 3000 },
+  hardLimitReserve: 300,
+  threshold: 0.6,
+  preemptiveThreshold: 0,
+  keepRecentCount: 2,
+  maxSummaryTokensPerLevel: 350,
+};
+
+/** A conversation past the threshold (filled with compression off) whose last reply was stopped. */
+async function stoppedPastThreshold(): Promise<{ conversationId: string; seq: number }> {
+  await saveTestSettings(h.db, { ...COMPRESSING, enabled: false });
+  const { id } = await newConversation(MODEL);
+  // Well past it: a continuation offers no tools, so it measures its request without their definitions.
+  for (let turn = 1; (await contextMeter(h.user.id, id)).ratio < 0.8; turn++) await send(id, `Filling ${turn} REPLY_WORDS=40`);
+  const seq = await stoppedReply(id);
+  await saveTestSettings(h.db, COMPRESSING);
+  return { conversationId: id, seq };
+}
+
+/** What the events say before the model's reply starts (the turn's own user message left out). */
+function beforeReply(events: TurnEvent[]): TurnEvent["type"][] {
+  const start = events.findIndex((e) => e.type === "assistant_start");
+  expect(start).toBeGreaterThan(-1);
+  return events
+    .slice(0, start)
+    .map((e) => e.type)
+    .filter((type) => type !== "message" && type !== "title");
+}
+
+async function turnAndContinuation(): Promise<{ turn: TurnEvent[]; continued: TurnEvent[] }> {
+  const first = await stoppedPastThreshold();
+  const second = await stoppedPastThreshold();
+  const turn = await send(first.conversationId, "Next question REPLY_WORDS=10");
+  const continued = await collect(await ops.startTurn(h.user, { conversationId: second.conversationId, continueSeq: second.seq }));
+  expect(turn.at(-1)?.type).toBe("done");
+  expect(continued.at(-1)?.type).toBe("done");
+  return { turn, continued };
+}
+
+describe("Continue's events before the model call", () => {
+  it("announce a summary before it is written and then report it, as a turn's do", async () => {
+    const { turn, continued } = await turnAndContinuation();
+    expect(beforeReply(turn)).toEqual(["status", "compaction"]);
+    expect(beforeReply(continued)).toEqual(beforeReply(turn));
+    const status = continued.find((e) => e.type === "status");
+    const compaction = continued.find((e) => e.type === "compaction");
+    expect(status?.type === "status" && status.stage === "compressing" && status.messageCount).toBe(
+      compaction?.type === "compaction" && compaction.compaction.coveredMessageCount,
+    );
+  }, 60_000);
+
+  it("report a summary that failed, as a turn's do, and the continuation still arrives", async () => {
+    h.server.injectFault({ type: "http_500", target: "summary", times: 2 });
+    const { turn, continued } = await turnAndContinuation();
+    expect(beforeReply(turn)).toEqual(["status", "compaction_failed"]);
+    expect(beforeReply(continued)).toEqual(beforeReply(turn));
+    const failed = continued.find((e) => e.type === "compaction_failed");
+    expect(failed?.type === "compaction_failed" && failed.attempt.reason).toMatch(/500/);
+  }, 60_000);
 });

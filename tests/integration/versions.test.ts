@@ -3,6 +3,7 @@
 import { describe, expect, it } from "vitest";
 import * as ops from "../../lib/chat/operations";
 import type { TurnEvent } from "../../lib/chat/events";
+import { countRequestTokens } from "../../lib/llm/tokens";
 import type { MessageView } from "../../lib/views";
 import { signUp } from "../support/accounts";
 import { chatRequests, collect, newConversation, refusal, send, setupHarness } from "../support/harness";
@@ -216,6 +217,16 @@ describe("Continue after Stop", () => {
     expect(stored.content).toBe(`${partial} ${continued.trimStart()}`);
     // What streamed (and so what the open page shows) is what is stored.
     expect(stored.content).toBe(partial + continued);
+  });
+
+  it("offers no tools and so counts none: the stored request count is that of what was sent", async () => {
+    const conversation = await newConversation();
+    await stoppedReply(conversation.id);
+    await collect(await ops.startTurn(h.user, { conversationId: conversation.id, continueSeq: 2 }));
+    const body = chatRequests(h.server).at(-1)!.body as { messages: Parameters<typeof countRequestTokens>[0]; tools?: unknown };
+    expect(body.tools).toBeUndefined();
+    // The calibration divides the server's prompt count by this one: it must be of the same request.
+    expect((await row(conversation.id, 2)).requestTokens).toBe(countRequestTokens(body.messages));
   });
 
   it("refuses a reply that was not stopped or is not the last one", async () => {
