@@ -3,6 +3,8 @@
 // answer anyone, so the body is bounded by its declared length first and then read as
 // a stream that stops at the limit.
 
+import { readAtMost } from "../http/bounded-body";
+
 /** Largest body accepted by /api/auth (bytes). */
 export const AUTH_BODY_LIMIT = 64 * 1024;
 
@@ -12,24 +14,10 @@ export async function readBoundedBody(request: Request, limit = AUTH_BODY_LIMIT)
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared > limit) return { ok: false };
   if (!request.body) return { ok: true, bytes: null };
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel();
-      return { ok: false };
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
+  const read = await readAtMost(request.body, limit);
+  if (!read) return { ok: false };
+  // A copy with its own ArrayBuffer, as Request bodies take.
+  const bytes = new Uint8Array(read.byteLength);
+  bytes.set(read);
   return { ok: true, bytes };
 }

@@ -7,6 +7,7 @@ import type { TurnEvent } from "../chat/events";
 import { eventStream } from "../chat/event-stream";
 import { span, withServerTiming } from "../log/timing";
 import { withTransportSecurity } from "./origin";
+import { readAtMost } from "./bounded-body";
 
 /** Largest JSON body accepted (STRATA_MAX_BODY_BYTES), read per request. */
 const maxBodyBytes = () => config().STRATA_MAX_BODY_BYTES;
@@ -29,26 +30,11 @@ export async function readJsonBody(request: Request, maxBytes = maxBodyBytes()):
   if (!type.toLowerCase().startsWith("application/json")) {
     throw Object.assign(new AppError("invalid_input", "Send the body as application/json."), { httpStatus: 415 });
   }
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > maxBytes) {
-    throw new AppError("payload_too_large", `The request body is larger than ${maxBytes.toLocaleString("en-US")} bytes.`);
-  }
-  const reader = request.body?.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  if (reader) {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > maxBytes) {
-        await reader.cancel();
-        throw new AppError("payload_too_large", `The request body is larger than ${maxBytes.toLocaleString("en-US")} bytes.`);
-      }
-      chunks.push(value);
-    }
-  }
-  const text = decodeUtf8(Buffer.concat(chunks));
+  const tooLarge = () => new AppError("payload_too_large", `The request body is larger than ${maxBytes.toLocaleString("en-US")} bytes.`);
+  if (Number(request.headers.get("content-length") ?? "0") > maxBytes) throw tooLarge();
+  const bytes = await readAtMost(request.body, maxBytes);
+  if (!bytes) throw tooLarge();
+  const text = decodeUtf8(bytes);
   if (!text.trim()) return {};
   let body: unknown;
   try {

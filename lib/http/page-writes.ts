@@ -4,6 +4,7 @@
 // origin, a body over its limit and an undecodable body with a 500; proxy.ts checks
 // them here first and answers 403, 413 and 400 with a message, before Next reads a byte.
 import { ACTION_BODY_LIMIT_BYTES } from "./action-limit";
+import { readAtMost } from "./bounded-body";
 import { SAFE_METHODS, crossSiteRefusal, firstEntry, originOf, type OriginSettings } from "./origin";
 
 export type PageWriteRefusal = { status: 400 | 403 | 413; code: "invalid_input" | "forbidden" | "payload_too_large"; message: string };
@@ -19,24 +20,6 @@ const undecodable = (what: string): PageWriteRefusal => ({
   code: "invalid_input",
   message: `The server action's arguments are not valid: ${what}.`,
 });
-
-/** The body, or null once it passes the limit (reading stops there). */
-async function readLimited(body: ReadableStream<Uint8Array>): Promise<Uint8Array | null> {
-  const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > ACTION_BODY_LIMIT_BYTES) {
-      await reader.cancel();
-      return null;
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks);
-}
 
 function isJson(text: string): boolean {
   try {
@@ -92,7 +75,7 @@ export async function pageWriteRefusal(request: Request, settings?: OriginSettin
   const declared = request.headers.get("content-length");
   if (declared !== null && Number(declared) > ACTION_BODY_LIMIT_BYTES) return tooLarge();
   if (!request.body || (!action && declared !== null)) return null;
-  const bytes = await readLimited(request.body);
+  const bytes = await readAtMost(request.body, ACTION_BODY_LIMIT_BYTES);
   if (!bytes) return tooLarge();
   if (!action) return null;
   const problem = await argumentsProblem(bytes, request.headers.get("content-type") ?? "");
