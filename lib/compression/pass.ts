@@ -1,7 +1,7 @@
 import type { ContextBudget } from "./budget";
 import { formatCount } from "./render";
 import type { CompressionSettings } from "./settings";
-import { SummaryFailure } from "./summaryCall";
+import { SummaryFailure } from "./summary-call";
 import type { CompactionSource, CompactionTrigger, ProcessOptions, StrategyName } from "./types";
 
 /** What one compression pass works with: one settings snapshot, the window's budget, one deadline. */

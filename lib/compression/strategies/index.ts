@@ -1,8 +1,8 @@
 import type { StrategyName } from "../types";
-import { aiSummaryStrategy } from "./aiSummary";
-import { simpleExtractStrategy } from "./simpleExtract";
+import { aiSummaryStrategy } from "./ai-summary";
+import { simpleExtractStrategy } from "./simple-extract";
 import { structuredStrategy } from "./structured";
-import { turnDigestStrategy } from "./turnDigest";
+import { turnDigestStrategy } from "./turn-digest";
 import type { CompressionStrategy } from "./types";
 
 export const STRATEGY_REGISTRY: Record<StrategyName, CompressionStrategy> = {
@@ -14,4 +14,4 @@ export const STRATEGY_REGISTRY: Record<StrategyName, CompressionStrategy> = {
 
 export type { CompressionStrategy, MergeInput, StrategyOutput, SummarizeInput } from "./types";
 export { parseSections, summarySectionsSchema } from "./structured";
-export { splitIntoTurns } from "./turnDigest";
+export { splitIntoTurns } from "./turn-digest";

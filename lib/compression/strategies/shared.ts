@@ -1,9 +1,9 @@
 import { conversationHeader, FOLD_INTRO, MERGE_INTRO, SEPARATOR } from "../framing";
 import { renderCompactionText } from "../render";
 import { buildPromptMessages, lengthLimit, MERGE_INSTRUCTIONS } from "../prompts";
-import { callSummaryModel } from "../summaryCall";
+import { callSummaryModel } from "../summary-call";
 import type { ChatMessage, CompactionRecord } from "../types";
-import { formatTranscript } from "../transcriptFormat";
+import { formatTranscript } from "../transcript-format";
 import type { MergeInput, StrategyContext, StrategyOutput, SummarizeInput } from "./types";
 
 /** The material of a merge: the children as the chat model saw them, oldest first. */

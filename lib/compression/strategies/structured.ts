@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { buildPromptMessages, lengthLimit, STRUCTURED_INSTRUCTIONS } from "../prompts";
 import { renderSections } from "../render";
-import { callSummaryModel, SummaryFailure } from "../summaryCall";
+import { callSummaryModel, SummaryFailure } from "../summary-call";
 import type { SummarySections } from "../types";
-import { aiSummaryStrategy } from "./aiSummary";
+import { aiSummaryStrategy } from "./ai-summary";
 import { backgroundText, mergeBody, mergeInstructions, mergeWithModel, summaryBody } from "./shared";
 import type { CompressionStrategy, StrategyContext, StrategyOutput } from "./types";
 

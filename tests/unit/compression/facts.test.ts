@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { capSummary, cutOutsideFacts, extractFacts, reconcileFacts } from "@/lib/compression/facts";
 import { elideMiddle } from "@/lib/compression/elide";
-import { shorten } from "@/lib/compression/transcriptFormat";
+import { shorten } from "@/lib/compression/transcript-format";
 import { counter } from "./fakes";
 
 describe("facts", () => {

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { PROMPT_TAGS } from "@/lib/compression/prompts";
 import { parseSections } from "@/lib/compression/strategies";
-import { splitIntoTurns } from "@/lib/compression/strategies/turnDigest";
+import { splitIntoTurns } from "@/lib/compression/strategies/turn-digest";
 import { chat, factsIn, msg, resetSeq, setup, text, transcriptOf , summaryRecord } from "./fakes";
 
 beforeEach(() => resetSeq());

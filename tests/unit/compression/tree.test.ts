@@ -5,7 +5,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { contextBudget, FAN_OUT } from "@/lib/compression/budget";
 import { finalizeOutput } from "@/lib/compression/finalize";
 import { levelCap, planMerge } from "@/lib/compression/levels";
-import { standIns } from "@/lib/compression/outOfView";
+import { standIns } from "@/lib/compression/out-of-view";
 import { DEFAULT_SETTINGS } from "@/lib/compression/settings";
 import { deriveTitle, MAX_TITLE_CHARS, takeTitle } from "@/lib/compression/title";
 import type { CompactionRecord } from "@/lib/compression/types";

@@ -1,8 +1,8 @@
 import { SEPARATOR, turnHeader, withoutFraming } from "../framing";
 import { mapWithConcurrency } from "../limiter";
 import { buildPromptMessages, DIGEST_INSTRUCTIONS } from "../prompts";
-import { callSummaryModel, SummaryFailure } from "../summaryCall";
-import { formatTranscript } from "../transcriptFormat";
+import { callSummaryModel, SummaryFailure } from "../summary-call";
+import { formatTranscript } from "../transcript-format";
 import type { TranscriptMessage } from "../types";
 import { mergeWithModel } from "./shared";
 import type { CompressionStrategy } from "./types";
