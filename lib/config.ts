@@ -5,6 +5,7 @@
 // value stops the start with a message naming the variable and what it accepts,
 // instead of becoming NaN somewhere (no body limit, every message refused, …).
 import { z } from "zod";
+import { invalidProxyEntries } from "./http/trusted-proxies";
 
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 
@@ -67,7 +68,9 @@ export const configSchema = z.object({
   STRATA_SIGNUPS: oneOf(["open", "closed"], "open"),
   STRATA_SIGNIN_RATE_LIMIT: integer(0, 1_000_000, 5),
   STRATA_MESSAGE_RATE_LIMIT: integer(0, 1_000_000, 30),
-  STRATA_TRUSTED_PROXIES: text,
+  STRATA_TRUSTED_PROXIES: text.refine((value) => !value || invalidProxyEntries(value).length === 0, {
+    message: "must be a comma-separated list of IP addresses or CIDRs (10.0.0.0/8, ::1)",
+  }),
   BETTER_AUTH_SECRET: text,
   BETTER_AUTH_URL: url(["http:", "https:"]),
   GITHUB_CLIENT_ID: text,

@@ -28,6 +28,11 @@ export function stampPeerAddresses(): void {
   globalForPeer.strataPeerStamp = true;
 }
 
+/** The request's TCP peer, or null where this process does not stamp peers (the header could then be the client's own). */
+export function peerAddress(headers: Headers): string | null {
+  return globalForPeer.strataPeerStamp ? headers.get(PEER_HEADER) : null;
+}
+
 /**
  * The chain for the library: the peer alone, or, with trusted proxies, the forwarded
  * addresses followed by the peer, which the library walks from the right past the
@@ -35,7 +40,7 @@ export function stampPeerAddresses(): void {
  * be the client's own.
  */
 export function clientChain(headers: Headers, trustForwarded: boolean): string | null {
-  const peer = globalForPeer.strataPeerStamp ? headers.get(PEER_HEADER) : null;
+  const peer = peerAddress(headers);
   if (!peer) return null;
   const forwarded = trustForwarded ? headers.get("x-forwarded-for")?.trim() : undefined;
   return forwarded ? `${forwarded}, ${peer}` : peer;

@@ -5,6 +5,8 @@
 // same answer to "is this https?".
 import { getSessionCookie } from "better-auth/cookies";
 import { config, type Config } from "../config";
+import { peerAddress } from "../auth/client-address";
+import { isTrustedProxy } from "./trusted-proxies";
 
 export type OriginSettings = Pick<Config, "BETTER_AUTH_URL" | "STRATA_TRUSTED_PROXIES">;
 
@@ -29,9 +31,19 @@ export function originOf(text: string): string | null {
 }
 
 /**
+ * Whether the request reached this process through one of the trusted proxies. A process
+ * that stamps peers (the server started by lib/server) knows; a request built in process
+ * has no peer, and the setting alone decides.
+ */
+function fromTrustedProxy(headers: Headers, proxies: string): boolean {
+  const peer = peerAddress(headers);
+  return peer === null || isTrustedProxy(peer, proxies);
+}
+
+/**
  * The origin this request was sent to. BETTER_AUTH_URL when set (the public URL).
- * Else, behind STRATA_TRUSTED_PROXIES, what the proxy says (X-Forwarded-Proto and
- * -Host). Else the Host the browser connected to, over plain http: `next start` serves no
+ * Else, when the request came through one of STRATA_TRUSTED_PROXIES, what the proxy
+ * says (X-Forwarded-Proto and -Host). Else the Host the browser connected to, over plain http: `next start` serves no
  * TLS, and a client's own X-Forwarded-Proto is believed only from a configured proxy
  * (Next.js passes it through, and also folds it into request.url). A request built in
  * process without a Host header (tests, scripts) is taken at its URL.
@@ -39,7 +51,7 @@ export function originOf(text: string): string | null {
 export function servedOrigin(request: Pick<Request, "url" | "headers">, settings: OriginSettings = config()): string | null {
   if (settings.BETTER_AUTH_URL) return originOf(settings.BETTER_AUTH_URL);
   const { headers } = request;
-  if (settings.STRATA_TRUSTED_PROXIES?.trim()) {
+  if (settings.STRATA_TRUSTED_PROXIES?.trim() && fromTrustedProxy(headers, settings.STRATA_TRUSTED_PROXIES)) {
     const host = firstEntry(headers.get("x-forwarded-host")) ?? headers.get("host") ?? new URL(request.url).host;
     const scheme = firstEntry(headers.get("x-forwarded-proto"))?.toLowerCase() ?? "http";
     return scheme === "http" || scheme === "https" ? originOf(`${scheme}://${host}`) : null;
