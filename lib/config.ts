@@ -5,7 +5,7 @@
 // value stops the start with a message naming the variable and what it accepts,
 // instead of becoming NaN somewhere (no body limit, every message refused, …).
 import { z } from "zod";
-import { invalidProxyEntries } from "./http/trusted-proxies";
+import { invalidProxyEntries } from "./http/proxy-list";
 
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 

@@ -3,7 +3,8 @@
 import { describe, expect, it } from "vitest";
 import { configSchema } from "../../../lib/config";
 import { PEER_HEADER, stampPeerAddresses } from "../../../lib/auth/client-address";
-import { invalidProxyEntries, isTrustedProxy } from "../../../lib/http/trusted-proxies";
+import { isTrustedProxy } from "../../../lib/http/trusted-proxies";
+import { invalidProxyEntries } from "../../../lib/http/proxy-list";
 import { servedOrigin, type OriginSettings } from "../../../lib/http/origin";
 
 describe("the trusted-proxy list", () => {
@@ -20,8 +21,8 @@ describe("the trusted-proxy list", () => {
   });
 
   it("names the entries that are not addresses or CIDRs, and the config refuses them", () => {
-    expect(invalidProxyEntries("10.0.0.0/8, ::1, 127.0.0.1/32")).toEqual([]);
-    expect(invalidProxyEntries("10.0.0.0/33, proxy.local, 1.2.3.4/8/1, ::1/129")).toEqual(["10.0.0.0/33", "proxy.local", "1.2.3.4/8/1", "::1/129"]);
+    expect(invalidProxyEntries("10.0.0.0/8, ::1, 127.0.0.1/32, 2001:db8::/32, ::ffff:10.0.0.1")).toEqual([]);
+    expect(invalidProxyEntries("10.0.0.0/33, proxy.local, 1.2.3.4/8/1, ::1/129, 256.1.1.1, 1:2:3")).toEqual(["10.0.0.0/33", "proxy.local", "1.2.3.4/8/1", "::1/129", "256.1.1.1", "1:2:3"]);
     const refused = configSchema.safeParse({ STRATA_TRUSTED_PROXIES: "10.0.0.0/8, proxy.local" });
     expect(refused.success).toBe(false);
     expect(JSON.stringify(refused.error?.issues)).toMatch(/IP addresses or CIDRs/);
