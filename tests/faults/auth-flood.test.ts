@@ -1,12 +1,13 @@
 // Hostile traffic to the public /api/auth endpoints, as an audit sent it: 200 MB sign-in
 // bodies and a stream of wrong passwords each claiming a new X-Forwarded-For. Each is
 // refused early (413 at 64 KB; 429 once the account has had its five attempts), memory
-// stays flat, and another request is served meanwhile.
+// stays flat, and another user's health check and turn are served meanwhile.
 import { describe, expect, it } from "vitest";
 import * as authRoute from "../../app/api/auth/[...all]/route";
 import * as healthRoute from "../../app/api/health/route";
 import { PEER_HEADER } from "../../lib/auth/client-address";
 import { setupHarness } from "./support/harness";
+import { bystander, probeWhile } from "./support/bystander";
 import { signInResponse, signUp, uniqueEmail } from "../support/accounts";
 
 setupHarness();
@@ -47,8 +48,11 @@ describe("hostile sign-in traffic", () => {
   it("four 200 MB sign-in bodies are cut off at 64 KB: 413, a few MB of memory at most, health answered meanwhile", async () => {
     const before = process.memoryUsage().rss;
     const floods = Array.from({ length: 4 }, () => hugeSignIn(200 * MB));
-    const [responses, healthMs] = await Promise.all([Promise.all(floods.map(({ request }) => authRoute.POST(request))), healthWithin()]);
+    const flooding = Promise.all(floods.map(({ request }) => authRoute.POST(request)));
+    const [responses, healthMs, seen] = await Promise.all([flooding, healthWithin(), probeWhile(await bystander(), flooding, 1)]);
     expect(responses.map((response) => response.status)).toEqual([413, 413, 413, 413]);
+    expect(seen.failures).toEqual([]);
+    expect(Math.max(...seen.turns)).toBeLessThan(1000);
     for (const { counter } of floods) expect(counter.pulled).toBeLessThan(MB);
     expect(process.memoryUsage().rss - before).toBeLessThan(100 * MB);
     expect(healthMs).toBeLessThan(1000);

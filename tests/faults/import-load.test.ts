@@ -7,20 +7,17 @@
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { Worker } from "node:worker_threads";
 import { beforeAll, describe, expect, it } from "vitest";
-import * as healthRoute from "../../app/api/health/route";
-import * as conversationsRoute from "../../app/api/conversations/route";
-import * as messagesRoute from "../../app/api/conversations/[id]/messages/route";
 import * as importRoute from "../../app/api/conversations/import/route";
 import { bigExport, bigExportBytes, importRequest, type BigExportOptions } from "../support/big-export";
 import { bearer, signUp, uniqueEmail } from "../support/accounts";
 import { setupHarness } from "./support/harness";
+import { bystander, probeWhile, type Bystander } from "./support/bystander";
 
 const h = setupHarness({ chatLatencyMs: 5, tokensPerChunk: 10 });
 const ANSWER_WITHIN_MS = 1_000;
 const MEMORY_BOUND = 200 * 1024 * 1024;
 
-let other: { authorization: string };
-let otherConversation = "";
+let other: Bystander;
 
 async function timed<T>(work: () => Promise<T>): Promise<{ ms: number; value: T }> {
   const started = performance.now();
@@ -28,34 +25,7 @@ async function timed<T>(work: () => Promise<T>): Promise<{ ms: number; value: T 
   return { ms: performance.now() - started, value };
 }
 
-/** Health checks and turns of another user, one after the other, until `until` settles. */
-async function probe(until: Promise<unknown>): Promise<{ health: number[]; turns: number[]; failures: string[] }> {
-  let over = false;
-  void until.finally(() => (over = true));
-  const result = { health: [] as number[], turns: [] as number[], failures: [] as string[] };
-  for (let round = 0; !over; round++) {
-    const health = await timed(() => healthRoute.GET(new Request("http://localhost/api/health")));
-    result.health.push(health.ms);
-    if (health.value.status !== 200) result.failures.push(`health ${health.value.status}`);
-    if (round % 4 === 0) {
-      const turn = await timed(() =>
-        messagesRoute.POST(
-          new Request(`http://127.0.0.1/api/conversations/${otherConversation}/messages`, {
-            method: "POST",
-            headers: { "content-type": "application/json", ...other },
-            body: JSON.stringify({ content: `Probe ${round}. REPLY_WORDS=20`, stream: false }),
-          }),
-          { params: Promise.resolve({ id: otherConversation }) },
-        ),
-      );
-      result.turns.push(turn.ms);
-      const body = (await turn.value.json()) as { error: string | null };
-      if (turn.value.status !== 200 || body.error) result.failures.push(`turn ${turn.value.status} ${body.error}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return result;
-}
+const probe = (until: Promise<unknown>) => probeWhile(other, until);
 
 /**
  * Samples the process's resident memory from a worker thread: a sampler on the main
@@ -85,11 +55,7 @@ async function importAs(auth: { authorization: string }, options: BigExportOptio
 }
 
 beforeAll(async () => {
-  other = await bearer(await signUp(uniqueEmail("bystander")));
-  const created = await conversationsRoute.POST(
-    new Request("http://127.0.0.1/api/conversations", { method: "POST", headers: { "content-type": "application/json", ...other }, body: JSON.stringify({ title: "bystander", model: "gpt-4o-mini" }) }),
-  );
-  otherConversation = ((await created.json()) as { conversation: { id: string } }).conversation.id;
+  other = await bystander();
 });
 
 describe("large imports while others use the server", () => {
