@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import fc from "fast-check";
 import { AutoCompressionManager } from "@/lib/compression/manager";
 import { UNCALIBRATED_FACTOR } from "@/lib/compression/measure";
 import { STRATEGIES, TRIGGER_MODES } from "@/lib/compression/settings";
@@ -6,26 +7,19 @@ import type { CompactionRecord } from "@/lib/compression/types";
 import { MemoryStore } from "../../support/simulation";
 import { assertValidToolPairs, counter, FakeSummarizer, MemoryLogger, msg, MutableSettings, OVERHEAD, resetSeq, TEST_SETTINGS, text, wireTokens } from "./fakes";
 
-/** mulberry32: small, seeded, the same on every machine. */
-function prng(seed: number) {
-  let state = seed >>> 0;
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+/**
+ * Random draws through fast-check's `gen`, so a failing conversation is shrunk (fewer
+ * turns, smaller numbers) and replayed from the seed fast-check prints.
+ */
+function draws(g: fc.GeneratorValue) {
   return {
-    next,
-    int: (min: number, max: number) => min + Math.floor(next() * (max - min + 1)),
-    pick: <T,>(items: readonly T[]) => items[Math.floor(next() * items.length)]!,
-    chance: (p: number) => next() < p,
+    int: (min: number, max: number) => g(fc.integer, { min, max }),
+    pick: <T,>(items: readonly T[]) => items[g(fc.integer, { min: 0, max: items.length - 1 })]!,
+    chance: (p: number) => g(fc.integer, { min: 0, max: 999 }) < p * 1000,
   };
 }
 
-async function run(seed: number) {
-  const random = prng(seed);
+async function run(id: number, random: ReturnType<typeof draws>) {
   resetSeq();
   const window = random.int(1500, 9000);
   const reserve = random.int(100, 600);
@@ -53,7 +47,7 @@ async function run(seed: number) {
   const manager = new AutoCompressionManager({ summarizer, tokens: counter, models: { contextWindow: () => window }, logger: new MemoryLogger() });
   const systemPrompt = random.chance(0.8) ? `System ${text(random.int(10, 400))}` : "";
   const toolTokens = random.pick([0, 0, 120, 300]);
-  const store = new MemoryStore({ conversationId: `conv-${seed}`, model: "m", systemPrompt, systemPromptTokens: systemPrompt ? counter.count(systemPrompt) + OVERHEAD : 0, toolTokens });
+  const store = new MemoryStore({ conversationId: `conv-${id}`, model: "m", systemPrompt, systemPromptTokens: systemPrompt ? counter.count(systemPrompt) + OVERHEAD : 0, toolTokens });
   // The server counts differently from us by a constant factor, and reports usage most of the time.
   const serverFactor = random.pick([0.8, 1, 1.15, 1.4]);
   const reportsUsage = random.chance(0.8);
@@ -64,7 +58,7 @@ async function run(seed: number) {
     const snapshot = settings.snapshot();
     const change = await manager.process(store.active(), snapshot);
     store.save(change);
-    expect(store.coverageProblems(), `seed ${seed}`).toEqual([]);
+    expect(store.coverageProblems(), `conversation ${id}`).toEqual([]);
     const active = store.active();
     const request = manager.buildRequest(active, snapshot);
     const sent = request.messages.reduce((sum, m) => sum + wireTokens(m), 0) + toolTokens;
@@ -73,12 +67,12 @@ async function run(seed: number) {
     // Planned with the factor the engine knows: within the hard limit; and once the
     // server has reported usage, within it by the server's own count too (give or take
     // the rounding of the reported figure).
-    expect(Math.ceil(sent * calibration.factor), `seed ${seed}: request fits`).toBeLessThanOrEqual(Math.max(hardLimit, 0));
-    if (calibration.source === "reported") expect(Math.ceil(sent * serverFactor), `seed ${seed}: fits by the server's count`).toBeLessThanOrEqual(Math.max(hardLimit, 0) * 1.01);
-    expect(Math.ceil(sent * serverFactor), `seed ${seed}: never over the window`).toBeLessThanOrEqual(window * (serverFactor > UNCALIBRATED_FACTOR ? serverFactor / UNCALIBRATED_FACTOR : 1));
+    expect(Math.ceil(sent * calibration.factor), `conversation ${id}: request fits`).toBeLessThanOrEqual(Math.max(hardLimit, 0));
+    if (calibration.source === "reported") expect(Math.ceil(sent * serverFactor), `conversation ${id}: fits by the server's count`).toBeLessThanOrEqual(Math.max(hardLimit, 0) * 1.01);
+    expect(Math.ceil(sent * serverFactor), `conversation ${id}: never over the window`).toBeLessThanOrEqual(window * (serverFactor > UNCALIBRATED_FACTOR ? serverFactor / UNCALIBRATED_FACTOR : 1));
     assertValidToolPairs(request.messages);
     const lastSent = request.messages.filter((m) => m.role === "user").at(-1);
-    expect(lastSent?.content?.slice(0, 12), `seed ${seed}: last user message sent`).toBe(lastUser.slice(0, 12));
+    expect(lastSent?.content?.slice(0, 12), `conversation ${id}: last user message sent`).toBe(lastUser.slice(0, 12));
     return request;
   };
 
@@ -100,7 +94,7 @@ async function run(seed: number) {
     if (random.chance(0.5)) {
       const change = await manager.process(store.active(), settings.snapshot(), { background: true });
       store.save(change);
-      expect(store.coverageProblems(), `seed ${seed}`).toEqual([]);
+      expect(store.coverageProblems(), `conversation ${id}`).toEqual([]);
     }
   }
   return store;
@@ -108,9 +102,16 @@ async function run(seed: number) {
 
 describe("property: random conversations", () => {
   it("never send a request over the hard limit and keep every seq active or covered exactly once", async () => {
-    const seeds = Number(process.env.STRATA_PROPERTY_SEEDS ?? 60);
+    const runs = Number(process.env.STRATA_PROPERTY_SEEDS ?? 60);
     const all: CompactionRecord[] = [];
-    for (let seed = 1; seed <= seeds; seed++) all.push(...(await run(seed)).compactions.values());
+    let conversation = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.gen(), async (g) => {
+        conversation += 1;
+        all.push(...(await run(conversation, draws(g))).compactions.values());
+      }),
+      { numRuns: runs, seed: 20261126 },
+    );
     // The runs really exercised every path: summaries, merges and truncation.
     expect(all.filter((c) => c.kind === "summary" && c.level === 1).length).toBeGreaterThan(20);
     expect(all.filter((c) => c.kind === "summary" && c.level >= 2).length).toBeGreaterThan(0);
