@@ -2,6 +2,8 @@
 // The conversation layer (lib/chat) loads a Transcript from the database, hands it
 // to the AutoCompressionManager, and saves the returned CompressionChange in one
 // transaction. It never looks inside the decision.
+import { z } from "zod";
+import { STRATEGIES } from "./settings";
 
 export type ToolCall = { id: string; name: string; arguments: string };
 
@@ -26,11 +28,16 @@ export type TranscriptMessage =
 
 export type MessageRole = TranscriptMessage["role"];
 
-export type CompactionKind = "summary" | "truncation";
-export type CompactionTrigger = "auto" | "manual" | "tool" | "hard_limit";
-export type StrategyName = "ai_summary" | "simple_extract" | "structured" | "turn_digest";
+// Each list once, as a schema (the export file parses with these) with its type derived;
+// the Prisma enums of the same names must list the same values (checked in lib/db/mappers.ts).
+export const compactionKindSchema = z.enum(["summary", "truncation"]);
+export type CompactionKind = z.infer<typeof compactionKindSchema>;
+export const compactionTriggerSchema = z.enum(["auto", "manual", "tool", "hard_limit"]);
+export type CompactionTrigger = z.infer<typeof compactionTriggerSchema>;
+export type StrategyName = (typeof STRATEGIES)[number];
 /** What produced a compaction's text: a strategy, the chat model's own summary, or truncation. */
-export type CompactionSource = StrategyName | "model_provided" | "truncation";
+export const compactionSourceSchema = z.enum([...STRATEGIES, "model_provided", "truncation"]);
+export type CompactionSource = z.infer<typeof compactionSourceSchema>;
 
 export type SummarySections = {
   goals: string[];

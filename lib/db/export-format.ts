@@ -6,6 +6,8 @@
 // (lib/db/import.ts).
 import { z } from "zod";
 import { overridesPatchSchema } from "../settings-layers";
+import { compactionKindSchema, compactionSourceSchema, compactionTriggerSchema } from "../compression/types";
+import { messageStatusSchema } from "../views";
 
 export const EXPORT_FORMAT = "strata.conversation";
 export const EXPORT_VERSION = 1;
@@ -18,8 +20,6 @@ const seq = z.number().int().positive().max(INT4_MAX);
 const count = z.number().int().nonnegative().max(INT4_MAX);
 const text = (max: number) => z.string().max(max);
 const timestamp = z.iso.datetime({ offset: true });
-
-const compactionSource = z.enum(["ai_summary", "simple_extract", "structured", "turn_digest", "model_provided", "truncation"]);
 
 const toolCall = z.strictObject({ id: text(200), name: text(200), arguments: text(1_000_000) });
 
@@ -35,7 +35,7 @@ export const exportedMessage = z.strictObject({
   completionTokens: count.nullable(),
   requestTokens: count.nullable(),
   model: text(200).nullable(),
-  status: z.enum(["complete", "streaming", "stopped", "error"]),
+  status: messageStatusSchema,
   error: text(10_000).nullable(),
   pinned: z.boolean(),
   rewound: z.boolean(),
@@ -49,9 +49,9 @@ export const exportedMessage = z.strictObject({
 export const exportedCompaction = z.strictObject({
   ref: count,
   level: z.number().int().min(1).max(100),
-  kind: z.enum(["summary", "truncation"]),
-  trigger: z.enum(["auto", "manual", "tool", "hard_limit"]),
-  strategy: compactionSource,
+  kind: compactionKindSchema,
+  trigger: compactionTriggerSchema,
+  strategy: compactionSourceSchema,
   fromSeq: seq,
   toSeq: seq,
   summary: text(2_000_000),
@@ -79,8 +79,8 @@ export const exportedCompaction = z.strictObject({
 });
 
 export const exportedAttempt = z.strictObject({
-  trigger: z.enum(["auto", "manual", "tool", "hard_limit"]),
-  strategy: compactionSource,
+  trigger: compactionTriggerSchema,
+  strategy: compactionSourceSchema,
   outcome: z.enum(["applied", "failed", "skipped"]),
   reason: text(10_000),
   error: text(10_000).nullable(),
