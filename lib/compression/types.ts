@@ -27,6 +27,8 @@ export type TranscriptMessage =
   | (MessageBase & { role: "tool"; toolCallId: string; toolName?: string });
 
 export type MessageRole = TranscriptMessage["role"];
+/** The roles as a schema for files read from outside (the export file); matches MessageRole (lib/db/mappers.ts). */
+export const messageRoleSchema = z.enum(["system", "user", "assistant", "tool"]);
 
 // Each list once, as a schema (the export file parses with these) with its type derived;
 // the Prisma enums of the same names must list the same values (checked in lib/db/mappers.ts).
@@ -131,6 +133,8 @@ export type AttemptRecord =
   | (AttemptBase & { outcome: "applied"; compactionId: string; messagesAfter: number; tokensAfter: number })
   | (AttemptBase & { outcome: "failed"; error?: string })
   | (AttemptBase & { outcome: "skipped" });
+/** The outcomes as a schema for the export file; matches AttemptRecord's (lib/db/mappers.ts). */
+export const attemptOutcomeSchema = z.enum(["applied", "failed", "skipped"]);
 
 /**
  * What one run of the manager changed. Applied by the conversation layer in one

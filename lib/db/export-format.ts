@@ -6,7 +6,13 @@
 // (lib/db/import.ts).
 import { z } from "zod";
 import { overridesPatchSchema } from "../settings-layers";
-import { compactionKindSchema, compactionSourceSchema, compactionTriggerSchema } from "../compression/types";
+import {
+  attemptOutcomeSchema,
+  compactionKindSchema,
+  compactionSourceSchema,
+  compactionTriggerSchema,
+  messageRoleSchema,
+} from "../compression/types";
 import { messageStatusSchema } from "../views";
 
 export const EXPORT_FORMAT = "strata.conversation";
@@ -25,7 +31,7 @@ const toolCall = z.strictObject({ id: text(200), name: text(200), arguments: tex
 
 export const exportedMessage = z.strictObject({
   seq,
-  role: z.enum(["system", "user", "assistant", "tool"]),
+  role: messageRoleSchema,
   content: text(2_000_000),
   toolCalls: z.array(toolCall).max(200).nullable(),
   toolCallId: text(200).nullable(),
@@ -81,7 +87,7 @@ export const exportedCompaction = z.strictObject({
 export const exportedAttempt = z.strictObject({
   trigger: compactionTriggerSchema,
   strategy: compactionSourceSchema,
-  outcome: z.enum(["applied", "failed", "skipped"]),
+  outcome: attemptOutcomeSchema,
   reason: text(10_000),
   error: text(10_000).nullable(),
   model: text(200).nullable(),

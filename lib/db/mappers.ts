@@ -7,10 +7,17 @@ import type { AttemptRecord, CompactionRecord, SummarySections, ToolCall, Transc
 import { summarySectionsSchema } from "../compression/strategies/structured";
 import type { AttemptView, CompactionView, ConversationView, MessageStatus, MessageView } from "../views";
 import type * as Db from "./generated/enums";
-import type { CompactionKind, CompactionSource, CompactionTrigger, MessageRole } from "../compression/types";
+import type {
+  CompactionKind,
+  CompactionSource,
+  CompactionTrigger,
+  MessageRole,
+  attemptOutcomeSchema,
+  messageRoleSchema,
+} from "../compression/types";
 
-// The database's enums (prisma/schema.prisma) and the lists the code and the export file
-// use must hold the same values: a value added on one side only fails to compile here.
+// The database's enums (prisma/schema.prisma), the code's types and the export file's
+// schemas must hold the same values: a value added in one place only fails to compile here.
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const enumsAgree: [
   Same<Db.MessageRole, MessageRole>,
@@ -19,7 +26,9 @@ const enumsAgree: [
   Same<Db.CompactionTrigger, CompactionTrigger>,
   Same<Db.CompactionSource, CompactionSource>,
   Same<Db.AttemptOutcome, AttemptRecord["outcome"]>,
-] = [true, true, true, true, true, true];
+  Same<z.infer<typeof messageRoleSchema>, MessageRole>,
+  Same<z.infer<typeof attemptOutcomeSchema>, AttemptRecord["outcome"]>,
+] = [true, true, true, true, true, true, true, true];
 void enumsAgree;
 
 const toolCallsSchema = z.array(z.object({ id: z.string(), name: z.string(), arguments: z.string() }));
