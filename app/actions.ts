@@ -1,7 +1,10 @@
 "use server";
 // Server actions: the browser's door to every operation. Each resolves the signed-in
 // user, validates its input with zod (in lib/chat/operations) and returns an
-// ActionResult instead of throwing ("unauthorized" without a session).
+// ActionResult instead of throwing ("unauthorized" without a session). Each parameter's
+// type is the input type of the schema its operation parses with, so that a caller
+// sending the wrong shape fails to compile; the operation still parses, as anyone can
+// call an action with anything.
 import * as ops from "@/lib/chat/operations";
 import { headers } from "next/headers";
 import { requireActionUser, requireSessionActionUser, type CurrentUser } from "@/lib/auth/current-user";
@@ -9,6 +12,29 @@ import { asResult } from "@/lib/errors";
 import { listModels } from "@/lib/llm/client";
 import { eventStream } from "@/lib/chat/event-stream";
 import type { TurnRequest } from "@/lib/chat/turn-request";
+import type { z } from "zod";
+import type {
+  applyProposalInput,
+  childrenInput,
+  compactInput,
+  conversationOverridesInput,
+  createConversationInput,
+  fromSummaryInput,
+  idSchema,
+  pinInput,
+  recordIdSchema,
+  rewindInput,
+  searchInput,
+  seqInput,
+  signupsOpenInput,
+  switchVersionInput,
+  timelineInput,
+  updateConversationInput,
+} from "@/lib/chat/inputs";
+import type { compressionSettingsSchema } from "@/lib/compression/settings";
+import type { newTokenSchema } from "@/lib/auth/token-input";
+
+type ConversationId = z.input<typeof idSchema>;
 
 function asUser<T>(work: (user: CurrentUser) => Promise<T> | T) {
   return asResult(async () => work(await requireActionUser()));
@@ -26,70 +52,70 @@ export async function sendMessageAction(input: TurnRequest) {
   return asUser(async (user) => eventStream(await ops.startTurn(user, input)));
 }
 
-export async function createConversationAction(input: unknown) {
+export async function createConversationAction(input: z.input<typeof createConversationInput>) {
   return asUser((user) => ops.createConversation(user, input));
 }
 export async function listConversationsAction() {
   return asUser((user) => ops.listConversations(user));
 }
-export async function updateConversationAction(input: unknown) {
+export async function updateConversationAction(input: z.input<typeof updateConversationInput>) {
   return asUser((user) => ops.updateConversation(user, input));
 }
-export async function deleteConversationAction(conversationId: unknown) {
+export async function deleteConversationAction(conversationId: ConversationId) {
   return asUser((user) => ops.deleteConversation(user, conversationId));
 }
-export async function timelineAction(input: unknown) {
+export async function timelineAction(input: z.input<typeof timelineInput>) {
   return asUser((user) => ops.timeline(user, input));
 }
-export async function compactionChildrenAction(input: unknown) {
+export async function compactionChildrenAction(input: z.input<typeof childrenInput>) {
   return asUser((user) => ops.compactionChildren(user, input));
 }
-export async function treePathAction(input: unknown) {
+export async function treePathAction(input: z.input<typeof seqInput>) {
   return asUser((user) => ops.treePath(user, input));
 }
-export async function coveredPinnedAction(conversationId: unknown) {
+export async function coveredPinnedAction(conversationId: ConversationId) {
   return asUser((user) => ops.coveredPinned(user, conversationId));
 }
-export async function attemptsAction(conversationId: unknown) {
+export async function attemptsAction(conversationId: ConversationId) {
   return asUser((user) => ops.attempts(user, conversationId));
 }
-export async function contextMeterAction(conversationId: unknown) {
+export async function contextMeterAction(conversationId: ConversationId) {
   return asUser((user) => ops.meter(user, conversationId));
 }
-export async function pinMessageAction(input: unknown) {
+export async function pinMessageAction(input: z.input<typeof pinInput>) {
   return asUser((user) => ops.pinMessage(user, input));
 }
-export async function stopTurnAction(conversationId: unknown) {
+export async function stopTurnAction(conversationId: ConversationId) {
   return asUser((user) => ops.stop(user, conversationId));
 }
-export async function rewindAction(input: unknown) {
+export async function rewindAction(input: z.input<typeof rewindInput>) {
   return asUser((user) => ops.rewind(user, input));
 }
-export async function switchVersionAction(input: unknown) {
+export async function switchVersionAction(input: z.input<typeof switchVersionInput>) {
   return asUser((user) => ops.switchVersion(user, input));
 }
-export async function compactNowAction(input: unknown) {
+export async function compactNowAction(input: z.input<typeof compactInput>) {
   return asUser((user) => ops.compactNow(user, input));
 }
-export async function applyProposalAction(input: unknown) {
+export async function applyProposalAction(input: z.input<typeof applyProposalInput>) {
   return asUser((user) => ops.applyProposal(user, input));
 }
 export async function getSettingsAction() {
   return asUser((user) => ops.getSettings(user));
 }
-export async function saveSettingsAction(input: unknown) {
+export async function saveSettingsAction(input: z.input<typeof compressionSettingsSchema>) {
   return asUser(async (user) => ops.saveSettings(user, input, await listModels()));
 }
-export async function conversationSettingsAction(conversationId: unknown) {
+export async function conversationSettingsAction(conversationId: ConversationId) {
   return asUser((user) => ops.conversationSettings(user, conversationId));
 }
-export async function updateConversationSettingsAction(input: unknown) {
+export async function updateConversationSettingsAction(input: z.input<typeof conversationOverridesInput>) {
   return asUser(async (user) => ops.updateConversationSettings(user, input, await listModels()));
 }
-export async function saveDefaultsAction(input: unknown) {
+export async function saveDefaultsAction(input: z.input<typeof compressionSettingsSchema>) {
   return asUser(async (user) => ops.saveDefaults(user, input, await listModels()));
 }
-export async function setSignupsOpenAction(open: unknown) {
+export async function setSignupsOpenAction(open: z.input<typeof signupsOpenInput>) {
   return asUser((user) => ops.setSignupsOpen(user, open));
 }
 // Tokens and sessions: from the browser's session only, never with an API token.
@@ -100,10 +126,10 @@ function asSessionUser<T>(work: (user: CurrentUser) => Promise<T> | T) {
 export async function listTokensAction() {
   return asSessionUser((user) => ops.listTokens(user));
 }
-export async function createTokenAction(input: unknown) {
+export async function createTokenAction(input: z.input<typeof newTokenSchema>) {
   return asSessionUser((user) => ops.createToken(user, input));
 }
-export async function revokeTokenAction(tokenId: unknown) {
+export async function revokeTokenAction(tokenId: z.input<typeof recordIdSchema>) {
   return asSessionUser((user) => ops.revokeToken(user, tokenId));
 }
 export async function revokeAllTokensAction() {
@@ -112,15 +138,15 @@ export async function revokeAllTokensAction() {
 export async function listSessionsAction() {
   return asSessionUser(async (user) => ops.listSessions(user, await headers()));
 }
-export async function revokeSessionAction(sessionId: unknown) {
+export async function revokeSessionAction(sessionId: z.input<typeof recordIdSchema>) {
   return asSessionUser((user) => ops.revokeSession(user, sessionId));
 }
 export async function modelInfoAction() {
   return asUser(() => ops.modelInfo());
 }
-export async function searchAction(input: unknown) {
+export async function searchAction(input: z.input<typeof searchInput>) {
   return asUser((user) => ops.search(user, input));
 }
-export async function conversationFromSummaryAction(input: unknown) {
+export async function conversationFromSummaryAction(input: z.input<typeof fromSummaryInput>) {
   return asUser((user) => ops.conversationFromSummary(user, input));
 }

@@ -1,9 +1,11 @@
 // Serializable shapes the server hands to the browser (server actions, route handlers).
 // Dates are ISO strings so they cross the RSC boundary and JSON alike.
+import { z } from "zod";
 import type { BudgetAdjustment } from "./compression/budget";
 import type { CompactionKind, CompactionSource, CompactionTrigger, ContextBreakdown, SummarySections, ToolCall } from "./compression/types";
 
-export type MessageStatus = "complete" | "streaming" | "stopped" | "error";
+export const messageStatusSchema = z.enum(["complete", "streaming", "stopped", "error"]);
+export type MessageStatus = z.infer<typeof messageStatusSchema>;
 
 type MessageViewBase = {
   id: string;

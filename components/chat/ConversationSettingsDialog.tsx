@@ -5,7 +5,7 @@ import { conversationSettingsAction, updateConversationSettingsAction } from "@/
 import { useChat } from "@/components/stores/chat-store";
 import { SETTING_FIELDS, type SettingName } from "@/components/settings/fields";
 import { STRATEGIES } from "@/lib/compression/settings";
-import { OVERRIDABLE_SETTINGS, type OverridableSetting, type ResolvedSettings, type SettingSource } from "@/lib/settings-layers";
+import { OVERRIDABLE_SETTINGS, type OverridableSetting, type OverridesPatch, type ResolvedSettings, type SettingSource } from "@/lib/settings-layers";
 import { Button } from "../ui/Button";
 import { submitWith } from "../ui/forms";
 import { CloseIcon } from "../ui/icons";
@@ -29,11 +29,13 @@ function toRows(resolved: ResolvedSettings): Rows {
 }
 
 /** Overridden rows as values, the others as null (inherit): what the server's patch expects. */
-function toPatch(rows: Rows): Record<OverridableSetting, unknown> {
+// The rows hold what was typed; a value the form cannot check here (NaN for a
+// non-number, a strategy name) is sent as is and refused by the server per field.
+function toPatch(rows: Rows): OverridesPatch {
   const value = (name: OverridableSetting, text: string) => (isNumericOverride(name) ? (parseNumber(text) ?? Number.NaN) : text);
   return Object.fromEntries(
     OVERRIDABLE_SETTINGS.map((name) => [name, rows[name].overridden ? value(name, rows[name].text) : null]),
-  ) as Record<OverridableSetting, unknown>;
+  ) as OverridesPatch;
 }
 
 function SourceBadge({ source }: { source: SettingSource }) {

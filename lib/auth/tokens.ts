@@ -12,18 +12,6 @@ import { TOKEN_LENGTH, TOKEN_PREFIX, getAuth } from "./auth";
 
 const tokenSchema = z.string().regex(new RegExp(`^${TOKEN_PREFIX}[A-Za-z]{${TOKEN_LENGTH}}$`));
 
-export const tokenNameSchema = z
-  .string()
-  .trim()
-  .min(1, { message: "Give the token a name." })
-  .max(64, { message: "The token name is too long: at most 64 characters." });
-
-/** What the token form sends: a name, and an expiry of never, 30 or 90 days. A bare name is a token that never expires. */
-export const newTokenSchema = z.union([
-  tokenNameSchema.transform((name) => ({ name, expiresInDays: null })),
-  z.object({ name: tokenNameSchema, expiresInDays: z.union([z.literal(30), z.literal(90), z.null()]).default(null) }),
-]);
-
 /** The token of an `Authorization: Bearer <token>` header; anything else is refused as malformed. */
 export function parseBearer(authorization: string): string {
   const match = /^Bearer[ ]+(\S+)\s*$/i.exec(authorization);

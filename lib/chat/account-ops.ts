@@ -1,7 +1,8 @@
 // A user's account: personal API tokens and signed-in sessions.
-import { z } from "zod";
 import type { SessionView, TokenView } from "../views";
 import type { CreatedToken } from "../auth/tokens";
+import { newTokenSchema } from "../auth/token-input";
+import { recordIdSchema } from "./inputs";
 import { type Actor, parse } from "./actor";
 
 // Loaded when used: processes that only chat (the crash test's children, benchmarks)
@@ -15,11 +16,9 @@ export async function listTokens(actor: Actor): Promise<TokenView[]> {
 /** A new personal API token; its value is in the result this once. */
 export async function createToken(actor: Actor, input: unknown): Promise<CreatedToken> {
   const tokens = await tokenModule();
-  const { name, expiresInDays } = parse(tokens.newTokenSchema, input);
+  const { name, expiresInDays } = parse(newTokenSchema, input);
   return tokens.createToken(actor.id, name, expiresInDays);
 }
-
-const recordIdSchema = z.string().min(1).max(100);
 
 export async function revokeToken(actor: Actor, tokenId: unknown): Promise<void> {
   await (await tokenModule()).revoke(actor.id, parse(recordIdSchema, tokenId));

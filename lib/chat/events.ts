@@ -1,16 +1,31 @@
+// What a running turn tells the browser, in order: one schema for both sides of the
+// wire. The server builds these events; the browser (components/stores/stream-turn.ts)
+// checks each one it receives against the schema before acting on it. Zod and types
+// only, so that client code may import it.
+import { z } from "zod";
 import type { AttemptView, CompactionView, ContextMeterView, MessageView } from "../views";
 
-/** What a running turn tells the browser, in order. Serializable (NDJSON / RSC). */
-export type TurnEvent =
-  | { type: "message"; message: MessageView }
+// The views are built by the server's own mappers (lib/db/mappers.ts) and typed there;
+// on the wire an event only has to carry an object where a view belongs.
+const view = <View>(name: string) =>
+  z.custom<View>((value) => typeof value === "object" && value !== null && !Array.isArray(value), { message: `Expected ${name} object.` });
+
+export const turnEventSchema = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("message"), message: view<MessageView>("a message") }),
   /** The conversation was named after the message just stored (its first). */
-  | { type: "title"; title: string }
-  | { type: "status"; stage: "compressing"; messageCount: number }
-  /** Over the hard limit while a compaction of this conversation is being written: the turn waits for it. */
-  | { type: "status"; stage: "awaiting_compaction" }
-  | { type: "compaction"; compaction: CompactionView }
-  | { type: "compaction_failed"; attempt: AttemptView }
-  | { type: "assistant_start"; model: string }
-  | { type: "delta"; text: string }
-  | { type: "error"; message: string; retryable: boolean }
-  | { type: "done"; context: ContextMeterView };
+  z.object({ type: z.literal("title"), title: z.string() }),
+  z.discriminatedUnion("stage", [
+    z.object({ type: z.literal("status"), stage: z.literal("compressing"), messageCount: z.number() }),
+    /** Over the hard limit while a compaction of this conversation is being written: the turn waits for it. */
+    z.object({ type: z.literal("status"), stage: z.literal("awaiting_compaction") }),
+  ]),
+  z.object({ type: z.literal("compaction"), compaction: view<CompactionView>("a compaction") }),
+  z.object({ type: z.literal("compaction_failed"), attempt: view<AttemptView>("an attempt") }),
+  z.object({ type: z.literal("assistant_start"), model: z.string() }),
+  z.object({ type: z.literal("delta"), text: z.string() }),
+  z.object({ type: z.literal("error"), message: z.string(), retryable: z.boolean() }),
+  z.object({ type: z.literal("done"), context: view<ContextMeterView>("a context meter") }),
+]);
+
+/** Serializable (NDJSON / RSC). */
+export type TurnEvent = z.infer<typeof turnEventSchema>;

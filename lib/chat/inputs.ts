@@ -1,6 +1,7 @@
 // Validation at the boundary (server actions and route handlers share these).
 import { z } from "zod";
 import { config } from "../config";
+import { overridesPatchSchema } from "../settings-layers";
 
 /** STRATA_MAX_MESSAGE_CHARS, read when asked so that a changed setting applies without a restart of the module graph. */
 export function maxMessageChars(): number {
@@ -94,3 +95,11 @@ export const searchInput = z.object({
   conversationId: idSchema.optional(),
   limit: z.coerce.number().int().min(1).max(50).default(20),
 });
+
+/** A token's or a session's id as the auth library writes it (not a uuid). */
+export const recordIdSchema = z.string().min(1).max(100);
+
+export const signupsOpenInput = z.boolean({ message: "Say true or false." });
+
+/** A conversation's overrides: a value sets one, null removes it. */
+export const conversationOverridesInput = overridesPatchSchema.extend({ conversationId: idSchema });

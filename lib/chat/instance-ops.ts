@@ -1,6 +1,5 @@
 // The instance as a whole: the admin's defaults, whether visitors may sign up,
 // and the model endpoint.
-import { z } from "zod";
 import { type CompressionSettings } from "../compression/settings";
 import { getDb } from "../db/client";
 import { hasAccounts, readSignupsOpen, writeSignupsOpen } from "../db/instance";
@@ -8,6 +7,7 @@ import { authConfig, socialProviders } from "../auth/config";
 import { signupsAllowed } from "../auth/signups";
 import { readDefaults, writeDefaults } from "../db/settings";
 import { defaultModel, getModelEndpoint, listModels } from "../llm/client";
+import { signupsOpenInput } from "./inputs";
 import { type Actor, assertAdmin, parse } from "./actor";
 import { parseSettings } from "./settings-ops";
 
@@ -34,7 +34,7 @@ export async function saveDefaults(actor: Actor, input: unknown, knownModels?: s
 
 export async function setSignupsOpen(actor: Actor, open: unknown): Promise<{ open: boolean }> {
   assertAdmin(actor);
-  const value = parse(z.boolean({ message: "Say true or false." }), open);
+  const value = parse(signupsOpenInput, open);
   await writeSignupsOpen(await getDb(), value);
   return { open: value };
 }

@@ -3,9 +3,9 @@ import { z } from "zod";
 import { compressionSettingsObject, compressionSettingsSchema, type CompressionSettings } from "../compression/settings";
 import { getDb } from "../db/client";
 import { readDefaults, readSettings, readUserSettings, updateConversationOverrides, writeUserSettings } from "../db/settings";
-import { overridesPatchSchema, type ResolvedSettings } from "../settings-layers";
+import type { ResolvedSettings } from "../settings-layers";
 import { AppError } from "../errors";
-import { idSchema } from "./inputs";
+import { conversationOverridesInput, idSchema } from "./inputs";
 import { type Actor, parse } from "./actor";
 
 /** The user's own settings: what their conversations start from. */
@@ -63,7 +63,7 @@ export async function conversationSettings(actor: Actor, conversationId: unknown
 
 /** Sets (a value) or removes (null) a conversation's overrides; applies from its next turn. */
 export async function updateConversationSettings(actor: Actor, input: unknown, knownModels?: string[] | null): Promise<ResolvedSettings> {
-  const { conversationId, ...patch } = parse(overridesPatchSchema.extend({ conversationId: idSchema }), input);
+  const { conversationId, ...patch } = parse(conversationOverridesInput, input);
   assertKnownSummaryModel(patch.summaryModel, knownModels);
   return updateConversationOverrides(await getDb(), actor.id, conversationId, patch);
 }

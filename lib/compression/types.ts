@@ -2,6 +2,8 @@
 // The conversation layer (lib/chat) loads a Transcript from the database, hands it
 // to the AutoCompressionManager, and saves the returned CompressionChange in one
 // transaction. It never looks inside the decision.
+import { z } from "zod";
+import { STRATEGIES } from "./settings";
 
 export type ToolCall = { id: string; name: string; arguments: string };
 
@@ -25,12 +27,19 @@ export type TranscriptMessage =
   | (MessageBase & { role: "tool"; toolCallId: string; toolName?: string });
 
 export type MessageRole = TranscriptMessage["role"];
+/** The roles as a schema for files read from outside (the export file); matches MessageRole (lib/db/mappers.ts). */
+export const messageRoleSchema = z.enum(["system", "user", "assistant", "tool"]);
 
-export type CompactionKind = "summary" | "truncation";
-export type CompactionTrigger = "auto" | "manual" | "tool" | "hard_limit";
-export type StrategyName = "ai_summary" | "simple_extract" | "structured" | "turn_digest";
+// Each list once, as a schema (the export file parses with these) with its type derived;
+// the Prisma enums of the same names must list the same values (checked in lib/db/mappers.ts).
+export const compactionKindSchema = z.enum(["summary", "truncation"]);
+export type CompactionKind = z.infer<typeof compactionKindSchema>;
+export const compactionTriggerSchema = z.enum(["auto", "manual", "tool", "hard_limit"]);
+export type CompactionTrigger = z.infer<typeof compactionTriggerSchema>;
+export type StrategyName = (typeof STRATEGIES)[number];
 /** What produced a compaction's text: a strategy, the chat model's own summary, or truncation. */
-export type CompactionSource = StrategyName | "model_provided" | "truncation";
+export const compactionSourceSchema = z.enum([...STRATEGIES, "model_provided", "truncation"]);
+export type CompactionSource = z.infer<typeof compactionSourceSchema>;
 
 export type SummarySections = {
   goals: string[];
@@ -124,6 +133,8 @@ export type AttemptRecord =
   | (AttemptBase & { outcome: "applied"; compactionId: string; messagesAfter: number; tokensAfter: number })
   | (AttemptBase & { outcome: "failed"; error?: string })
   | (AttemptBase & { outcome: "skipped" });
+/** The outcomes as a schema for the export file; matches AttemptRecord's (lib/db/mappers.ts). */
+export const attemptOutcomeSchema = z.enum(["applied", "failed", "skipped"]);
 
 /**
  * What one run of the manager changed. Applied by the conversation layer in one

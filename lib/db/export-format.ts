@@ -6,6 +6,14 @@
 // (lib/db/import.ts).
 import { z } from "zod";
 import { overridesPatchSchema } from "../settings-layers";
+import {
+  attemptOutcomeSchema,
+  compactionKindSchema,
+  compactionSourceSchema,
+  compactionTriggerSchema,
+  messageRoleSchema,
+} from "../compression/types";
+import { messageStatusSchema } from "../views";
 
 export const EXPORT_FORMAT = "strata.conversation";
 export const EXPORT_VERSION = 1;
@@ -19,13 +27,11 @@ const count = z.number().int().nonnegative().max(INT4_MAX);
 const text = (max: number) => z.string().max(max);
 const timestamp = z.iso.datetime({ offset: true });
 
-const compactionSource = z.enum(["ai_summary", "simple_extract", "structured", "turn_digest", "model_provided", "truncation"]);
-
 const toolCall = z.strictObject({ id: text(200), name: text(200), arguments: text(1_000_000) });
 
 export const exportedMessage = z.strictObject({
   seq,
-  role: z.enum(["system", "user", "assistant", "tool"]),
+  role: messageRoleSchema,
   content: text(2_000_000),
   toolCalls: z.array(toolCall).max(200).nullable(),
   toolCallId: text(200).nullable(),
@@ -35,7 +41,7 @@ export const exportedMessage = z.strictObject({
   completionTokens: count.nullable(),
   requestTokens: count.nullable(),
   model: text(200).nullable(),
-  status: z.enum(["complete", "streaming", "stopped", "error"]),
+  status: messageStatusSchema,
   error: text(10_000).nullable(),
   pinned: z.boolean(),
   rewound: z.boolean(),
@@ -49,9 +55,9 @@ export const exportedMessage = z.strictObject({
 export const exportedCompaction = z.strictObject({
   ref: count,
   level: z.number().int().min(1).max(100),
-  kind: z.enum(["summary", "truncation"]),
-  trigger: z.enum(["auto", "manual", "tool", "hard_limit"]),
-  strategy: compactionSource,
+  kind: compactionKindSchema,
+  trigger: compactionTriggerSchema,
+  strategy: compactionSourceSchema,
   fromSeq: seq,
   toSeq: seq,
   summary: text(2_000_000),
@@ -79,9 +85,9 @@ export const exportedCompaction = z.strictObject({
 });
 
 export const exportedAttempt = z.strictObject({
-  trigger: z.enum(["auto", "manual", "tool", "hard_limit"]),
-  strategy: compactionSource,
-  outcome: z.enum(["applied", "failed", "skipped"]),
+  trigger: compactionTriggerSchema,
+  strategy: compactionSourceSchema,
+  outcome: attemptOutcomeSchema,
   reason: text(10_000),
   error: text(10_000).nullable(),
   model: text(200).nullable(),

@@ -5,7 +5,31 @@ import type { Compaction, CompactionAttempt, Conversation, Message } from "./gen
 import { deriveTitle } from "../compression/title";
 import type { AttemptRecord, CompactionRecord, SummarySections, ToolCall, TranscriptMessage } from "../compression/types";
 import { summarySectionsSchema } from "../compression/strategies/structured";
-import type { AttemptView, CompactionView, ConversationView, MessageView } from "../views";
+import type { AttemptView, CompactionView, ConversationView, MessageStatus, MessageView } from "../views";
+import type * as Db from "./generated/enums";
+import type {
+  CompactionKind,
+  CompactionSource,
+  CompactionTrigger,
+  MessageRole,
+  attemptOutcomeSchema,
+  messageRoleSchema,
+} from "../compression/types";
+
+// The database's enums (prisma/schema.prisma), the code's types and the export file's
+// schemas must hold the same values: a value added in one place only fails to compile here.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const enumsAgree: [
+  Same<Db.MessageRole, MessageRole>,
+  Same<Db.MessageStatus, MessageStatus>,
+  Same<Db.CompactionKind, CompactionKind>,
+  Same<Db.CompactionTrigger, CompactionTrigger>,
+  Same<Db.CompactionSource, CompactionSource>,
+  Same<Db.AttemptOutcome, AttemptRecord["outcome"]>,
+  Same<z.infer<typeof messageRoleSchema>, MessageRole>,
+  Same<z.infer<typeof attemptOutcomeSchema>, AttemptRecord["outcome"]>,
+] = [true, true, true, true, true, true, true, true];
+void enumsAgree;
 
 const toolCallsSchema = z.array(z.object({ id: z.string(), name: z.string(), arguments: z.string() }));
 
