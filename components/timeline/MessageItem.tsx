@@ -18,7 +18,9 @@ const ROLE_LABELS: Record<MessageView["role"], string> = {
   user: "You",
   assistant: "Assistant",
   tool: "Tool",
-  system: "System",
+  // Stored system messages are context the model reads (a summary carried over from
+  // another conversation, an imported instruction), not a turn awaiting a reply.
+  system: "Context",
 };
 
 const ROLE_STYLES: Record<MessageView["role"], string> = {
