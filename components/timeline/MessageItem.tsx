@@ -12,7 +12,7 @@ import { MessageEditor } from "./MessageEditor";
 import { CopyButton } from "../ui/CopyButton";
 import { ToolCallList } from "./ToolCallList";
 import { ToolResult } from "./ToolResult";
-import { VersionSwitcher } from "./VersionSwitcher";
+import { LaterTurnsNotice, VersionSwitcher } from "./VersionSwitcher";
 
 const ROLE_LABELS: Record<MessageView["role"], string> = {
   user: "You",
@@ -186,6 +186,7 @@ export const MessageItem = memo(function MessageItem({ message, nested = false }
           ) : null}
         </>
       )}
+      {message.versions && !nested && !pending ? <LaterTurnsNotice versions={message.versions} /> : null}
     </article>
   );
 });

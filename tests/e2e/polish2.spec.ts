@@ -1,7 +1,7 @@
 // Rough edges, part two: the new API token can be copied and revoke asks first, and a
 // reply regenerated in the middle of a conversation says where the later turns went.
 import { expect, test } from "./support/fixtures";
-import { resetModelServer, saveTestSettings, seriousAxeViolations } from "./support/helpers";
+import { newConversation, resetModelServer, saveTestSettings, scriptTurns, seriousAxeViolations, untilSettled } from "./support/helpers";
 
 test.use({ permissions: ["clipboard-read", "clipboard-write"] });
 
@@ -46,4 +46,27 @@ test("a new API token has a Copy button that says Copied; revoke asks first, by 
   await expect(row).toHaveCount(0);
   await page.reload();
   await expect(page.getByTestId("token-row").filter({ hasText: name })).toHaveCount(0);
+});
+
+test("regenerating a middle reply says, where the later turns were, that they belong to the other version", async ({ page, request }) => {
+  await page.goto("/");
+  const id = await newConversation(page);
+  await scriptTurns(request, id, ["first", "second", "third"]);
+  await page.reload();
+  const replies = page.locator("[data-testid=message][data-role=assistant]");
+  await expect(replies).toHaveCount(3);
+  await expect(page.getByTestId("later-turns-notice")).toHaveCount(0);
+
+  await replies.first().hover();
+  await untilSettled(page, () => replies.first().getByTestId("regenerate-reply").click());
+  await expect(page.getByTestId("message")).toHaveCount(2);
+  // Under the new reply, the last message shown: the 4 messages of "second" and "third" with their replies.
+  const notice = replies.last().getByTestId("later-turns-notice");
+  await expect(notice).toHaveText("4 later messages belong to the other version — switch back with ‹ › above.");
+  expect(await seriousAxeViolations(page)).toEqual([]);
+
+  // Back on version 1 the turns are there, and the new version has nothing after it to speak of.
+  await untilSettled(page, () => page.getByTestId("version-previous").click());
+  await expect(page.getByTestId("message")).toHaveCount(6);
+  await expect(page.getByTestId("later-turns-notice")).toHaveCount(0);
 });
