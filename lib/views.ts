@@ -19,7 +19,8 @@ type MessageViewBase = {
   versions?: MessageVersions;
 };
 
-export type MessageVersions = { ids: string[]; current: number };
+/** `elsewhere`: messages after the other versions, kept on their branches and hidden while this one is shown. */
+export type MessageVersions = { ids: string[]; current: number; elsewhere: number };
 
 export type MessageView =
   | (MessageViewBase & { role: "system" })

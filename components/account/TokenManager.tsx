@@ -1,9 +1,10 @@
 "use client";
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { createTokenAction, revokeTokenAction } from "@/app/actions";
 import { formatTime } from "@/components/format";
 import type { TokenView } from "@/lib/views";
 import { Button } from "../ui/Button";
+import { CopyButton } from "../ui/CopyButton";
 import { submitWith } from "../ui/forms";
 
 type Expiry = 30 | 90 | null;
@@ -13,6 +14,61 @@ const EXPIRIES: { label: string; value: Expiry }[] = [
   { label: "Expires in 30 days", value: 30 },
   { label: "Expires in 90 days", value: 90 },
 ];
+
+/**
+ * Revoke asks first: a revoked token stops its scripts at once and cannot be brought
+ * back. "Yes" takes the focus when asked; Cancel or Escape gives it back to Revoke.
+ */
+function RevokeControl({ name, onRevoke }: { name: string; onRevoke: () => Promise<void> }) {
+  const [asking, setAsking] = useState(false);
+  const [working, setWorking] = useState(false);
+  const revokeRef = useRef<HTMLButtonElement>(null);
+  const yesRef = useRef<HTMLButtonElement>(null);
+  const wasAsking = useRef(false);
+  useEffect(() => {
+    if (asking) yesRef.current?.focus();
+    else if (wasAsking.current) revokeRef.current?.focus();
+    wasAsking.current = asking;
+  }, [asking]);
+
+  if (!asking)
+    return (
+      <Button ref={revokeRef} size="xs" variant="danger" onClick={() => setAsking(true)} data-testid="token-revoke" aria-label={`Revoke ${name}`}>
+        Revoke
+      </Button>
+    );
+  return (
+    <span
+      role="group"
+      aria-label={`Revoke ${name}?`}
+      className="flex items-center gap-1.5"
+      data-testid="token-revoke-confirm"
+      onKeyDown={(event) => {
+        if (event.key === "Escape") setAsking(false);
+      }}
+    >
+      <span className="text-[12px] font-medium">Revoke?</span>
+      <Button
+        ref={yesRef}
+        size="xs"
+        variant="danger"
+        disabled={working}
+        data-testid="token-revoke-yes"
+        onClick={async () => {
+          setWorking(true);
+          await onRevoke();
+          setWorking(false);
+          setAsking(false);
+        }}
+      >
+        Yes
+      </Button>
+      <Button size="xs" data-testid="token-revoke-cancel" onClick={() => setAsking(false)}>
+        Cancel
+      </Button>
+    </span>
+  );
+}
 
 /** Personal API tokens: create one (shown once), see them all, revoke any. */
 export function TokenManager({ initialTokens }: { initialTokens: TokenView[] }) {
@@ -83,7 +139,10 @@ export function TokenManager({ initialTokens }: { initialTokens: TokenView[] }) 
       </form>
       {created ? (
         <div className="space-y-1 rounded-md bg-emerald-50 p-2 text-[12px] dark:bg-emerald-950/40" role="status">
-          <p>Copy it now: it is not shown again.</p>
+          <div className="flex items-center gap-2">
+            <p className="flex-1">Copy it now: it is not shown again.</p>
+            <CopyButton text={created} label="Copy token" testId="token-copy" withText />
+          </div>
           <code data-testid="token-value" className="block break-all font-mono text-[12px]">
             {created}
           </code>
@@ -106,9 +165,7 @@ export function TokenManager({ initialTokens }: { initialTokens: TokenView[] }) 
               created {formatTime(token.createdAt)} · {token.lastUsedAt ? `used ${formatTime(token.lastUsedAt)}` : "never used"} ·{" "}
               {token.expiresAt ? `expires ${formatTime(token.expiresAt)}` : "no expiry"}
             </span>
-            <Button size="xs" variant="danger" onClick={() => void revoke(token.id)} data-testid="token-revoke">
-              Revoke
-            </Button>
+            <RevokeControl name={token.name} onRevoke={() => revoke(token.id)} />
           </li>
         ))}
       </ul>

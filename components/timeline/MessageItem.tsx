@@ -12,13 +12,15 @@ import { MessageEditor } from "./MessageEditor";
 import { CopyButton } from "../ui/CopyButton";
 import { ToolCallList } from "./ToolCallList";
 import { ToolResult } from "./ToolResult";
-import { VersionSwitcher } from "./VersionSwitcher";
+import { LaterTurnsNotice, VersionSwitcher } from "./VersionSwitcher";
 
 const ROLE_LABELS: Record<MessageView["role"], string> = {
   user: "You",
   assistant: "Assistant",
   tool: "Tool",
-  system: "System",
+  // Stored system messages are context the model reads (a summary carried over from
+  // another conversation, an imported instruction), not a turn awaiting a reply.
+  system: "Context",
 };
 
 const ROLE_STYLES: Record<MessageView["role"], string> = {
@@ -184,6 +186,7 @@ export const MessageItem = memo(function MessageItem({ message, nested = false }
           ) : null}
         </>
       )}
+      {message.versions && !nested && !pending ? <LaterTurnsNotice versions={message.versions} /> : null}
     </article>
   );
 });

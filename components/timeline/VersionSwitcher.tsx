@@ -30,3 +30,19 @@ export function VersionSwitcher({ versions }: { versions: MessageVersions }) {
     </span>
   );
 }
+
+/**
+ * Under the version shown: the later turns that went with the other versions are hidden,
+ * not gone. Said where they were, so that a regenerated middle reply does not seem to
+ * have deleted the rest of the conversation.
+ */
+export function LaterTurnsNotice({ versions }: { versions: MessageVersions }) {
+  if (versions.elsewhere === 0) return null;
+  const count = versions.elsewhere === 1 ? "1 later message belongs" : `${versions.elsewhere} later messages belong`;
+  const which = versions.ids.length > 2 ? "other versions" : "the other version";
+  return (
+    <p data-testid="later-turns-notice" className="mt-1.5 rounded-md bg-neutral-100 px-2 py-1 text-[12px] text-neutral-700 dark:bg-neutral-900 dark:text-neutral-300">
+      {count} to {which} — switch back with ‹ › above.
+    </p>
+  );
+}

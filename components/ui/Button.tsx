@@ -1,5 +1,5 @@
 // The app's buttons: one look per intent, always a real <button>.
-import type { ButtonHTMLAttributes } from "react";
+import type { ComponentPropsWithRef } from "react";
 
 type Variant = "primary" | "secondary" | "ghost" | "danger";
 type Size = "sm" | "xs";
@@ -25,7 +25,7 @@ export function Button({
   className = "",
   type = "button",
   ...props
-}: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: Variant; size?: Size }) {
+}: ComponentPropsWithRef<"button"> & { variant?: Variant; size?: Size }) {
   return (
     <button
       type={type}

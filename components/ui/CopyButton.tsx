@@ -3,7 +3,16 @@
 import { useEffect, useState } from "react";
 import { CheckIcon, CopyIcon } from "./icons";
 
-export function CopyButton({ text, label, className = "", testId = "copy-button" }: { text: string | (() => string); label: string; className?: string; testId?: string }) {
+type CopyButtonProps = {
+  text: string | (() => string);
+  label: string;
+  className?: string;
+  testId?: string;
+  /** Shows "Copy" / "Copied" beside the icon, where the copy is the point of the place (a token shown once). */
+  withText?: boolean;
+};
+
+export function CopyButton({ text, label, className = "", testId = "copy-button", withText = false }: CopyButtonProps) {
   const [state, setState] = useState<"idle" | "copied" | "failed">("idle");
   useEffect(() => {
     if (state === "idle") return;
@@ -24,12 +33,18 @@ export function CopyButton({ text, label, className = "", testId = "copy-button"
           () => setState("failed"),
         );
       }}
-      className={`rounded p-1 text-neutral-400 hover:bg-neutral-200 hover:text-neutral-800 dark:hover:bg-neutral-800 dark:hover:text-neutral-200 ${className}`}
+      className={`rounded p-1 ${withText ? "inline-flex items-center gap-1 text-[12px] font-medium text-neutral-700 dark:text-neutral-300" : "text-neutral-400"} hover:bg-neutral-200 hover:text-neutral-800 dark:hover:bg-neutral-800 dark:hover:text-neutral-200 ${className}`}
     >
       {state === "copied" ? <CheckIcon /> : <CopyIcon />}
-      <span aria-live="polite" className="sr-only">
-        {state === "copied" ? "Copied" : ""}
-      </span>
+      {withText ? (
+        <span aria-live="polite" data-testid={`${testId}-text`}>
+          {state === "copied" ? "Copied" : state === "failed" ? "Copy failed" : "Copy"}
+        </span>
+      ) : (
+        <span aria-live="polite" className="sr-only">
+          {state === "copied" ? "Copied" : ""}
+        </span>
+      )}
     </button>
   );
 }

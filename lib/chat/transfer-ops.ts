@@ -37,8 +37,8 @@ export async function importConversation(actor: Actor, input: unknown) {
 
 /**
  * The first message of a conversation continued from a summary: the model reads it as
- * the context carried over (a user message, so it is shown, compressed and exported like
- * any other), and its header says where it came from.
+ * the context carried over (a pinned system message, shown and exported like any other),
+ * and its header says where it came from.
  */
 export function carriedOverText(source: Pick<SummarySource, "title" | "kind" | "level" | "fromSeq" | "toSeq" | "summary">): string {
   const what = source.kind === "truncation" ? "Note on" : `Summary (level ${source.level}) of`;
@@ -65,7 +65,7 @@ export async function conversationFromSummary(actor: Actor, input: unknown) {
     db,
     actor.id,
     source,
-    { title: `From: ${source.title}`.slice(0, 200), content, tokenCount: await countMessageTokensAsync({ role: "user", content }) },
-    pinned ? { content: pinned, tokenCount: await countMessageTokensAsync({ role: "user", content: pinned }) } : null,
+    { title: `From: ${source.title}`.slice(0, 200), content, tokenCount: await countMessageTokensAsync({ role: "system", content }) },
+    pinned ? { content: pinned, tokenCount: await countMessageTokensAsync({ role: "system", content: pinned }) } : null,
   );
 }

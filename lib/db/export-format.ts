@@ -105,12 +105,15 @@ export const exportedAttempt = z.strictObject({
 /** The most items of each section a file may hold (checked as they stream in by lib/db/import.ts). */
 export const SECTION_LIMITS = { messages: 200_000, compactions: 50_000, attempts: 100_000 } as const;
 
+/** A conversation title's length limit, as the API's title inputs have it. */
+export const TITLE_LIMIT = 200;
+
 export const conversationExport = z.strictObject({
   format: z.literal(EXPORT_FORMAT, { message: `Not a Strata conversation export (format must be "${EXPORT_FORMAT}").` }),
   version: z.literal(EXPORT_VERSION, { message: `Only version ${EXPORT_VERSION} exports can be imported.` }),
   exportedAt: timestamp,
   conversation: z.strictObject({
-    title: z.string().trim().min(1).max(200),
+    title: z.string().trim().min(1).max(TITLE_LIMIT),
     model: z.string().trim().min(1).max(200),
     systemPrompt: text(100_000),
     createdAt: timestamp,

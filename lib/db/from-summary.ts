@@ -1,8 +1,11 @@
 // "New conversation from this summary" (as Cline's /newtask): a new conversation of the
-// same user whose first message carries a compaction's text over, linked back to the
-// conversation and compaction it came from. The originals pinned inside the summary's
-// range come along verbatim, as a second (pinned) message: the user pinned them so that
-// no summary would ever stand in for them. All rows are written in one transaction.
+// same user whose context is a compaction's text, linked back to the conversation and
+// compaction it came from. The text is stored as a pinned system message: the model reads
+// it where a summary would stand, it is never compressed away and it is exported like any
+// message, yet it is no unanswered user turn (the view shows it as the context it is). The
+// originals pinned inside the summary's range come along verbatim, as a second such
+// message: the user pinned them so that no summary would ever stand in for them. All rows
+// are written in one transaction.
 import type { Db } from "./client.ts";
 import type { Prisma } from "./generated/client.ts";
 import { toConversationView } from "./mappers.ts";
@@ -67,7 +70,7 @@ export async function loadSummarySource(db: Db, userId: string, compactionId: st
 
 type CarriedMessage = { content: string; tokenCount: number };
 
-/** The new conversation, its first (user) message holding `first.content`, and `pinned` (if any) as a pinned second one. */
+/** The new conversation, its first (pinned system) message holding `first.content`, and `pinned` (if any) as a second one. */
 export async function createFromSummary(
   db: Db,
   userId: string,
@@ -92,11 +95,11 @@ export async function createFromSummary(
       },
     });
     await tx.message.create({
-      data: { conversationId: conversation.id, seq: 1, role: "user", content: first.content, tokenCount: first.tokenCount },
+      data: { conversationId: conversation.id, seq: 1, role: "system", content: first.content, tokenCount: first.tokenCount, pinned: true },
     });
     if (pinned) {
       await tx.message.create({
-        data: { conversationId: conversation.id, seq: 2, role: "user", content: pinned.content, tokenCount: pinned.tokenCount, pinned: true },
+        data: { conversationId: conversation.id, seq: 2, role: "system", content: pinned.content, tokenCount: pinned.tokenCount, pinned: true },
       });
     }
     return conversation;

@@ -15,10 +15,17 @@ import { Prisma } from "./generated/client.ts";
 import { toConversationView } from "./mappers.ts";
 import { AppError, assertStorableText } from "../errors.ts";
 import type { ConversationView } from "../views";
-import { SECTION_LIMITS, conversationExport, exportedAttempt, exportedCompaction, exportedMessage, type ExportedCompaction, type ExportedMessage } from "./export-format.ts";
+import { SECTION_LIMITS, TITLE_LIMIT, conversationExport, exportedAttempt, exportedCompaction, exportedMessage, type ExportedCompaction, type ExportedMessage } from "./export-format.ts";
 import { HEADER_FIELDS, readExport, SECTIONS, type ExportPart, type HeaderField, type Section } from "./export-reader.ts";
 
 const PREFIX = "The file cannot be imported: ";
+
+const IMPORTED_MARK = " (imported)";
+
+/** The copy's title, marked so that it is told apart from its original in the sidebar; the original's end gives way to the mark. */
+export function importedTitle(title: string): string {
+  return `${title.slice(0, TITLE_LIMIT - IMPORTED_MARK.length).trimEnd()}${IMPORTED_MARK}`;
+}
 const refused = (message: string) => new AppError("invalid_input", `${PREFIX}${message}`);
 
 // A batch is written when it reaches this many rows or characters of text: large enough
@@ -134,7 +141,7 @@ class Importer {
     assertStorableText(result.data, PREFIX);
     const doc = result.data as Header;
     const conversation = await this.createConversation({
-      title: doc.conversation.title,
+      title: importedTitle(doc.conversation.title),
       model: doc.conversation.model,
       systemPrompt: doc.conversation.systemPrompt,
       settingsOverrides: json(Object.fromEntries(Object.entries(doc.settings.overrides).filter(([, value]) => value != null))),

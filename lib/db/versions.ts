@@ -35,13 +35,29 @@ async function versionsOf(db: Db, conversationId: string, roots: string[]): Prom
 export async function viewsWithVersions(db: Db, conversationId: string, rows: Message[]): Promise<MessageView[]> {
   if (rows.length === 0) return [];
   const groups = await versionsOf(db, conversationId, [...new Set(rows.map(rootOf))]);
+  const later = await branchSizes(db, conversationId, [...groups.values()].filter((group) => group.length > 1).flat().map((version) => version.id));
   return rows.map((row) => {
     const message = toMessageView(row);
     const group = groups.get(rootOf(row)) ?? [];
     if (group.length < 2) return message;
-    const versions: MessageVersions = { ids: group.map((version) => version.id), current: group.findIndex((version) => version.id === row.id) };
+    const versions: MessageVersions = {
+      ids: group.map((version) => version.id),
+      current: group.findIndex((version) => version.id === row.id),
+      elsewhere: group.reduce((sum, version) => (version.id === row.id ? sum : sum + (later.get(version.id) ?? 0)), 0),
+    };
     return { ...message, versions };
   });
+}
+
+/** How many messages each version's kept branch holds after the version itself: what switching to it brings back. */
+async function branchSizes(db: Db, conversationId: string, versionIds: string[]): Promise<Map<string, number>> {
+  if (versionIds.length === 0) return new Map();
+  const counts = await db.message.groupBy({
+    by: ["branchOf"],
+    where: { conversationId, branchOf: { in: versionIds }, id: { notIn: versionIds } },
+    _count: { _all: true },
+  });
+  return new Map(counts.map((count) => [count.branchOf!, count._count._all]));
 }
 
 /** A message of the user's conversation, shown or hidden; another user's id is not found. */

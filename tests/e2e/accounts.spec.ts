@@ -96,6 +96,7 @@ test("a personal API token works for scripts until it is revoked", async ({ page
   await expect(row).toContainText("no expiry");
   await expect(page.locator("body")).not.toContainText(token);
   await row.getByTestId("token-revoke").click();
+  await row.getByTestId("token-revoke-yes").click();
   await expect(row).toHaveCount(0);
   const refused = await script.get("/api/conversations");
   expect(refused.status()).toBe(401);

@@ -24,7 +24,7 @@ test("export a conversation with a 2-level tree as JSON and Markdown, then impor
   const [jsonDownload] = await Promise.all([page.waitForEvent("download"), page.getByTestId("export-json").click()]);
   expect(jsonDownload.suggestedFilename()).toMatch(/\.strata\.json$/);
   const file = (await jsonDownload.path())!;
-  const exported = JSON.parse(await readFile(file, "utf8")) as { compactions: { level: number }[]; messages: unknown[] };
+  const exported = JSON.parse(await readFile(file, "utf8")) as { conversation: { title: string }; compactions: { level: number }[]; messages: unknown[] };
   expect(exported.compactions.some((c) => c.level === 2)).toBe(true);
 
   await page.getByTestId("import-file").setInputFiles(file);
@@ -38,9 +38,12 @@ test("export a conversation with a 2-level tree as JSON and Markdown, then impor
   await level1.getByTestId("compaction-toggle").click();
   await expect(level1.getByTestId("compaction-children").getByTestId("message").first()).toContainText("Turn 1: FACT k1=v1");
 
-  // The copy exports to the same file, apart from the export time.
+  // The copy is marked in its title, shown in the heading and the sidebar.
+  const copyTitle = `${exported.conversation.title} (imported)`;
+  await expect(page.getByTestId("conversation-heading")).toHaveText(copyTitle);
+  // The copy exports to the same file, apart from the export time and that mark.
   const again = (await (await request.get(`/api/conversations/${importedId}/export?format=json`)).json()) as Record<string, unknown>;
-  expect({ ...again, exportedAt: null }).toEqual({ ...exported, exportedAt: null });
+  expect({ ...again, exportedAt: null }).toEqual({ ...exported, exportedAt: null, conversation: { ...exported.conversation, title: copyTitle } });
 
   // A broken file is refused with a clear message.
   await page.getByTestId("import-file").setInputFiles({ name: "broken.json", mimeType: "application/json", buffer: Buffer.from('{"format":"other"}') });

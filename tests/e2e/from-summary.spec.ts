@@ -27,17 +27,20 @@ test("New conversation from this summary: lands in a linked conversation that st
   const link = page.getByTestId("conversation-source");
   await expect(link).toHaveText("Continued from Harbour plans");
   await expect(link).toHaveAttribute("href", `/c/${sourceId}`);
-  const first = page.locator("[data-testid=message][data-role=user]").first();
-  await expect(first).toContainText("Continued from the conversation “Harbour plans”");
+  // The summary is the conversation's context, not an unanswered "You #1": no Retry box.
+  const context = page.locator("[data-testid=message][data-role=system]").first();
+  await expect(context).toContainText("Continued from the conversation “Harbour plans”");
+  await expect(context).toHaveAttribute("aria-label", "Context message #1");
+  await expect(page.locator("[data-testid=message][data-role=user]")).toHaveCount(0);
+  await expect(page.getByTestId("retry-button")).toHaveCount(0);
 
   await sendMessage(page, "How many people are in the crew?");
   const sent = await chatRequestFor(request, "How many people are in the crew?");
   // Whatever system prompt leads, the model reads the summary, then the new question.
-  const conversational = sent.filter((m) => m.role !== "system");
-  expect(conversational.map((m) => m.role)).toEqual(["user", "user"]);
-  expect(conversational[0]!.content).toContain("Continued from the conversation “Harbour plans”");
-  expect(conversational[0]!.content).toContain(summaryText.split("\n")[0]!.slice(0, 40));
-  expect(conversational[1]!.content).toBe("How many people are in the crew?");
+  expect(sent.at(-1)).toMatchObject({ role: "user", content: "How many people are in the crew?" });
+  const carried = sent.find((m) => m.role === "system" && m.content?.includes("Continued from the conversation “Harbour plans”"));
+  expect(carried?.content).toContain(summaryText.split("\n")[0]!.slice(0, 40));
+  expect(sent.filter((m) => m.role === "user")).toHaveLength(1);
   await expect(page.locator("[data-testid=message][data-role=assistant]")).toHaveCount(1);
 
   await link.click();

@@ -39,6 +39,9 @@ function importRequest(body: unknown): Promise<Response> {
 
 const withoutExportTime = ({ exportedAt: _ignored, ...rest }: ConversationExport) => rest;
 
+/** What a copy's export should be: the source's, its title marked as imported. */
+const asImported = (doc: ConversationExport) => ({ ...doc, conversation: { ...doc.conversation, title: `${doc.conversation.title} (imported)` } });
+
 beforeAll(async () => {
   auth = await bearer(h.user);
   await saveTestSettings(h.db, {
@@ -69,8 +72,9 @@ describe("export and import", () => {
     expect(response.status).toBe(201);
     const { conversation } = (await response.json()) as { conversation: { id: string; title: string } };
     expect(conversation.id).not.toBe(sourceId);
+    expect(conversation.title).toBe(`${first.conversation.title} (imported)`);
     const second = await exportJson(conversation.id);
-    expect(withoutExportTime(second)).toEqual(withoutExportTime(first));
+    expect(withoutExportTime(second)).toEqual(withoutExportTime(asImported(first)));
 
     // The copy is a working conversation: its tree opens, search finds its originals.
     const timeline = await ops.timeline(h.user, { conversationId: conversation.id, limit: 50 });
@@ -95,6 +99,19 @@ describe("export and import", () => {
     expect((await exported(sourceId, "pdf")).status).toBe(400);
   });
 
+  it("marks an imported copy's title, a 200-character one cut so that the mark fits", async () => {
+    const long = `${"Long title ".repeat(19)}end of it`;
+    expect(long.length).toBeGreaterThan(200 - " (imported)".length);
+    const conversation = await ops.createConversation(h.user, { title: long.slice(0, 200), model: MODEL });
+    const doc = await exportJson(conversation.id);
+    const response = await importRequest(doc);
+    expect(response.status).toBe(201);
+    const { conversation: copy } = (await response.json()) as { conversation: { title: string } };
+    expect(copy.title.length).toBeLessThanOrEqual(200);
+    expect(copy.title).toMatch(/^Long title Long title .* \(imported\)$/);
+    expect(copy.title).not.toMatch(/\s \(imported\)$/);
+  });
+
   it("exports HTML in titles and messages as text in Markdown, and keeps it verbatim through JSON", async () => {
     const title = "<img src=x onerror=alert(1)>";
     const message = "<script>alert(1)</script> and `<b>` in code\n\n```html\n<div onclick=\"x\">kept</div>\n```";
@@ -113,7 +130,7 @@ describe("export and import", () => {
     // The JSON export is the one that imports: the text comes back unchanged.
     const doc = await exportJson(conversation.id);
     const imported = (await (await importRequest(doc)).json()) as { conversation: { id: string; title: string } };
-    expect(imported.conversation.title).toBe(title);
+    expect(imported.conversation.title).toBe(`${title} (imported)`);
     const again = await exportJson(imported.conversation.id);
     expect(again.conversation.systemPrompt).toBe('<iframe src="https://example.com"></iframe>');
     expect(again.messages.find((m) => m.role === "user")?.content).toBe(message);

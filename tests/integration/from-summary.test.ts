@@ -41,13 +41,26 @@ describe("conversation from a summary", () => {
     h.server.reset();
     await send(created.id, "What was my budget again?");
     const sent = (chatRequests(h.server).at(-1)!.body as { messages: { role: string; content: string }[] }).messages;
-    expect(sent.map((m) => m.role)).toEqual(["system", "user", "user"]);
+    // The summary is context (a system entry, as a summary in place is), not a user turn.
+    expect(sent.map((m) => m.role)).toEqual(["system", "system", "user"]);
     expect(sent[0]!.content).toContain("You are a travel agent.");
     expect(sent[1]!.content).toContain(SUMMARY);
     expect(sent[1]!.content).toContain("“Lisbon trip”");
     expect(sent[2]!.content).toBe("What was my budget again?");
     // Nothing of the source's own messages came along: only the summary.
     expect(JSON.stringify(sent)).not.toContain("Plan a trip to Lisbon for me.");
+  });
+
+  it("starts ready for a first message: the carried-over text is pinned context, no unanswered user turn", async () => {
+    const source = await sourceWithSummary();
+    const created = await ops.conversationFromSummary(h.user, { compactionId: source.compactionId });
+    const timeline = await ops.timeline(h.user, { conversationId: created.id });
+    const messages = timeline.items.flatMap((item) => (item.type === "message" ? [item.message] : []));
+    expect(messages.map((m) => [m.seq, m.role, m.pinned])).toEqual([[1, "system", true]]);
+    expect(messages[0]!.content).toContain(SUMMARY);
+    // Exported and imported with the conversation: nothing of the context is lost.
+    const exported = await ops.exportConversation(h.user, { conversationId: created.id });
+    expect(exported.body).toContain("tram-28 route");
   });
 
   it("works from a level-2 summary, through the route", async () => {

@@ -133,11 +133,11 @@ describe("search ranks originals above the summaries that retell them", () => {
 });
 
 describe("new conversation from a summary carries pinned originals", () => {
-  it("adds them verbatim as a pinned second message, in the model's first request", async () => {
+  it("adds them verbatim as a pinned second (system) message, in the model's first request", async () => {
     const top = chain.compactions.find((c) => c.level === 22)!;
     const created = await ops.conversationFromSummary(h.user, { compactionId: top.id });
     const rows = await h.db.message.findMany({ where: { conversationId: created.id }, orderBy: { seq: "asc" } });
-    expect(rows.map((m) => [m.seq, m.role, m.pinned])).toEqual([[1, "user", false], [2, "user", true]]);
+    expect(rows.map((m) => [m.seq, m.role, m.pinned])).toEqual([[1, "system", true], [2, "system", true]]);
     expect(rows[1]!.content).toContain(PINNED_TEXT);
     expect(rows[1]!.content).toContain(`#${PINNED_SEQ}`);
     expect((await h.db.conversation.findUniqueOrThrow({ where: { id: created.id } })).lastSeq).toBe(2);

@@ -54,7 +54,8 @@ describe("regenerating a reply keeps the previous one as a version", () => {
     expect(lastRequest().map((m) => [m.role, m.content])).toEqual([["user", "first"]]);
     const view = await shown(conversationId);
     expect(view.map((m) => m.seq)).toEqual([1, 7]);
-    expect(view[1]!.versions).toEqual({ ids: [old.id, view[1]!.id], current: 1 });
+    // The later turns hidden with the old reply are counted, for the notice where they were.
+    expect(view[1]!.versions).toEqual({ ids: [old.id, view[1]!.id], current: 1, elsewhere: 4 });
     // Nothing was deleted: the old reply and the turns after it are hidden, kept as its branch.
     const hidden = await h.db.message.findMany({ where: { conversationId, seq: { gte: 2, lte: 6 } }, orderBy: { seq: "asc" } });
     expect(hidden.map((m) => [m.rewoundAt != null, m.branchOf])).toEqual(Array(5).fill([true, old.id]));
@@ -73,7 +74,7 @@ describe("regenerating a reply keeps the previous one as a version", () => {
     let view = await shown(conversationId);
     expect(view.map((m) => m.seq)).toEqual([1, 2, 3, 4, 5, 6]);
     await expectCountOfShown(conversationId);
-    expect(view[1]!.versions).toEqual({ ids: [first.id, second.id], current: 0 });
+    expect(view[1]!.versions).toEqual({ ids: [first.id, second.id], current: 0, elsewhere: 2 });
     await send(conversationId, "fifth, on the old branch");
     expect(lastRequest().filter((m) => m.role === "user").map((m) => m.content)).toEqual(["first", "second", "third", "fifth, on the old branch"]);
 
@@ -99,7 +100,7 @@ describe("regenerating a reply keeps the previous one as a version", () => {
     await ops.switchVersion(h.user, { conversationId, messageId: a2.id });
     const view = await shown(conversationId);
     expect(view.map((m) => m.seq)).toEqual([1, 2, 3, 4, 5, 6]);
-    expect(view[3]!.versions).toEqual({ ids: [a4.id, a4b.id], current: 0 });
+    expect(view[3]!.versions).toEqual({ ids: [a4.id, a4b.id], current: 0, elsewhere: 0 });
   });
 
   it("regenerates a reply that used a tool from its first message, whichever message was asked", async () => {
@@ -163,7 +164,7 @@ describe("editing a message keeps the old text as a version", () => {
     await collect(await ops.startTurn(h.user, { conversationId: conversation.id, editSeq: 3, content: "gamma" }));
     let view = await shown(conversation.id);
     expect(view.map((m) => [m.seq, m.content.slice(0, 5)])).toEqual([[1, "alpha"], [2, expect.any(String)], [5, "gamma"], [6, expect.any(String)]]);
-    expect(view[2]!.versions).toEqual({ ids: [beta.id, view[2]!.id], current: 1 });
+    expect(view[2]!.versions).toEqual({ ids: [beta.id, view[2]!.id], current: 1, elsewhere: 1 });
     expect((await row(conversation.id, 3)).branchOf).toBe(beta.id);
 
     await ops.switchVersion(h.user, { conversationId: conversation.id, messageId: beta.id });
@@ -272,7 +273,8 @@ describe("export and import", () => {
       [1, null, null], [2, null, null], [3, null, null], [4, null, 4], [5, null, 4], [6, null, 4], [7, 4, null],
     ]);
     const imported = await ops.importConversation(h.user, JSON.parse((await ops.exportConversation(h.user, { conversationId, format: "json" })).body));
-    expect(await exportOf(imported.id)).toEqual(first);
+    const original = first.conversation as { title: string };
+    expect(await exportOf(imported.id)).toEqual({ ...first, conversation: { ...original, title: `${original.title} (imported)` } });
     const importedOld = await row(imported.id, 4);
     expect(importedOld.id).not.toBe(old.id);
     await ops.switchVersion(h.user, { conversationId: imported.id, messageId: importedOld.id });

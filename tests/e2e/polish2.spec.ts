@@ -1,0 +1,72 @@
+// Rough edges, part two: the new API token can be copied and revoke asks first, and a
+// reply regenerated in the middle of a conversation says where the later turns went.
+import { expect, test } from "./support/fixtures";
+import { newConversation, resetModelServer, saveTestSettings, scriptTurns, seriousAxeViolations, untilSettled } from "./support/helpers";
+
+test.use({ permissions: ["clipboard-read", "clipboard-write"] });
+
+test.beforeEach(async ({ request }) => {
+  await resetModelServer(request);
+  await saveTestSettings(request, {});
+});
+
+test("a new API token has a Copy button that says Copied; revoke asks first, by mouse and by keyboard", async ({ page }) => {
+  await page.goto("/account");
+  const name = `copy-me ${Date.now()}`;
+  await page.getByTestId("token-name").fill(name);
+  await page.getByTestId("token-create").click();
+  const token = (await page.getByTestId("token-value").textContent())!.trim();
+
+  const copy = page.getByTestId("token-copy");
+  await expect(copy).toHaveText("Copy");
+  await copy.click();
+  await expect(copy).toHaveText("Copied");
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(token);
+  expect(await seriousAxeViolations(page)).toEqual([]);
+
+  const row = page.getByTestId("token-row").filter({ hasText: name });
+  // Cancel keeps the token, and the focus goes back to Revoke.
+  await row.getByTestId("token-revoke").click();
+  await expect(row.getByTestId("token-revoke-confirm")).toContainText("Revoke?");
+  await row.getByTestId("token-revoke-cancel").click();
+  await expect(row.getByTestId("token-revoke-confirm")).toHaveCount(0);
+  await expect(row.getByTestId("token-revoke")).toBeFocused();
+
+  // By keyboard: Enter asks, the focus is on Yes, Escape cancels; Enter twice revokes.
+  await page.keyboard.press("Enter");
+  await expect(row.getByTestId("token-revoke-yes")).toBeFocused();
+  await page.keyboard.press("Escape");
+  await expect(row.getByTestId("token-revoke")).toBeFocused();
+  await page.reload();
+  await expect(row).toHaveCount(1);
+  await row.getByTestId("token-revoke").focus();
+  await page.keyboard.press("Enter");
+  await expect(row.getByTestId("token-revoke-yes")).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(row).toHaveCount(0);
+  await page.reload();
+  await expect(page.getByTestId("token-row").filter({ hasText: name })).toHaveCount(0);
+});
+
+test("regenerating a middle reply says, where the later turns were, that they belong to the other version", async ({ page, request }) => {
+  await page.goto("/");
+  const id = await newConversation(page);
+  await scriptTurns(request, id, ["first", "second", "third"]);
+  await page.reload();
+  const replies = page.locator("[data-testid=message][data-role=assistant]");
+  await expect(replies).toHaveCount(3);
+  await expect(page.getByTestId("later-turns-notice")).toHaveCount(0);
+
+  await replies.first().hover();
+  await untilSettled(page, () => replies.first().getByTestId("regenerate-reply").click());
+  await expect(page.getByTestId("message")).toHaveCount(2);
+  // Under the new reply, the last message shown: the 4 messages of "second" and "third" with their replies.
+  const notice = replies.last().getByTestId("later-turns-notice");
+  await expect(notice).toHaveText("4 later messages belong to the other version — switch back with ‹ › above.");
+  expect(await seriousAxeViolations(page)).toEqual([]);
+
+  // Back on version 1 the turns are there, and the new version has nothing after it to speak of.
+  await untilSettled(page, () => page.getByTestId("version-previous").click());
+  await expect(page.getByTestId("message")).toHaveCount(6);
+  await expect(page.getByTestId("later-turns-notice")).toHaveCount(0);
+});
