@@ -18,6 +18,22 @@ function summary(id: string, fromSeq: number, toSeq: number, level = 1): Compact
 }
 
 describe("hard-limit truncation", () => {
+  it("truncates as soon as the request passes the hard limit, not only far past it, and records it", async () => {
+    // The smallest conversation over the hard limit: it passes the limit by less than one turn.
+    const { manager } = setup({ enabled: false, keepRecentCount: 2 });
+    let turns = 1;
+    let transcript = transcriptOf(chat(turns, 300));
+    while (manager.measure(transcript).totalTokens <= HARD_LIMIT) {
+      resetSeq();
+      transcript = transcriptOf(chat(++turns, 300));
+    }
+    expect(manager.measure(transcript).totalTokens).toBeLessThan(HARD_LIMIT * 1.1);
+    const change = await manager.process(transcript);
+    // A request cut at the last moment would fit too; the record is what says it happened.
+    expect(change.created.map((c) => c.kind)).toEqual(["truncation"]);
+    expect(manager.measure(change.transcript).totalTokens).toBeLessThanOrEqual(HARD_LIMIT);
+  });
+
   it("drops everything before the kept tail, superseding summaries, and the request fits", async () => {
     const { manager } = setup({ enabled: false, keepRecentCount: 4 });
     resetSeq(11);
