@@ -22,6 +22,8 @@ export type TurnTool = {
   definition: ChatTool;
   /** The tool server that runs it; absent for a tool Strata runs itself. */
   server?: string;
+  /** The turn asks the user before running a call of it (a tool that may change something). */
+  requiresApproval?: boolean;
   /** Never throws for a failure the model could read and recover from: that is an outcome "failed". */
   run(call: ToolCall, context: ToolCallContext): Promise<ToolRun>;
 };
