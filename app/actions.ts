@@ -32,6 +32,7 @@ import type {
   updateConversationInput,
 } from "@/lib/chat/inputs";
 import type { compressionSettingsSchema } from "@/lib/compression/settings";
+import type { toolApprovalInput } from "@/lib/chat/approval-ops";
 import type { newTokenSchema } from "@/lib/auth/token-input";
 
 type ConversationId = z.input<typeof idSchema>;
@@ -87,6 +88,10 @@ export async function pinMessageAction(input: z.input<typeof pinInput>) {
 }
 export async function stopTurnAction(conversationId: ConversationId) {
   return asUser((user) => ops.stop(user, conversationId));
+}
+/** Approves or denies a tool call the running turn waits on. */
+export async function answerToolApprovalAction(input: z.input<typeof toolApprovalInput>) {
+  return asUser((user) => ops.answerToolApproval(user, input));
 }
 export async function rewindAction(input: z.input<typeof rewindInput>) {
   return asUser((user) => ops.rewind(user, input));

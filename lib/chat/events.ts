@@ -23,6 +23,29 @@ export const turnEventSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("compaction_failed"), attempt: view<AttemptView>("an attempt") }),
   z.object({ type: z.literal("assistant_start"), model: z.string() }),
   z.object({ type: z.literal("delta"), text: z.string() }),
+  /**
+   * The turn waits for the user to approve or deny this call of the reply just stored
+   * (answered through answerToolApprovalAction or POST …/tool-approvals); denied by itself at `expiresAt`.
+   */
+  z.object({
+    type: z.literal("tool_approval"),
+    callId: z.string().min(1),
+    toolName: z.string(),
+    server: z.string().optional(),
+    /** The arguments as the model wrote them (JSON text, possibly invalid). */
+    arguments: z.string(),
+    expiresAt: z.iso.datetime(),
+  }),
+  /** A call's wait ended: approved (it runs next) or denied (the user, the timeout, Stop). */
+  z.discriminatedUnion("decision", [
+    z.object({ type: z.literal("tool_approval_settled"), callId: z.string().min(1), decision: z.literal("approved") }),
+    z.object({
+      type: z.literal("tool_approval_settled"),
+      callId: z.string().min(1),
+      decision: z.literal("denied"),
+      reason: z.enum(["user", "timeout", "stopped", "duplicate"]),
+    }),
+  ]),
   z.object({ type: z.literal("error"), message: z.string(), retryable: z.boolean() }),
   z.object({ type: z.literal("done"), context: view<ContextMeterView>("a context meter") }),
 ]);

@@ -25,7 +25,8 @@ import { recordTurn } from "../server/metrics";
 import type { TurnEvent } from "./events";
 import { registerTurn } from "./running-turns";
 import type { TurnGate } from "./turn-gate";
-import { NO_TOOLS, runToolCall, toolsForTurn, type TurnToolSet } from "./tools";
+import { NO_TOOLS, toolsForTurn, type TurnToolSet } from "./tools";
+import { askApprovals, runDecidedCall } from "./tools/approval";
 import { continuationSeparator } from "./join-continuation";
 import type { MessageView } from "../views";
 
@@ -265,9 +266,13 @@ export async function* streamReply(input: ReplyInput): AsyncGenerator<TurnEvent>
       }
       if (last) break;
 
+      // Calls that need the user's approval wait for it (all of the reply's at once);
+      // a denied one, or one Stop reached before it started, is stored without running.
+      const approvalTimeoutMs = config().STRATA_TOOL_APPROVAL_TIMEOUT_MS;
+      const approvals = yield* askApprovals(toolSet, toolCalls, { userId, conversationId, signal: turn.signal, timeoutMs: approvalTimeoutMs });
       const toolDrafts: MessageDraft[] = [];
       for (const call of toolCalls) {
-        const result = await runToolCall(toolSet, call, { userId, conversationId, settings, signal: turn.signal });
+        const result = await runDecidedCall(toolSet, call, { userId, conversationId, settings, signal: turn.signal }, approvals, approvalTimeoutMs);
         toolDrafts.push({
           role: "tool",
           content: result.content,
@@ -282,6 +287,8 @@ export async function* streamReply(input: ReplyInput): AsyncGenerator<TurnEvent>
       for (const message of await appendMessages(db, userId, conversationId, toolDrafts)) yield { type: "message", message };
       // The tool results are not in it: after the last round, the meter loads the context afresh.
       context = undefined;
+      // Stopped during the calls: every call has its result stored, and no model call follows.
+      if (turn.signal.aborted) break;
     }
 
     const after = context ?? (await activeTranscript(userId, conversationId));

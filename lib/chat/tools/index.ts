@@ -4,6 +4,7 @@ import type { ToolCall } from "../../compression/types";
 import { countToolsTokens, REPLY_PRIMING_TOKENS } from "../../llm/tokens";
 import { builtinSource } from "./builtin";
 import { compressContextSource } from "./compress-context";
+import { untilStopped } from "./stoppable";
 import type { ToolCallContext, ToolResult, ToolSource, ToolSourceContext, TurnTool } from "./types";
 import type { ChatTool } from "../../llm/client";
 
@@ -64,6 +65,7 @@ export async function runToolCall(set: TurnToolSet, call: ToolCall, context: Too
   if (!tool) {
     return { outcome: "failed", content: `Error: unknown tool "${call.name}".`, durationMs: 0 };
   }
-  const run = await tool.run(call, context);
+  // Stop ends the wait for a running call at once; the tool gets the signal to end its work.
+  const run = await untilStopped(tool.run(call, context), context.signal);
   return { ...run, durationMs: Math.round(performance.now() - started), ...(tool.server ? { server: tool.server } : {}) };
 }

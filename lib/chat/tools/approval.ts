@@ -1,0 +1,176 @@
+// The user's approval of a tool call before it runs. A turn whose reply calls a tool
+// that requires approval registers each such call here, tells the browser (an event),
+// and waits; the user's answer arrives through another request (a server action or the
+// API), which finds the waiting call by conversation and call id and settles it. The
+// wait ends denied when it times out or the turn is stopped, so every call gets a
+// result and the next request stays valid.
+//
+// The registry lives in this process's memory, like the running turns: with several
+// instances behind one address, an answer must reach the instance running the turn
+// (sticky sessions by conversation, or one instance). An answer that reaches another
+// instance finds nothing waiting and is refused as such; the call then ends denied when
+// its wait times out.
+import type { ToolCall } from "../../compression/types";
+import type { TurnEvent } from "../events";
+import { runToolCall, type TurnToolSet } from "./index";
+import type { ToolCallContext, ToolResult } from "./types";
+
+/** Why a call did not run although the model asked for it. */
+export type DenialReason =
+  /** The user answered "deny". */
+  | "user"
+  /** Nobody answered within the wait. */
+  | "timeout"
+  /** The user stopped the turn while the call waited (or before it started). */
+  | "stopped"
+  /** Another call with the same id was already waiting in this conversation. */
+  | "duplicate";
+
+export type ApprovalDecision = { kind: "approved" } | { kind: "denied"; reason: DenialReason };
+
+type Waiting = { userId: string; settle: (decision: ApprovalDecision) => void };
+
+// One registry per process, kept across hot reloads in development.
+const holder = globalThis as unknown as { strataApprovals?: Map<string, Waiting> };
+const waiting = (holder.strataApprovals ??= new Map());
+
+const keyOf = (conversationId: string, callId: string) => `${conversationId}\u0000${callId}`;
+
+export type ApprovalWait = {
+  userId: string;
+  conversationId: string;
+  callId: string;
+  timeoutMs: number;
+  signal: AbortSignal;
+};
+
+/**
+ * Registers one call as waiting (at once, before the caller tells anyone) and resolves
+ * with the user's answer, or denied on timeout or stop. Never rejects.
+ */
+export function waitForApproval({ userId, conversationId, callId, timeoutMs, signal }: ApprovalWait): Promise<ApprovalDecision> {
+  const key = keyOf(conversationId, callId);
+  if (waiting.has(key)) return Promise.resolve({ kind: "denied", reason: "duplicate" });
+  if (signal.aborted) return Promise.resolve({ kind: "denied", reason: "stopped" });
+  return new Promise<ApprovalDecision>((resolve) => {
+    const settle = (decision: ApprovalDecision) => {
+      // Only the first answer counts; the entry is ours until then.
+      if (waiting.get(key) !== entry) return;
+      waiting.delete(key);
+      clearTimeout(timer);
+      signal.removeEventListener("abort", onAbort);
+      resolve(decision);
+    };
+    const entry: Waiting = { userId, settle };
+    const onAbort = () => settle({ kind: "denied", reason: "stopped" });
+    const timer = setTimeout(() => settle({ kind: "denied", reason: "timeout" }), timeoutMs);
+    timer.unref?.();
+    waiting.set(key, entry);
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+export type ApprovalAnswer = { userId: string; conversationId: string; callId: string; approved: boolean };
+
+/**
+ * Settles a waiting call with the user's answer. False when no call of that id waits in
+ * that conversation for that user in this process (answered already, timed out, stopped,
+ * never asked, someone else's): the caller says so rather than pretending it went through.
+ */
+export function answerApproval({ userId, conversationId, callId, approved }: ApprovalAnswer): boolean {
+  const entry = waiting.get(keyOf(conversationId, callId));
+  if (!entry || entry.userId !== userId) return false;
+  entry.settle(approved ? { kind: "approved" } : { kind: "denied", reason: "user" });
+  return true;
+}
+
+/** How many calls wait for an answer in this process (health and tests). */
+export function waitingApprovalCount(): number {
+  return waiting.size;
+}
+
+export type ApprovalContext = { userId: string; conversationId: string; signal: AbortSignal; timeoutMs: number };
+
+/** A call's decision by call id; calls of tools that need no approval are absent. */
+export type Approvals = ReadonlyMap<string, ApprovalDecision>;
+
+function requiresApproval(set: TurnToolSet, call: ToolCall): { server?: string } | null {
+  const tool = set.tools.find((candidate) => candidate.definition.function.name === call.name);
+  // An unknown tool needs no approval: it cannot run, and its call fails with an error the model reads.
+  if (!tool?.requiresApproval) return null;
+  return tool.server ? { server: tool.server } : {};
+}
+
+/**
+ * Asks the user about every call of `calls` whose tool requires approval, all at once
+ * (the user answers them in any order), and waits until each is decided. Yields a
+ * `tool_approval` event per call, sent only once the call is registered so that an
+ * answer can never arrive before it is expected, and a `tool_approval_settled` event as
+ * each is decided. Returns the decisions.
+ */
+export async function* askApprovals(set: TurnToolSet, calls: readonly ToolCall[], context: ApprovalContext): AsyncGenerator<TurnEvent, Approvals> {
+  const decisions = new Map<string, ApprovalDecision>();
+  const asked = calls.flatMap((call) => {
+    const needs = requiresApproval(set, call);
+    return needs ? [{ call, ...needs }] : [];
+  });
+  if (asked.length === 0) return decisions;
+  // Ends the waits of a consumer that stops reading half-way, so nothing stays registered.
+  const abandon = new AbortController();
+  const signal = AbortSignal.any([context.signal, abandon.signal]);
+  try {
+    const expiresAt = new Date(Date.now() + context.timeoutMs).toISOString();
+    const pending = new Map<string, Promise<{ callId: string; decision: ApprovalDecision }>>();
+    for (const { call } of asked) {
+      const wait = waitForApproval({ userId: context.userId, conversationId: context.conversationId, callId: call.id, timeoutMs: context.timeoutMs, signal });
+      pending.set(call.id, wait.then((decision) => ({ callId: call.id, decision })));
+    }
+    for (const { call, server } of asked) {
+      yield { type: "tool_approval", callId: call.id, toolName: call.name, ...(server ? { server } : {}), arguments: call.arguments, expiresAt };
+    }
+    while (pending.size > 0) {
+      const { callId, decision } = await Promise.race(pending.values());
+      pending.delete(callId);
+      decisions.set(callId, decision);
+      yield decision.kind === "approved"
+        ? { type: "tool_approval_settled", callId, decision: "approved" }
+        : { type: "tool_approval_settled", callId, decision: "denied", reason: decision.reason };
+    }
+    return decisions;
+  } finally {
+    abandon.abort();
+  }
+}
+
+/** The text the model reads in place of a result of a call that did not run. */
+export function denialText(reason: DenialReason, timeoutMs: number): string {
+  switch (reason) {
+    case "user":
+      return "The user declined to run this tool.";
+    case "timeout":
+      return `The user did not answer the request to run this tool within ${Math.round(timeoutMs / 1000)} seconds, so it was not run.`;
+    case "stopped":
+      return "The user stopped the turn before this tool ran.";
+    case "duplicate":
+      return "This call was not run: another call with the same id was already waiting for the user's approval.";
+  }
+}
+
+/**
+ * Runs one call as its decision says: a call the user denied, that timed out, or that
+ * the stop button reached before it started is stored as denied without running; any
+ * other runs through the runner.
+ */
+export async function runDecidedCall(
+  set: TurnToolSet,
+  call: ToolCall,
+  context: ToolCallContext,
+  approvals: Approvals,
+  timeoutMs: number,
+): Promise<ToolResult> {
+  const decision = approvals.get(call.id);
+  const denied = decision?.kind === "denied" ? decision.reason : context.signal.aborted ? "stopped" : null;
+  if (denied === null) return runToolCall(set, call, context);
+  const server = set.tools.find((candidate) => candidate.definition.function.name === call.name)?.server;
+  return { outcome: "denied", content: denialText(denied, timeoutMs), durationMs: 0, ...(server ? { server } : {}) };
+}
