@@ -6,6 +6,7 @@
 import { create } from "zustand";
 import { z } from "zod";
 import {
+  answerToolApprovalAction,
   applyProposalAction,
   compactNowAction,
   contextMeterAction,
@@ -31,6 +32,9 @@ const STOP_GRACE_MS = 5000;
 
 export const TIMELINE_PAGE_SIZE = 200;
 
+/** A tool call the running turn waits on: the user approves or denies it. */
+export type PendingApproval = Omit<Extract<TurnEvent, { type: "tool_approval" }>, "type"> & { answering: boolean };
+
 export type Proposal = { summary: string; fromSeq: number; toSeq: number; instructions: string };
 
 type ChatState = {
@@ -42,6 +46,8 @@ type ChatState = {
   busy: boolean;
   /** The assistant reply being streamed, before it is persisted. */
   streaming: { text: string; model: string | null } | null;
+  /** Tool calls the running turn waits on, in the order the model made them. */
+  approvals: PendingApproval[];
   /** A compaction is running; messageCount when the server said how many. */
   compressing: { messageCount: number | null } | null;
   lastError: { message: string; retryable: boolean } | null;
@@ -78,6 +84,8 @@ type ChatState = {
   /** Shows another version of a message, with the conversation as it went on from it. */
   switchVersion: (messageId: string) => Promise<void>;
   stop: () => Promise<void>;
+  /** Answers a tool call the running turn waits on. */
+  answerApproval: (callId: string, approved: boolean) => Promise<void>;
   loadEarlier: () => Promise<void>;
   refreshTimeline: () => Promise<void>;
   refreshMeter: () => Promise<void>;
@@ -157,6 +165,15 @@ export const useChat = create<ChatState>()((set, get) => {
         case "delta":
           set((state) => ({ streaming: { text: (state.streaming?.text ?? "") + event.text, model: state.streaming?.model ?? null } }));
           break;
+        case "tool_approval": {
+          const { type: _type, ...approval } = event;
+          set((state) => ({ approvals: [...state.approvals.filter((known) => known.callId !== event.callId), { ...approval, answering: false }] }));
+          break;
+        }
+        case "tool_approval_settled":
+          set((state) => ({ approvals: state.approvals.filter((known) => known.callId !== event.callId) }));
+          if (event.decision === "denied" && event.reason === "timeout") notify("warning", "A tool call waited too long for your answer and was denied.");
+          break;
         case "error":
           turn.finished = true;
           set({ lastError: { message: event.message, retryable: event.retryable }, streaming: null, compressing: null });
@@ -205,7 +222,7 @@ export const useChat = create<ChatState>()((set, get) => {
       }
     } finally {
       forConversation(conversationId, () =>
-        set((state) => ({ busy: false, abort: null, streaming: null, compressing: null, items: withoutPending(state.items) })),
+        set((state) => ({ busy: false, abort: null, streaming: null, compressing: null, approvals: [], items: withoutPending(state.items) })),
       );
       // A stream that ended without its last event was cut short: the server still saved
       // what it had, so show the stored state.
@@ -227,6 +244,7 @@ export const useChat = create<ChatState>()((set, get) => {
     loadingEarlier: false,
     busy: false,
     streaming: null,
+    approvals: [],
     compressing: null,
     lastError: null,
     meter: null,
@@ -248,6 +266,7 @@ export const useChat = create<ChatState>()((set, get) => {
         busy: false,
         abort: null,
         streaming: null,
+        approvals: [],
         compressing: null,
         lastError: null,
         version,
@@ -326,6 +345,27 @@ export const useChat = create<ChatState>()((set, get) => {
       // The server ends the turn and sends the kept partial reply as its last event, so
       // the stream is left to close by itself; it is cut only if the server goes quiet.
       if (abort) setTimeout(() => abort.abort(), STOP_GRACE_MS);
+    },
+
+    async answerApproval(callId, approved) {
+      const conversationId = get().conversationId;
+      const pending = get().approvals.find((approval) => approval.callId === callId);
+      if (!conversationId || !pending || pending.answering) return;
+      const mark = (answering: boolean) =>
+        set((state) => ({ approvals: state.approvals.map((approval) => (approval.callId === callId ? { ...approval, answering } : approval)) }));
+      mark(true);
+      const result = await answerToolApprovalAction({ conversationId, callId, approved });
+      forConversation(conversationId, () => {
+        if (result.ok) return;
+        // Not waiting any more (answered elsewhere, timed out, stopped): its settled event removes it, or the turn's end does.
+        if (result.error.code === "conflict") {
+          set((state) => ({ approvals: state.approvals.filter((approval) => approval.callId !== callId) }));
+          notify("warning", result.error.message);
+          return;
+        }
+        mark(false);
+        notify("error", `Your answer did not reach the server: ${result.error.message} Try again.`);
+      });
     },
 
     async loadEarlier() {
