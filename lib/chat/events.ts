@@ -10,6 +10,13 @@ import type { AttemptView, CompactionView, ContextMeterView, MessageView } from 
 const view = <View>(name: string) =>
   z.custom<View>((value) => typeof value === "object" && value !== null && !Array.isArray(value), { message: `Expected ${name} object.` });
 
+/**
+ * Why a tool call did not run although the model asked for it: the user denied it,
+ * nobody answered within the wait, the user stopped the turn while it waited (or before
+ * it started), or another call with the same id already waited in the conversation.
+ */
+export const denialReasonSchema = z.enum(["user", "timeout", "stopped", "duplicate"]);
+
 export const turnEventSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("message"), message: view<MessageView>("a message") }),
   /** The conversation was named after the message just stored (its first). */
@@ -43,7 +50,7 @@ export const turnEventSchema = z.discriminatedUnion("type", [
       type: z.literal("tool_approval_settled"),
       callId: z.string().min(1),
       decision: z.literal("denied"),
-      reason: z.enum(["user", "timeout", "stopped", "duplicate"]),
+      reason: denialReasonSchema,
     }),
   ]),
   z.object({ type: z.literal("error"), message: z.string(), retryable: z.boolean() }),

@@ -11,20 +11,12 @@
 // instance finds nothing waiting and is refused as such; the call then ends denied when
 // its wait times out.
 import type { ToolCall } from "../../compression/types";
-import type { TurnEvent } from "../events";
+import type { z } from "zod";
+import type { denialReasonSchema, TurnEvent } from "../events";
 import { runToolCall, type TurnToolSet } from "./index";
 import type { ToolCallContext, ToolResult } from "./types";
 
-/** Why a call did not run although the model asked for it. */
-export type DenialReason =
-  /** The user answered "deny". */
-  | "user"
-  /** Nobody answered within the wait. */
-  | "timeout"
-  /** The user stopped the turn while the call waited (or before it started). */
-  | "stopped"
-  /** Another call with the same id was already waiting in this conversation. */
-  | "duplicate";
+export type DenialReason = z.infer<typeof denialReasonSchema>;
 
 export type ApprovalDecision = { kind: "approved" } | { kind: "denied"; reason: DenialReason };
 

@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ToolCall } from "@/lib/compression/types";
 import { DEFAULT_SETTINGS } from "@/lib/compression/settings";
-import type { TurnEvent } from "@/lib/chat/events";
+import { turnEventSchema, type TurnEvent } from "@/lib/chat/events";
 import { toolSetOf, runToolCall } from "@/lib/chat/tools";
 import {
   answerApproval,
@@ -79,6 +79,8 @@ describe("askApprovals", () => {
       (event) => answered.push(answerApproval({ userId: USER, conversationId: CONVERSATION, callId: event.callId, approved: event.callId === "c1" })),
     );
     expect(answered).toEqual([true, true]);
+    // What the browser checks every event against.
+    for (const event of events) expect(turnEventSchema.safeParse(event).error).toBeUndefined();
     const asks = events.filter((event) => event.type === "tool_approval");
     expect(asks.map((event) => [event.callId, event.toolName, event.server, event.arguments])).toEqual([
       ["c1", "write_file", "files", '{"path":"a.txt"}'],
@@ -254,5 +256,33 @@ describe("Stop reaches a running call", () => {
     const result = await runToolCall(toolSetOf([reader.tool]), call("r", "read_file"), context(stop.signal));
     stop.abort();
     expect(result).toMatchObject({ outcome: "done", content: "read_file ran {}" });
+  });
+});
+
+describe("the approval events on the wire", () => {
+  const ask = { type: "tool_approval", callId: "c1", toolName: "write_file", server: "files", arguments: '{"path":"a"}', expiresAt: "2026-11-27T08:00:00.000Z" };
+
+  it("the browser accepts a complete prompt and each way a wait ends", () => {
+    for (const event of [
+      ask,
+      { ...ask, server: undefined },
+      { type: "tool_approval_settled", callId: "c1", decision: "approved" },
+      { type: "tool_approval_settled", callId: "c1", decision: "denied", reason: "timeout" },
+    ]) {
+      expect(turnEventSchema.safeParse(event).error).toBeUndefined();
+    }
+  });
+
+  it("refuses a prompt it could not answer or date, and a denial without its reason", () => {
+    for (const bad of [
+      { ...ask, callId: "" },
+      { ...ask, callId: undefined },
+      { ...ask, arguments: { path: "a" } },
+      { ...ask, expiresAt: "in ten minutes" },
+      { type: "tool_approval_settled", callId: "c1", decision: "denied" },
+      { type: "tool_approval_settled", callId: "c1", decision: "maybe" },
+    ]) {
+      expect(turnEventSchema.safeParse(bad).success, JSON.stringify(bad)).toBe(false);
+    }
   });
 });
