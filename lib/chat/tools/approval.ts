@@ -5,11 +5,8 @@
 // wait ends denied when it times out or the turn is stopped, so every call gets a
 // result and the next request stays valid.
 //
-// The registry lives in this process's memory, like the running turns: with several
-// instances behind one address, an answer must reach the instance running the turn
-// (sticky sessions by conversation, or one instance). An answer that reaches another
-// instance finds nothing waiting and is refused as such; the call then ends denied when
-// its wait times out.
+// The registry lives in this process's memory, like the running turns: an answer
+// received by another instance is passed on to this one (lib/chat/approval-ops.ts).
 import type { ToolCall } from "../../compression/types";
 import type { z } from "zod";
 import type { denialReasonSchema, TurnEvent } from "../events";

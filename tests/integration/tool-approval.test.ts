@@ -1,0 +1,94 @@
+// The user's answer to a waiting tool call, as the server action and the API take it:
+// only the conversation's owner, only a call that waits; and an answer received by an
+// instance whose process does not run the turn reaches the one that does, through
+// PostgreSQL (here the same process listens, as every instance does).
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import * as ops from "../../lib/chat/operations";
+import { answerRoutedApproval } from "../../lib/chat/approval-ops";
+import { registerTurn } from "../../lib/chat/running-turns";
+import { waitForApproval, waitingApprovalCount, type ApprovalDecision } from "../../lib/chat/tools/approval";
+import { closeCluster, listenForStops } from "../../lib/db/cluster";
+import { AppError } from "../../lib/errors";
+import { newConversation, setupHarness } from "../support/harness";
+import { signUp, uniqueEmail, type TestUser } from "../support/accounts";
+
+const h = setupHarness();
+const ends = new AbortController();
+let stranger: TestUser;
+
+beforeAll(async () => {
+  stranger = await signUp(uniqueEmail("stranger"));
+  listenForStops(() => undefined, answerRoutedApproval);
+});
+afterAll(async () => {
+  ends.abort();
+  await closeCluster();
+});
+
+const wait = (conversationId: string, callId: string) =>
+  waitForApproval({ userId: h.user.id, conversationId, callId, timeoutMs: 600_000, signal: ends.signal });
+
+async function refusal(work: Promise<unknown>): Promise<string> {
+  const error = await work.then(
+    () => null,
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(AppError);
+  return (error as AppError).code;
+}
+
+describe("answering a waiting tool call", () => {
+  it("settles the owner's call where the turn runs; another user gets not found and the call keeps waiting", async () => {
+    const conversation = await newConversation();
+    const turn = registerTurn(conversation.id);
+    try {
+      const decision = wait(conversation.id, "call_write");
+      expect(await refusal(ops.answerToolApproval(stranger, { conversationId: conversation.id, callId: "call_write", approved: true }))).toBe("not_found");
+      expect(waitingApprovalCount()).toBe(1);
+      await expect(ops.answerToolApproval(h.user, { conversationId: conversation.id, callId: "call_write", approved: false })).resolves.toEqual({
+        callId: "call_write",
+        approved: false,
+        routed: false,
+      });
+      await expect(decision).resolves.toEqual({ kind: "denied", reason: "user" });
+      // Answered already, with its turn running here: refused as not waiting.
+      expect(await refusal(ops.answerToolApproval(h.user, { conversationId: conversation.id, callId: "call_write", approved: true }))).toBe("conflict");
+    } finally {
+      turn.release();
+    }
+  });
+
+  it("refuses input it cannot act on, before looking anything up", async () => {
+    const conversation = await newConversation();
+    for (const input of [
+      { conversationId: conversation.id, callId: "", approved: true },
+      { conversationId: conversation.id, callId: "c", approved: "yes" },
+      { conversationId: "not-an-id", callId: "c", approved: true },
+      { conversationId: conversation.id, approved: true },
+    ]) {
+      expect(await refusal(ops.answerToolApproval(h.user, input))).toBe("invalid_input");
+    }
+  });
+
+  it("reaches the call through the database when the turn does not run in the process that received the answer", async () => {
+    const conversation = await newConversation();
+    let settled: ApprovalDecision | undefined;
+    const decision = wait(conversation.id, "call_elsewhere").then((value) => (settled = value));
+    // The listening connection comes up in the background: answer again until it has.
+    for (let attempt = 0; attempt < 100 && !settled; attempt++) {
+      await expect(ops.answerToolApproval(h.user, { conversationId: conversation.id, callId: "call_elsewhere", approved: true })).resolves.toMatchObject({ routed: true });
+      await Promise.race([decision, new Promise((resolve) => setTimeout(resolve, 100))]);
+    }
+    expect(settled).toEqual({ kind: "approved" });
+  });
+
+  it("an answer passed on is settled only for the call's own user; a malformed one is ignored", async () => {
+    const conversation = await newConversation();
+    const decision = wait(conversation.id, "call_routed");
+    answerRoutedApproval("{not json");
+    answerRoutedApproval(JSON.stringify({ userId: stranger.id, conversationId: conversation.id, callId: "call_routed", approved: true }));
+    expect(waitingApprovalCount()).toBe(1);
+    answerRoutedApproval(JSON.stringify({ userId: h.user.id, conversationId: conversation.id, callId: "call_routed", approved: false }));
+    await expect(decision).resolves.toEqual({ kind: "denied", reason: "user" });
+  });
+});
