@@ -16,7 +16,7 @@ import {
   switchVersionAction,
   timelineAction,
 } from "@/app/actions";
-import type { TurnEvent } from "@/lib/chat/events";
+import { toolApprovalPromptSchema, type ToolApprovalPrompt, type TurnEvent } from "@/lib/chat/events";
 import type { ContextMeterView, TimelineItem } from "@/lib/views";
 import { useActivity } from "@/components/stores/activity-store";
 import { notify, useNotices } from "@/components/stores/notices-store";
@@ -33,7 +33,7 @@ const STOP_GRACE_MS = 5000;
 export const TIMELINE_PAGE_SIZE = 200;
 
 /** A tool call the running turn waits on: the user approves or denies it. */
-export type PendingApproval = Omit<Extract<TurnEvent, { type: "tool_approval" }>, "type"> & { answering: boolean };
+export type PendingApproval = ToolApprovalPrompt & { answering: boolean };
 
 export type Proposal = { summary: string; fromSeq: number; toSeq: number; instructions: string };
 
@@ -111,7 +111,7 @@ function pendingMessage(content: string, items: TimelineItem[]): TimelineItem {
 
 const withoutPending = (items: TimelineItem[]) => items.filter((item) => !(item.type === "message" && item.message.id === PENDING_ID));
 
-const changeStateSchema = z.object({ version: z.string(), turnRunning: z.boolean() });
+const changeStateSchema = z.object({ version: z.string(), turnRunning: z.boolean(), approvals: z.array(toolApprovalPromptSchema).default([]) });
 
 /** The conversation's change state (a GET, outside the server-action queue); null when it could not be read this time. */
 async function fetchChanges(conversationId: string): Promise<z.infer<typeof changeStateSchema> | "not_found" | null> {
@@ -290,9 +290,14 @@ export const useChat = create<ChatState>()((set, get) => {
           set({ deleted: true, remoteTurn: false });
           return;
         }
-        const { version, turnRunning } = result;
+        const { version, turnRunning, approvals } = result;
         const known = get().version;
-        set({ version, remoteTurn: turnRunning });
+        // A turn this tab did not start (or started before a reload) may wait on the user.
+        set((state) => ({
+          version,
+          remoteTurn: turnRunning,
+          approvals: approvals.map((prompt) => ({ ...prompt, answering: state.approvals.find((shown) => shown.callId === prompt.callId)?.answering ?? false })),
+        }));
         if (known === null || known === version) return;
         void (async () => {
           await Promise.all([get().refreshTimeline(), get().refreshMeter(), refreshActivity()]);

@@ -17,6 +17,19 @@ const view = <View>(name: string) =>
  */
 export const denialReasonSchema = z.enum(["user", "timeout", "stopped", "duplicate"]);
 
+/** A tool call waiting for the user's approval, as the browser shows it. */
+export const toolApprovalPromptSchema = z.object({
+  callId: z.string().min(1),
+  toolName: z.string(),
+  server: z.string().optional(),
+  /** The arguments as the model wrote them (JSON text, possibly invalid). */
+  arguments: z.string(),
+  /** When the wait ends denied by itself. */
+  expiresAt: z.iso.datetime(),
+});
+
+export type ToolApprovalPrompt = z.infer<typeof toolApprovalPromptSchema>;
+
 export const turnEventSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("message"), message: view<MessageView>("a message") }),
   /** The conversation was named after the message just stored (its first). */
@@ -34,15 +47,7 @@ export const turnEventSchema = z.discriminatedUnion("type", [
    * The turn waits for the user to approve or deny this call of the reply just stored
    * (answered through answerToolApprovalAction or POST …/tool-approvals); denied by itself at `expiresAt`.
    */
-  z.object({
-    type: z.literal("tool_approval"),
-    callId: z.string().min(1),
-    toolName: z.string(),
-    server: z.string().optional(),
-    /** The arguments as the model wrote them (JSON text, possibly invalid). */
-    arguments: z.string(),
-    expiresAt: z.iso.datetime(),
-  }),
+  toolApprovalPromptSchema.extend({ type: z.literal("tool_approval") }),
   /** A call's wait ended: approved (it runs next) or denied (the user, the timeout, Stop). */
   z.discriminatedUnion("decision", [
     z.object({ type: z.literal("tool_approval_settled"), callId: z.string().min(1), decision: z.literal("approved") }),

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as ops from "../../lib/chat/operations";
 import { answerRoutedApproval } from "../../lib/chat/approval-ops";
 import { registerTurn } from "../../lib/chat/running-turns";
+import { openTurnGate } from "../../lib/chat/turn-gate";
 import { waitForApproval, waitingApprovalCount, type ApprovalDecision } from "../../lib/chat/tools/approval";
 import { closeCluster, listenForStops } from "../../lib/db/cluster";
 import { AppError } from "../../lib/errors";
@@ -55,6 +56,24 @@ describe("answering a waiting tool call", () => {
       expect(await refusal(ops.answerToolApproval(h.user, { conversationId: conversation.id, callId: "call_write", approved: true }))).toBe("conflict");
     } finally {
       turn.release();
+    }
+  });
+
+  it("a page that missed the turn's events finds the waiting calls in the conversation's change state", async () => {
+    const conversation = await newConversation();
+    const gate = await openTurnGate(h.user.id, conversation.id);
+    try {
+      const prompt = { callId: "call_reload", toolName: "files__write_file", server: "files", arguments: '{"path":"a.txt"}', expiresAt: new Date(Date.now() + 600_000).toISOString() };
+      const decision = waitForApproval({ userId: h.user.id, conversationId: conversation.id, callId: "call_reload", timeoutMs: 600_000, signal: ends.signal, prompt });
+      expect(await ops.changeState(h.user, conversation.id)).toMatchObject({ turnRunning: true, approvals: [prompt] });
+      expect(await refusal(ops.changeState(stranger, conversation.id))).toBe("not_found");
+      const turn = registerTurn(conversation.id);
+      await ops.answerToolApproval(h.user, { conversationId: conversation.id, callId: "call_reload", approved: true });
+      turn.release();
+      await expect(decision).resolves.toEqual({ kind: "approved" });
+      expect((await ops.changeState(h.user, conversation.id)).approvals).toEqual([]);
+    } finally {
+      await gate.close();
     }
   });
 

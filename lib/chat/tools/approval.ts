@@ -9,7 +9,7 @@
 // received by another instance is passed on to this one (lib/chat/approval-ops.ts).
 import type { ToolCall } from "../../compression/types";
 import type { z } from "zod";
-import type { denialReasonSchema, TurnEvent } from "../events";
+import type { denialReasonSchema, ToolApprovalPrompt, TurnEvent } from "../events";
 import { runToolCall, type TurnToolSet } from "./index";
 import type { ToolCallContext, ToolResult } from "./types";
 
@@ -17,7 +17,7 @@ export type DenialReason = z.infer<typeof denialReasonSchema>;
 
 export type ApprovalDecision = { kind: "approved" } | { kind: "denied"; reason: DenialReason };
 
-type Waiting = { userId: string; settle: (decision: ApprovalDecision) => void };
+type Waiting = { userId: string; prompt: ToolApprovalPrompt | null; settle: (decision: ApprovalDecision) => void };
 
 // One registry per process, kept across hot reloads in development.
 const holder = globalThis as unknown as { strataApprovals?: Map<string, Waiting> };
@@ -31,13 +31,15 @@ export type ApprovalWait = {
   callId: string;
   timeoutMs: number;
   signal: AbortSignal;
+  /** What the user is asked, for a page that comes back while the call waits (waitingPrompts). */
+  prompt?: ToolApprovalPrompt;
 };
 
 /**
  * Registers one call as waiting (at once, before the caller tells anyone) and resolves
  * with the user's answer, or denied on timeout or stop. Never rejects.
  */
-export function waitForApproval({ userId, conversationId, callId, timeoutMs, signal }: ApprovalWait): Promise<ApprovalDecision> {
+export function waitForApproval({ userId, conversationId, callId, timeoutMs, signal, prompt }: ApprovalWait): Promise<ApprovalDecision> {
   const key = keyOf(conversationId, callId);
   if (waiting.has(key)) return Promise.resolve({ kind: "denied", reason: "duplicate" });
   if (signal.aborted) return Promise.resolve({ kind: "denied", reason: "stopped" });
@@ -50,7 +52,7 @@ export function waitForApproval({ userId, conversationId, callId, timeoutMs, sig
       signal.removeEventListener("abort", onAbort);
       resolve(decision);
     };
-    const entry: Waiting = { userId, settle };
+    const entry: Waiting = { userId, prompt: prompt ?? null, settle };
     const onAbort = () => settle({ kind: "denied", reason: "stopped" });
     const timer = setTimeout(() => settle({ kind: "denied", reason: "timeout" }), timeoutMs);
     timer.unref?.();
@@ -71,6 +73,19 @@ export function answerApproval({ userId, conversationId, callId, approved }: App
   if (!entry || entry.userId !== userId) return false;
   entry.settle(approved ? { kind: "approved" } : { kind: "denied", reason: "user" });
   return true;
+}
+
+/**
+ * The prompts of the calls waiting in a conversation in this process, for a page that
+ * was reloaded (or opened in another tab) while they wait: it missed their events.
+ */
+export function waitingPrompts(userId: string, conversationId: string): ToolApprovalPrompt[] {
+  const prefix = keyOf(conversationId, "");
+  const prompts: ToolApprovalPrompt[] = [];
+  for (const [key, entry] of waiting) {
+    if (key.startsWith(prefix) && entry.userId === userId && entry.prompt) prompts.push(entry.prompt);
+  }
+  return prompts;
 }
 
 /** How many calls wait for an answer in this process (health and tests). */
@@ -109,14 +124,14 @@ export async function* askApprovals(set: TurnToolSet, calls: readonly ToolCall[]
   const signal = AbortSignal.any([context.signal, abandon.signal]);
   try {
     const expiresAt = new Date(Date.now() + context.timeoutMs).toISOString();
+    const prompts = asked.map(({ call, server }): ToolApprovalPrompt => ({ callId: call.id, toolName: call.name, ...(server ? { server } : {}), arguments: call.arguments, expiresAt }));
     const pending = new Map<string, Promise<{ callId: string; decision: ApprovalDecision }>>();
-    for (const { call } of asked) {
-      const wait = waitForApproval({ userId: context.userId, conversationId: context.conversationId, callId: call.id, timeoutMs: context.timeoutMs, signal });
-      pending.set(call.id, wait.then((decision) => ({ callId: call.id, decision })));
+    for (const prompt of prompts) {
+      const { callId } = prompt;
+      const wait = waitForApproval({ userId: context.userId, conversationId: context.conversationId, callId, timeoutMs: context.timeoutMs, signal, prompt });
+      pending.set(callId, wait.then((decision) => ({ callId, decision })));
     }
-    for (const { call, server } of asked) {
-      yield { type: "tool_approval", callId: call.id, toolName: call.name, ...(server ? { server } : {}), arguments: call.arguments, expiresAt };
-    }
+    for (const prompt of prompts) yield { type: "tool_approval", ...prompt };
     while (pending.size > 0) {
       const { callId, decision } = await Promise.race(pending.values());
       pending.delete(callId);

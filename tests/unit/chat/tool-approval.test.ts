@@ -14,6 +14,7 @@ import {
   runDecidedCall,
   waitForApproval,
   waitingApprovalCount,
+  waitingPrompts,
   type Approvals,
 } from "@/lib/chat/tools/approval";
 import { STOPPED_WHILE_RUNNING } from "@/lib/chat/tools/stoppable";
@@ -111,6 +112,13 @@ describe("askApprovals", () => {
     const second = await generator.next();
     expect([first.value, second.value].map((event) => (event as TurnEvent).type)).toEqual(["tool_approval", "tool_approval"]);
     expect(waitingApprovalCount()).toBe(2);
+    // A page that missed the events (reloaded) gets the same prompts, only for the conversation's owner.
+    expect(waitingPrompts(USER, CONVERSATION)).toEqual([first.value, second.value].map((event) => {
+      const { type: _type, ...prompt } = event as Extract<TurnEvent, { type: "tool_approval" }>;
+      return prompt;
+    }));
+    expect(waitingPrompts(USER, "conversation-b")).toEqual([]);
+    expect(waitingPrompts("user-b", CONVERSATION)).toEqual([]);
     // The turn is now waiting; the second call is answered first.
     const third = generator.next();
     expect(answerApproval({ userId: USER, conversationId: CONVERSATION, callId: "b", approved: false })).toBe(true);
@@ -118,6 +126,7 @@ describe("askApprovals", () => {
     // A second answer to the same call finds nothing waiting.
     expect(answerApproval({ userId: USER, conversationId: CONVERSATION, callId: "b", approved: true })).toBe(false);
     expect(waitingApprovalCount()).toBe(1);
+    expect(waitingPrompts(USER, CONVERSATION).map((prompt) => prompt.callId)).toEqual(["a"]);
     const fourth = generator.next();
     expect(answerApproval({ userId: USER, conversationId: CONVERSATION, callId: "a", approved: true })).toBe(true);
     expect((await fourth).value).toEqual({ type: "tool_approval_settled", callId: "a", decision: "approved" });
