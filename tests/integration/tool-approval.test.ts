@@ -2,7 +2,7 @@
 // only the conversation's owner, only a call that waits; and an answer received by an
 // instance whose process does not run the turn reaches the one that does, through
 // PostgreSQL (here the same process listens, as every instance does).
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import * as ops from "../../lib/chat/operations";
 import { answerRoutedApproval } from "../../lib/chat/approval-ops";
 import { registerTurn } from "../../lib/chat/running-turns";
@@ -109,5 +109,29 @@ describe("answering a waiting tool call", () => {
     expect(waitingApprovalCount()).toBe(1);
     answerRoutedApproval(JSON.stringify({ userId: h.user.id, conversationId: conversation.id, callId: "call_routed", approved: false }));
     await expect(decision).resolves.toEqual({ kind: "denied", reason: "user" });
+  });
+
+  it("a turn that waits longer than the gate's cap keeps its lease; a gate whose turn never started does not", async () => {
+    const previousLease = process.env.STRATA_TURN_LEASE_MS;
+    process.env.STRATA_TURN_LEASE_MS = "1000";
+    const running = await newConversation();
+    const neverStarted = await newConversation();
+    const runningGate = await openTurnGate(h.user.id, running.id);
+    const idleGate = await openTurnGate(h.user.id, neverStarted.id);
+    const turn = registerTurn(running.id);
+    try {
+      // 31 minutes later by the process's clock; the renewals (every third of the lease) read it.
+      vi.useFakeTimers({ toFake: ["Date"] });
+      vi.setSystemTime(Date.now() + 31 * 60_000);
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      expect((await ops.changeState(h.user, running.id)).turnRunning).toBe(true);
+      expect((await ops.changeState(h.user, neverStarted.id)).turnRunning).toBe(false);
+    } finally {
+      vi.useRealTimers();
+      turn.release();
+      await Promise.all([runningGate.close(), idleGate.close()]);
+      if (previousLease === undefined) delete process.env.STRATA_TURN_LEASE_MS;
+      else process.env.STRATA_TURN_LEASE_MS = previousLease;
+    }
   });
 });
