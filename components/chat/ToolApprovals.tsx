@@ -18,6 +18,11 @@ function deadline(expiresAt: string): string {
   return new Date(expiresAt).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
 }
 
+const ANSWERS = [
+  { label: "Approve", approved: true, variant: "primary", testId: "approve-tool" },
+  { label: "Deny", approved: false, variant: "secondary", testId: "deny-tool" },
+] as const;
+
 function ApprovalCard({ approval }: { approval: PendingApproval }) {
   const answer = useChat((state) => state.answerApproval);
   const titleId = `approval-${approval.callId}-title`;
@@ -49,23 +54,18 @@ function ApprovalCard({ approval }: { approval: PendingApproval }) {
         {readableArguments(approval.arguments)}
       </pre>
       <div className="mt-2 flex flex-wrap items-center gap-2">
-        <Button
-          variant="primary"
-          data-testid="approve-tool"
-          disabled={approval.answering}
-          onClick={() => void answer(approval.callId, true)}
-          className="h-11 flex-1 sm:h-7 sm:flex-none"
-        >
-          Approve
-        </Button>
-        <Button
-          data-testid="deny-tool"
-          disabled={approval.answering}
-          onClick={() => void answer(approval.callId, false)}
-          className="h-11 flex-1 sm:h-7 sm:flex-none"
-        >
-          Deny
-        </Button>
+        {ANSWERS.map(({ label, approved, variant, testId }) => (
+          <Button
+            key={label}
+            variant={variant}
+            data-testid={testId}
+            disabled={approval.answering}
+            onClick={() => void answer(approval.callId, approved)}
+            className="h-11 flex-1 sm:h-7 sm:flex-none"
+          >
+            {label}
+          </Button>
+        ))}
         <span className="w-full text-[11.5px] text-amber-900/80 sm:w-auto dark:text-amber-200/80">
           Denied by itself at {deadline(approval.expiresAt)} without an answer. Stop denies it too.
         </span>

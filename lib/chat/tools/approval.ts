@@ -10,6 +10,7 @@
 import type { ToolCall } from "../../compression/types";
 import type { z } from "zod";
 import type { denialReasonSchema, ToolApprovalPrompt, TurnEvent } from "../events";
+import { logger } from "../../log/logger";
 import { runToolCall, type TurnToolSet } from "./index";
 import type { ToolCallContext, ToolResult } from "./types";
 
@@ -136,6 +137,9 @@ export async function* askApprovals(set: TurnToolSet, calls: readonly ToolCall[]
       const { callId, decision } = await Promise.race(pending.values());
       pending.delete(callId);
       decisions.set(callId, decision);
+      // Who let which tool run (or not): the arguments stay out of the log, they may carry what the user typed.
+      const tool = prompts.find((prompt) => prompt.callId === callId)?.toolName;
+      logger.info({ conversationId: context.conversationId, callId, tool, decision: decision.kind, ...(decision.kind === "denied" ? { reason: decision.reason } : {}) }, "tool call approval");
       yield decision.kind === "approved"
         ? { type: "tool_approval_settled", callId, decision: "approved" }
         : { type: "tool_approval_settled", callId, decision: "denied", reason: decision.reason };
