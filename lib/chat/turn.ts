@@ -8,6 +8,7 @@ import { getDb } from "../db/client";
 import { appendMessages, appendMessageRows, extendReply, type MessageDraft, type ReplyExtension } from "../db/messages";
 import { attemptRecordToView, toMessageView, toTranscriptMessage } from "../db/mappers";
 import { readSettings } from "../db/settings";
+import { listAllowedTools } from "../db/tool-allowances";
 import { AppError } from "../errors";
 import { ModelError, streamChat } from "../llm/client";
 import { countMessageTokensAsync } from "../llm/token-pool";
@@ -269,7 +270,13 @@ export async function* streamReply(input: ReplyInput): AsyncGenerator<TurnEvent>
       // Calls that need the user's approval wait for it (all of the reply's at once);
       // a denied one, or one Stop reached before it started, is stored without running.
       const approvalTimeoutMs = config().STRATA_TOOL_APPROVAL_TIMEOUT_MS;
-      const approvals = yield* askApprovals(toolSet, toolCalls, { userId, conversationId, signal: turn.signal, timeoutMs: approvalTimeoutMs });
+      const approvals = yield* askApprovals(toolSet, toolCalls, {
+        userId,
+        conversationId,
+        signal: turn.signal,
+        timeoutMs: approvalTimeoutMs,
+        allowedTools: () => listAllowedTools(db, userId, conversationId),
+      });
       const toolDrafts: MessageDraft[] = [];
       for (const call of toolCalls) {
         const result = await runDecidedCall(toolSet, call, { userId, conversationId, settings, signal: turn.signal }, approvals, approvalTimeoutMs);

@@ -28,7 +28,7 @@ export async function startServer(): Promise<void> {
       const stopped = stopTurns(conversationId);
       if (stopped > 0) logger.info({ conversationId, stopped }, "stopped by another instance");
     },
-    answerRoutedApproval,
+    (payload) => void answerRoutedApproval(payload),
   );
   if (settings.STRATA_QUEUE === "0") return;
   // A queue that cannot start leaves the work in-process; /api/health reports why.

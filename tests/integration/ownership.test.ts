@@ -132,6 +132,8 @@ const ACTIONS: Record<keyof typeof actions, ActionCase> = {
   pinMessageAction: { scope: "owned", args: (f) => [{ conversationId: f.conversationId, seq: 3, pinned: true }] },
   stopTurnAction: { scope: "owned", args: viaId },
   answerToolApprovalAction: { scope: "owned", args: (f) => [{ conversationId: f.conversationId, callId: "matrix_action_call", approved: false }] },
+  allowedToolsAction: { scope: "owned", args: viaId },
+  disallowToolAction: { scope: "owned", args: (f) => [{ conversationId: f.conversationId, server: "files", toolName: "files__write_file" }] },
   rewindAction: { scope: "owned", args: (f) => [{ conversationId: f.conversationId, turns: 1 }], fresh: true },
   switchVersionAction: { scope: "owned", args: (f) => [{ conversationId: f.conversationId, messageId: f.lastMessageId }] },
   compactNowAction: { scope: "owned", args: (f) => [{ conversationId: f.conversationId, preview: true }] },

@@ -19,7 +19,7 @@ let stranger: TestUser;
 
 beforeAll(async () => {
   stranger = await signUp(uniqueEmail("stranger"));
-  listenForStops(() => undefined, answerRoutedApproval);
+  listenForStops(() => undefined, (payload) => void answerRoutedApproval(payload));
 });
 afterAll(async () => {
   ends.abort();
@@ -77,6 +77,31 @@ describe("answering a waiting tool call", () => {
     }
   });
 
+  it("'always' stores the tool for the conversation and approves its other waiting calls; the owner can take it back", async () => {
+    const conversation = await newConversation();
+    const turn = registerTurn(conversation.id);
+    const prompt = (callId: string, toolName: string) => ({ callId, toolName, server: "files", arguments: "{}", expiresAt: new Date(Date.now() + 600_000).toISOString() });
+    const waitFor = (callId: string, toolName: string) =>
+      waitForApproval({ userId: h.user.id, conversationId: conversation.id, callId, timeoutMs: 600_000, signal: ends.signal, prompt: prompt(callId, toolName) });
+    try {
+      const [first, second, otherTool] = [waitFor("w1", "files__write_file"), waitFor("w2", "files__write_file"), waitFor("d1", "files__delete_file")];
+      await ops.answerToolApproval(h.user, { conversationId: conversation.id, callId: "w1", approved: true, always: true });
+      await expect(Promise.all([first, second])).resolves.toEqual([{ kind: "approved" }, { kind: "approved" }]);
+      expect(waitingApprovalCount()).toBe(1);
+      expect(await ops.allowedTools(h.user, conversation.id)).toEqual({ tools: [{ server: "files", toolName: "files__write_file" }] });
+      expect(await refusal(ops.allowedTools(stranger, conversation.id))).toBe("not_found");
+      expect(await refusal(ops.disallowTool(stranger, { conversationId: conversation.id, server: "files", toolName: "files__write_file" }))).toBe("not_found");
+      // "Always" on a denial stores nothing.
+      await ops.answerToolApproval(h.user, { conversationId: conversation.id, callId: "d1", approved: false, always: true });
+      await expect(otherTool).resolves.toEqual({ kind: "denied", reason: "user" });
+      expect((await ops.allowedTools(h.user, conversation.id)).tools).toHaveLength(1);
+      await expect(ops.disallowTool(h.user, { conversationId: conversation.id, server: "files", toolName: "files__write_file" })).resolves.toEqual({ removed: true });
+      expect((await ops.allowedTools(h.user, conversation.id)).tools).toEqual([]);
+    } finally {
+      turn.release();
+    }
+  });
+
   it("refuses input it cannot act on, before looking anything up", async () => {
     const conversation = await newConversation();
     for (const input of [
@@ -104,10 +129,10 @@ describe("answering a waiting tool call", () => {
   it("an answer passed on is settled only for the call's own user; a malformed one is ignored", async () => {
     const conversation = await newConversation();
     const decision = wait(conversation.id, "call_routed");
-    answerRoutedApproval("{not json");
-    answerRoutedApproval(JSON.stringify({ userId: stranger.id, conversationId: conversation.id, callId: "call_routed", approved: true }));
+    await answerRoutedApproval("{not json");
+    await answerRoutedApproval(JSON.stringify({ userId: stranger.id, conversationId: conversation.id, callId: "call_routed", approved: true }));
     expect(waitingApprovalCount()).toBe(1);
-    answerRoutedApproval(JSON.stringify({ userId: h.user.id, conversationId: conversation.id, callId: "call_routed", approved: false }));
+    await answerRoutedApproval(JSON.stringify({ userId: h.user.id, conversationId: conversation.id, callId: "call_routed", approved: false }));
     await expect(decision).resolves.toEqual({ kind: "denied", reason: "user" });
   });
 

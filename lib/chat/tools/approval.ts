@@ -10,6 +10,7 @@
 import type { ToolCall } from "../../compression/types";
 import type { z } from "zod";
 import type { denialReasonSchema, ToolApprovalPrompt, TurnEvent } from "../events";
+import type { AllowedTool } from "../../db/tool-allowances";
 import { logger } from "../../log/logger";
 import { runToolCall, type TurnToolSet } from "./index";
 import type { ToolCallContext, ToolResult } from "./types";
@@ -76,6 +77,23 @@ export function answerApproval({ userId, conversationId, callId, approved }: App
   return true;
 }
 
+/** One call waiting for this user's answer here (with its prompt when it was asked with one), or null. */
+export function waitingCall(userId: string, conversationId: string, callId: string): { prompt: ToolApprovalPrompt | null } | null {
+  const entry = waiting.get(keyOf(conversationId, callId));
+  return entry && entry.userId === userId ? { prompt: entry.prompt } : null;
+}
+
+const sameTool = (prompt: ToolApprovalPrompt, tool: AllowedTool) => prompt.toolName === tool.toolName && (prompt.server ?? "") === tool.server;
+
+/** Approves every call of `tool` waiting in the conversation (the user just allowed it always); returns how many. */
+export function approveWaitingCallsOf(userId: string, conversationId: string, tool: AllowedTool): number {
+  let approved = 0;
+  for (const prompt of waitingPrompts(userId, conversationId)) {
+    if (sameTool(prompt, tool) && answerApproval({ userId, conversationId, callId: prompt.callId, approved: true })) approved++;
+  }
+  return approved;
+}
+
 /**
  * The prompts of the calls waiting in a conversation in this process, for a page that
  * was reloaded (or opened in another tab) while they wait: it missed their events.
@@ -94,7 +112,14 @@ export function waitingApprovalCount(): number {
   return waiting.size;
 }
 
-export type ApprovalContext = { userId: string; conversationId: string; signal: AbortSignal; timeoutMs: number };
+export type ApprovalContext = {
+  userId: string;
+  conversationId: string;
+  signal: AbortSignal;
+  timeoutMs: number;
+  /** The tools the user lets run without asking in this conversation (read only when a call needs approval). */
+  allowedTools?: () => Promise<readonly AllowedTool[]>;
+};
 
 /** A call's decision by call id; calls of tools that need no approval are absent. */
 export type Approvals = ReadonlyMap<string, ApprovalDecision>;
@@ -115,10 +140,15 @@ function requiresApproval(set: TurnToolSet, call: ToolCall): { server?: string }
  */
 export async function* askApprovals(set: TurnToolSet, calls: readonly ToolCall[], context: ApprovalContext): AsyncGenerator<TurnEvent, Approvals> {
   const decisions = new Map<string, ApprovalDecision>();
-  const asked = calls.flatMap((call) => {
+  const needing = calls.flatMap((call) => {
     const needs = requiresApproval(set, call);
     return needs ? [{ call, ...needs }] : [];
   });
+  if (needing.length === 0) return decisions;
+  const allowed = context.allowedTools ? await context.allowedTools() : [];
+  const isAllowed = ({ call, server }: (typeof needing)[number]) => allowed.some((tool) => tool.toolName === call.name && tool.server === (server ?? ""));
+  for (const one of needing.filter(isAllowed)) decisions.set(one.call.id, { kind: "approved" });
+  const asked = needing.filter((one) => !isAllowed(one));
   if (asked.length === 0) return decisions;
   // Ends the waits of a consumer that stops reading half-way, so nothing stays registered.
   const abandon = new AbortController();

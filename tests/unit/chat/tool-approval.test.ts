@@ -143,6 +143,25 @@ describe("askApprovals", () => {
     expect(approvals.size).toBe(0);
   });
 
+  it("does not ask about a tool the user always allows in the conversation: by its server and name", async () => {
+    const files = recordingTool("write_file", true, "files");
+    const other = recordingTool("write_notes", true, "notes");
+    const set = toolSetOf([files.tool, other.tool]);
+    const stop = new AbortController();
+    const allowedTools = async () => [
+      { server: "files", toolName: "write_file" },
+      // The same name on another server is another tool.
+      { server: "elsewhere", toolName: "write_notes" },
+    ];
+    const { events, approvals } = await drive(
+      askApprovals(set, [call("f", "write_file"), call("n", "write_notes")], { userId: USER, conversationId: CONVERSATION, signal: stop.signal, timeoutMs: 60_000, allowedTools }),
+      (event) => answerApproval({ userId: USER, conversationId: CONVERSATION, callId: event.callId, approved: false }),
+    );
+    expect(events.filter((event) => event.type === "tool_approval").map((event) => event.callId)).toEqual(["n"]);
+    expect(approvals.get("f")).toEqual({ kind: "approved" });
+    expect(approvals.get("n")).toEqual({ kind: "denied", reason: "user" });
+  });
+
   it("ends the waits of a reader that stops half-way", async () => {
     const writer = recordingTool("write_file", true);
     const stop = new AbortController();
