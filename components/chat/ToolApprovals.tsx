@@ -19,8 +19,9 @@ function deadline(expiresAt: string): string {
 }
 
 const ANSWERS = [
-  { label: "Approve", approved: true, variant: "primary", testId: "approve-tool" },
-  { label: "Deny", approved: false, variant: "secondary", testId: "deny-tool" },
+  { label: "Approve", approved: true, always: false, variant: "primary", testId: "approve-tool" },
+  { label: "Always allow here", approved: true, always: true, variant: "secondary", testId: "always-allow-tool" },
+  { label: "Deny", approved: false, always: false, variant: "secondary", testId: "deny-tool" },
 ] as const;
 
 function ApprovalCard({ approval }: { approval: PendingApproval }) {
@@ -54,13 +55,14 @@ function ApprovalCard({ approval }: { approval: PendingApproval }) {
         {readableArguments(approval.arguments)}
       </pre>
       <div className="mt-2 flex flex-wrap items-center gap-2">
-        {ANSWERS.map(({ label, approved, variant, testId }) => (
+        {ANSWERS.map(({ label, approved, always, variant, testId }) => (
           <Button
             key={label}
             variant={variant}
             data-testid={testId}
             disabled={approval.answering}
-            onClick={() => void answer(approval.callId, approved)}
+            onClick={() => void answer(approval.callId, approved, always)}
+            {...(always ? { title: "Approve, and let this tool run without asking in this conversation (Settings lists it)" } : {})}
             className="h-11 flex-1 sm:h-7 sm:flex-none"
           >
             {label}

@@ -84,8 +84,8 @@ type ChatState = {
   /** Shows another version of a message, with the conversation as it went on from it. */
   switchVersion: (messageId: string) => Promise<void>;
   stop: () => Promise<void>;
-  /** Answers a tool call the running turn waits on. */
-  answerApproval: (callId: string, approved: boolean) => Promise<void>;
+  /** Answers a tool call the running turn waits on; `always`: the tool runs without asking in this conversation from now on. */
+  answerApproval: (callId: string, approved: boolean, always?: boolean) => Promise<void>;
   loadEarlier: () => Promise<void>;
   refreshTimeline: () => Promise<void>;
   refreshMeter: () => Promise<void>;
@@ -352,14 +352,14 @@ export const useChat = create<ChatState>()((set, get) => {
       if (abort) setTimeout(() => abort.abort(), STOP_GRACE_MS);
     },
 
-    async answerApproval(callId, approved) {
+    async answerApproval(callId, approved, always = false) {
       const conversationId = get().conversationId;
       const pending = get().approvals.find((approval) => approval.callId === callId);
       if (!conversationId || !pending || pending.answering) return;
       const mark = (answering: boolean) =>
         set((state) => ({ approvals: state.approvals.map((approval) => (approval.callId === callId ? { ...approval, answering } : approval)) }));
       mark(true);
-      const result = await answerToolApprovalAction({ conversationId, callId, approved });
+      const result = await answerToolApprovalAction({ conversationId, callId, approved, ...(always ? { always } : {}) });
       forConversation(conversationId, () => {
         if (result.ok) return;
         // Not waiting any more (answered elsewhere, timed out, stopped): its settled event removes it, or the turn's end does.
