@@ -31,14 +31,17 @@ export class Recorder {
       ...fields,
       id: this.deps.newId(),
       summaryTokens: this.deps.tokens.count(fields.summary),
-      keptSeqs: transcript.messages.filter((m) => m.seq >= fields.fromSeq && m.seq <= fields.toSeq && held.has(m.seq)).map((m) => m.seq),
+      // A clearing keeps the pinned results of its range; anything else keeps what compression must leave alone.
+      keptSeqs: transcript.messages
+        .filter((m) => m.seq >= fields.fromSeq && m.seq <= fields.toSeq && (fields.kind === "clearing" ? m.role === "tool" && m.pinned : held.has(m.seq)))
+        .map((m) => m.seq),
       messagesBefore: contextEntryCount(transcript),
       messagesAfter: 0,
       tokensBefore: measureTranscript(transcript, settings, this.deps).totalTokens,
       tokensAfter: 0,
       createdAt: this.deps.now(),
     };
-    const after = applyCompaction(transcript, draft);
+    const after = applyCompaction(transcript, draft, this.deps.tokens);
     return { ...draft, messagesAfter: contextEntryCount(after), tokensAfter: measureTranscript(after, settings, this.deps).totalTokens };
   }
 
