@@ -38,7 +38,8 @@ export function planClearing(transcript: Transcript, keepRounds: number, trigger
   for (const message of older) if (message.role === "assistant") for (const call of message.toolCalls ?? []) callSeq.set(call.id, message.seq);
   const first = fresh[0]!;
   let fromSeq = first.role === "tool" ? (callSeq.get(first.toolCallId) ?? first.seq) : first.seq;
-  let toSeq = fresh.at(-1)!.seq;
+  // To the last result of the older rounds (pinned or already cleared ones included), so no round is split either.
+  let toSeq = older.findLast((m) => m.role === "tool")!.seq;
   const absorbed: ClearingRecord[] = [];
   for (const clearing of transcript.clearings ?? []) {
     if (clearing.toSeq < fromSeq || clearing.fromSeq > toSeq) continue;

@@ -164,7 +164,7 @@ describe("large results cut in the request", () => {
       const [head, tail] = result.content.split(marker![0]);
       expect(original.content.startsWith(head!)).toBe(true);
       expect(original.content.endsWith(tail!)).toBe(true);
-      expect(Number(marker![1].replace(/,/g, ""))).toBe(tokens.count(original.content) - tokens.count(head!) - tokens.count(tail!));
+      expect(Number(marker![1]!.replace(/,/g, ""))).toBe(tokens.count(original.content) - tokens.count(head!) - tokens.count(tail!));
       expect(countMessageTokens(result)).toBeLessThanOrEqual(bound);
     });
     // What the engine measures is what it sends, by our count...
