@@ -10,6 +10,14 @@ import type { ClearingRecord, CompactionTrigger, TokenCounter, Transcript, Trans
 /** What a clearing pass would do: the record to make and what it frees in the request (our count). */
 export type ClearingPlan = { fields: Extract<RecordFields, { kind: "clearing" }>; freedTokens: number; cleared: number };
 
+/**
+ * Whether clearing this result makes the request smaller: not pinned, not cleared yet, and
+ * longer than its note (a timestamp or an "ok" stays as it is).
+ */
+export function worthClearing(message: TranscriptMessage, tokens: TokenCounter): boolean {
+  return message.role === "tool" && !message.pinned && message.shown?.as !== "cleared" && clearedView(message, tokens).tokens < message.tokens;
+}
+
 /** Index in `messages` of the first message of each tool round (an assistant message with calls). */
 function roundStarts(messages: readonly TranscriptMessage[]): number[] {
   const starts: number[] = [];
@@ -31,7 +39,7 @@ export function planClearing(transcript: Transcript, keepRounds: number, trigger
   if (starts.length <= keepRounds) return null;
   const boundary = keepRounds === 0 ? messages.length : starts[starts.length - keepRounds]!;
   const older = messages.slice(0, boundary);
-  const fresh = older.filter((m) => m.role === "tool" && !m.pinned && m.shown?.as !== "cleared");
+  const fresh = older.filter((m) => worthClearing(m, tokens));
   if (fresh.length === 0) return null;
   // The call of the first result opens the range, so a call and its result are never split by it.
   const callSeq = new Map<string, number>();
@@ -48,7 +56,7 @@ export function planClearing(transcript: Transcript, keepRounds: number, trigger
     toSeq = Math.max(toSeq, clearing.toSeq);
   }
   const inRange = messages.filter((m) => m.role === "tool" && m.seq >= fromSeq && m.seq <= toSeq);
-  const cleared = inRange.filter((m) => !m.pinned);
+  const cleared = inRange.filter((m) => (m.role === "tool" && m.shown?.as === "cleared") || worthClearing(m, tokens));
   const storedTokens = cleared.reduce((sum, m) => sum + storedTokensOf(m), 0);
   const freedTokens = cleared.reduce((sum, m) => sum + m.tokens - (m.role === "tool" ? clearedView(m, tokens).tokens : m.tokens), 0);
   const count = `${cleared.length} tool result${cleared.length === 1 ? "" : "s"}`;

@@ -138,6 +138,21 @@ describe("clearing old tool output", () => {
     expect(store.active().clearings?.map((c) => c.id)).toEqual([next.id]);
   });
 
+  it("leaves a result shorter than its note as it is", async () => {
+    const store = agentStore(8, 1800);
+    const short = store.messages.filter((m) => m.role === "tool")[1]!;
+    (short as { content: string }).content = "ok";
+    (short as { tokens: number }).tokens = countMessageTokens({ role: "tool", content: "ok", tool_call_id: "call_2" });
+    const { manager } = engine(32_768);
+    const change = await manager.process(store.active(), settings({ threshold: 0.1, preemptiveThreshold: 0 }));
+    const clearing = change.created.find((c) => c.kind === "clearing")!;
+    expect(clearing.keptSeqs).toEqual([short.seq]);
+    expect(clearing.coveredMessageCount).toBe(4);
+    store.save(change);
+    const { messages } = manager.buildRequest(store.active(), settings());
+    expect(messages.filter((m) => m.role === "tool").map((m) => m.content)[1]).toBe("ok");
+  });
+
   it("is off with clearToolResults: false", async () => {
     const store = agentStore(12, 1800);
     const { manager } = engine(32_768);
