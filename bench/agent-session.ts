@@ -97,6 +97,8 @@ async function main() {
       await engineRow("(a) clearing, then summarizing", scenario),
       await engineRow("(b) summarizing only", { ...scenario, settings: { clearToolResults: false } }),
       rollingSummary(scenario),
+      // Not part of the goal: how far the one setting that decides what stays whole moves the figures.
+      await engineRow("(a′) as (a), keepToolRounds 1", { ...scenario, settings: { keepToolRounds: 1 } }),
     ];
     const [a, b] = results as [Row, Row, Row];
     for (const result of results) {
@@ -110,6 +112,7 @@ async function main() {
         fmtInt(result.summaryCostTokens),
         fmtInt(result.clearings),
         `${fmt((100 * result.cachedTokens) / Math.max(1, result.promptTokens), 1)}%`,
+        fmtInt(result.promptTokens - result.cachedTokens),
         `${result.factsAnswered}/${result.factsPlanted}`,
         fmtInt(result.overWindow),
       ]);
@@ -123,7 +126,7 @@ async function main() {
     verdicts.push({ target: `${window}: (a) answers at least (b)'s facts`, measured: `${a.factsAnswered} vs ${b.factsAnswered} of ${a.factsPlanted}`, met: a.factsAnswered >= b.factsAnswered });
   }
   const table: Table = {
-    headers: ["window", "approach", "requests", "prompt tokens (outside count)", "÷ (b)", "summary calls", "summary tokens spent", "clearings", "cached share", "facts answered", "requests over the window"],
+    headers: ["window", "approach", "requests", "prompt tokens (outside count)", "÷ (b)", "summary calls", "summary tokens spent", "clearings", "cached share", "uncached prompt tokens", "facts answered", "requests over the window"],
     rows,
   };
   printTable("Agent session", table);
