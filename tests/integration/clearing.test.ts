@@ -6,6 +6,7 @@ import { activeTranscript, compressBeforeCall, compressionManager } from "../../
 import { loadTimeline } from "../../lib/db/compactions";
 import { appendMessages } from "../../lib/db/messages";
 import { readSettings } from "../../lib/db/settings";
+import { pathToSeq } from "../../lib/db/tree-navigation";
 import { countMessageTokens } from "../../lib/llm/tokens";
 import { newConversation, saveTestSettings, setupHarness } from "../support/harness";
 
@@ -81,6 +82,9 @@ describe("clearing old tool output", () => {
     const noticeIndex = items.findIndex((item) => item.type === "compaction");
     const next = items[noticeIndex + 1];
     expect(next?.type === "message" && next.message.seq).toBe(record.fromSeq);
+
+    // "Go to #n" on a cleared result opens nothing: the message stands in the timeline itself.
+    expect((await pathToSeq(h.db, h.user.id, conversation.id, record.toSeq)).path).toEqual([]);
 
     // Rewinding task two takes the clearing with it (it reached into that turn); the results are whole again.
     const rewound = await ops.rewind(h.user, { conversationId: conversation.id, turns: 1 });
