@@ -84,3 +84,15 @@ describe("the window lookup", () => {
     }
   });
 });
+
+describe("the largest tool result sent whole", () => {
+  it("is the setting on a large window and 10% of a small one, saying why", () => {
+    expect(contextBudget(131_072, DEFAULT_SETTINGS).toolResultMaxTokens).toBe(8000);
+    expect(contextBudget(131_072, { ...DEFAULT_SETTINGS, toolResultMaxTokens: 2000 }).toolResultMaxTokens).toBe(2000);
+    const small = contextBudget(4096, DEFAULT_SETTINGS);
+    expect(small.toolResultMaxTokens).toBe(409);
+    expect(small.adjustments.find((a) => a.setting === "toolResultMaxTokens")).toMatchObject({ configured: 8000, effective: 409 });
+    // Never below what is worth keeping of a head and a tail.
+    expect(contextBudget(1024, DEFAULT_SETTINGS).toolResultMaxTokens).toBe(256);
+  });
+});
