@@ -1,6 +1,9 @@
 // How the chat view merges a compaction streamed in by a turn: a clearing hides no message.
+import { createElement } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { applyCompaction } from "@/components/timeline/items";
+import { TimelineEntry } from "@/components/timeline/TimelineEntry";
 import type { CompactionView, MessageView, TimelineItem } from "@/lib/views";
 
 const message = (seq: number): TimelineItem => ({ type: "message", message: { id: `m${seq}`, seq, role: seq % 2 ? "assistant" : "tool", content: `#${seq}` } as MessageView });
@@ -24,5 +27,17 @@ describe("applyCompaction (timeline items)", () => {
     const cleared = applyCompaction(messages, compaction("k1", "clearing", 3, 6));
     expect(shape(applyCompaction(cleared, compaction("s1", "summary", 1, 4)))).toEqual(["s1", "k1", 5, 6, 7, 8]);
     expect(shape(applyCompaction(cleared, compaction("s2", "summary", 1, 6)))).toEqual(["s2", 7, 8]);
+  });
+});
+
+describe("a clearing in the timeline", () => {
+  it("is a thin notice with its title, the tokens before and after and its range, not a block that opens", () => {
+    const clearing = { ...compaction("k1", "clearing", 12, 40), title: "9 tool results cleared", tokensBefore: 30_500, tokensAfter: 9_100 } as CompactionView;
+    const html = renderToStaticMarkup(createElement(TimelineEntry, { item: { type: "compaction", compaction: clearing } }));
+    expect(html).toContain('data-testid="clearing-notice"');
+    expect(html).not.toContain("compaction-toggle");
+    const text = html.replace(/<[^>]+>/g, " ").replace(/\s+/g, " ");
+    expect(text).toContain("9 tool results cleared from the model&#x27;s view · 30,500 → 9,100 tokens");
+    expect(text).toContain("#12–#40");
   });
 });
