@@ -96,3 +96,15 @@ describe("the largest tool result sent whole", () => {
     expect(contextBudget(1024, DEFAULT_SETTINGS).toolResultMaxTokens).toBe(256);
   });
 });
+
+describe("tool-output settings at the boundary", () => {
+  it("refuses a bound under 256 tokens or more than 100 kept rounds, and a stored bad value falls back to the default alone", async () => {
+    const { compressionSettingsSchema, settingsFromStored } = await import("@/lib/compression/settings");
+    expect(compressionSettingsSchema.safeParse({ toolResultMaxTokens: 256, keepToolRounds: 100 }).success).toBe(true);
+    expect(compressionSettingsSchema.safeParse({ toolResultMaxTokens: 255 }).success).toBe(false);
+    expect(compressionSettingsSchema.safeParse({ keepToolRounds: 101 }).success).toBe(false);
+    expect(compressionSettingsSchema.safeParse({ keepToolRounds: 1.5 }).success).toBe(false);
+    const stored = settingsFromStored({ keepToolRounds: -1, toolResultMaxTokens: 4000, clearToolResults: false });
+    expect(stored).toMatchObject({ keepToolRounds: 3, toolResultMaxTokens: 4000, clearToolResults: false });
+  });
+});
