@@ -5,6 +5,7 @@ import * as ops from "../../lib/chat/operations";
 import { activeTranscript, compressBeforeCall, compressionManager } from "../../lib/chat/compressor";
 import { loadTimeline } from "../../lib/db/compactions";
 import { appendMessages } from "../../lib/db/messages";
+import { searchHistory } from "../../lib/db/search";
 import { readSettings } from "../../lib/db/settings";
 import { pathToSeq } from "../../lib/db/tree-navigation";
 import { countMessageTokens } from "../../lib/llm/tokens";
@@ -82,6 +83,13 @@ describe("clearing old tool output", () => {
     const noticeIndex = items.findIndex((item) => item.type === "compaction");
     const next = items[noticeIndex + 1];
     expect(next?.type === "message" && next.message.seq).toBe(record.fromSeq);
+
+    // Search finds the cleared results themselves, not the clearing's own note about them, and does not call them compressed.
+    const hits = await searchHistory(h.db, h.user.id, "cleared", { conversationId: conversation.id, limit: 10 });
+    expect(hits.filter((hit) => hit.kind === "summary")).toEqual([]);
+    const resultHits = await searchHistory(h.db, h.user.id, "result", { conversationId: conversation.id, limit: 20 });
+    expect(resultHits.length).toBeGreaterThan(0);
+    expect(resultHits.every((hit) => hit.kind === "message" && !hit.compressed)).toBe(true);
 
     // "Go to #n" on a cleared result opens nothing: the message stands in the timeline itself.
     expect((await pathToSeq(h.db, h.user.id, conversation.id, record.toSeq)).path).toEqual([]);
