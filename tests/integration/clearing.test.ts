@@ -33,7 +33,7 @@ async function toolRounds(conversationId: string, task: string, rounds: number, 
     ]);
     const content = `result ${index}: ${filler(index)}`;
     await appendMessages(h.db, h.user.id, conversationId, [
-      { role: "tool", content, toolCallId: call.id, toolName: call.name, tokenCount: countMessageTokens({ role: "tool", content, tool_call_id: call.id }) },
+      { role: "tool", content, toolCallId: call.id, toolName: call.name, outcome: "done", tokenCount: countMessageTokens({ role: "tool", content, tool_call_id: call.id }) },
     ]);
   }
 }
