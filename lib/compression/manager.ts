@@ -1,3 +1,4 @@
+import { repairCitations } from "./citations";
 import { type ContextBudget } from "./budget";
 import { ChangeBuilder } from "./change";
 import { boundText } from "./condense";
@@ -219,6 +220,8 @@ export class AutoCompressionManager {
     let summary = input.summary.trim();
     const notes: string[] = [];
     if (input.trigger === "tool") {
+      // Its cites are checked like those of a summary we asked for.
+      summary = repairCitations(summary, range).text;
       if (settings.preserveFactLines) summary = reconcileFacts(summary, [...factsOfMessages(messages), ...factsOfCompactions(children)]);
       const bounded = boundText(summary, context.budget.summaryMaxTokens, this.deps.tokens, settings.preserveFactLines);
       if (bounded.shortened) notes.push(`shortened to ${formatCount(context.budget.summaryMaxTokens)} tokens`);

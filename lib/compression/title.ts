@@ -1,3 +1,4 @@
+import { withoutCitations } from "./citations";
 import { DETAILS_LABEL, keyTermsOf, sentencesOf } from "./details";
 import { isFraming } from "./framing";
 
@@ -63,5 +64,5 @@ export function deriveTitle(summary: string): string {
   const worded = (sentence: string) => (sentence.match(/\p{L}{2,}/gu) ?? []).length >= 3;
   const specific = sentences.filter((sentence) => !GENERIC.test(sentence) && worded(sentence));
   const pick = specific.find((sentence) => keyTermsOf(sentence).length > 0) ?? specific[0] ?? sentences[0] ?? "";
-  return clipTitle(pick.replace(/^FACT\s+/, "")) || "Earlier conversation";
+  return clipTitle(withoutCitations(pick).replace(/^FACT\s+/, "")) || "Earlier conversation";
 }
