@@ -192,7 +192,9 @@ function outputSentences(material: string, keep: (sentence: string) => boolean, 
     const shown = stripLabel(sentence);
     if (!shown || seen.has(shown)) continue;
     seen.add(shown);
-    if (cite === "wild") result.push(withCite(shown, wildCite(seq, highest, result.length)));
+    // A sentence that cites already (copied from an earlier summary) keeps its own cite.
+    if (cite === "exact" && /\(#\d/.test(shown)) result.push(shown);
+    else if (cite === "wild") result.push(withCite(shown, wildCite(seq, highest, result.length)));
     else if (cite === "exact" && seq !== null) result.push(withCite(shown, `(#${seq})`));
     else result.push(shown);
   }
