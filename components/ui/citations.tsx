@@ -18,7 +18,7 @@ export function messageSeqOfHref(href: string | undefined): number | null {
 }
 
 const rangeText = (range: CiteRange) => (range.from === range.to ? `#${range.from}` : `#${range.from}–#${range.to}`);
-const rangeTitle = (range: CiteRange) => (range.from === range.to ? `Open message #${range.from}` : `Open messages #${range.from}–#${range.to} from #${range.from}`);
+const rangeTitle = (range: CiteRange) => (range.from === range.to ? `Open message #${range.from}` : `Open message #${range.from}, the first of #${range.from}–#${range.to}`);
 
 /** A link to a message of this conversation: opened in place, never in a new tab. */
 export function MessageLink({ seq, children, ...props }: AnchorHTMLAttributes<HTMLAnchorElement> & { seq: number; children?: ReactNode }) {
@@ -35,18 +35,20 @@ export function MessageLink({ seq, children, ...props }: AnchorHTMLAttributes<HT
   );
 }
 
-const CITE_CLASS = "font-mono text-[0.92em] text-sky-700 underline decoration-dotted underline-offset-2 hover:decoration-solid dark:text-sky-400";
+export const CITATION_LINK_CLASS = "font-mono text-[0.92em] text-sky-700 underline decoration-dotted underline-offset-2 hover:decoration-solid dark:text-sky-400";
+
+/** Message numbers start at 1: a "#0" is no link. */
+const linkable = (ranges: CiteRange[]) => normalizeRanges(ranges).filter((range) => range.from >= 1);
 
 /** The links of one cite, in its canonical form. */
-function CiteLinks({ ranges }: { ranges: CiteRange[] }) {
-  const parts = normalizeRanges(ranges).filter((range) => range.from >= 1);
+function CiteLinks({ parts }: { parts: CiteRange[] }) {
   return (
     <>
       (
       {parts.map((range, index) => (
         <span key={index}>
           {index > 0 ? ", " : null}
-          <MessageLink seq={range.from} data-testid="citation-link" data-seq={range.from} title={rangeTitle(range)} className={CITE_CLASS}>
+          <MessageLink seq={range.from} data-testid="citation-link" data-seq={range.from} title={rangeTitle(range)} className={CITATION_LINK_CLASS}>
             {rangeText(range)}
           </MessageLink>
         </span>
@@ -63,8 +65,10 @@ export function CitedText({ text }: { text: string }) {
   const pieces: ReactNode[] = [];
   let at = 0;
   cites.forEach((cite, index) => {
+    const parts = linkable(cite.ranges);
+    if (parts.length === 0) return;
     pieces.push(text.slice(at, cite.start));
-    pieces.push(<CiteLinks key={index} ranges={cite.ranges} />);
+    pieces.push(<CiteLinks key={index} parts={parts} />);
     at = cite.end;
   });
   pieces.push(text.slice(at));
@@ -82,7 +86,7 @@ function citeNodes(text: string): MdNode[] | null {
   const nodes: MdNode[] = [];
   let at = 0;
   for (const cite of cites) {
-    const parts = normalizeRanges(cite.ranges).filter((range) => range.from >= 1);
+    const parts = linkable(cite.ranges);
     if (parts.length === 0) continue;
     nodes.push({ type: "text", value: `${text.slice(at, cite.start)}(` });
     parts.forEach((range, index) => {
@@ -108,5 +112,3 @@ export function remarkCitationLinks() {
   };
   return (tree: MdNode) => walk(tree);
 }
-
-export const CITATION_LINK_CLASS = CITE_CLASS;

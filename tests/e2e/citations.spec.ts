@@ -1,5 +1,6 @@
 // A summary's cite is a link to the original: from a collapsed tree, following "(#17)"
 // with the keyboard opens every level on the way and shows message #17, marked.
+import path from "node:path";
 import { expect, test } from "./support/fixtures";
 import { newConversation } from "./support/helpers";
 import { seedTree } from "./support/seed-tree";
@@ -33,6 +34,7 @@ test("a summary's citation link opens the original message inside the collapsed 
   // Keyboard: focus the link, Enter.
   await link.focus();
   await expect(link).toBeFocused();
+  await block.screenshot({ path: path.join(process.cwd(), "test-results", "citations", "cited-summary.png") });
   await page.keyboard.press("Enter");
 
   await expect(original).toBeVisible();
@@ -45,4 +47,5 @@ test("a summary's citation link opens the original message inside the collapsed 
   await expect(child).toHaveCount(1);
   await expect(child.locator(`[data-testid=message][data-seq="${CITED}"]`)).toBeVisible();
   await expect(page).toHaveURL(new RegExp(`#m-${CITED}$`));
+  await page.screenshot({ path: path.join(process.cwd(), "test-results", "citations", "cited-original.png") });
 });

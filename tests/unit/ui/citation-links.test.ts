@@ -34,5 +34,9 @@ describe("citation links", () => {
     const html = renderToStaticMarkup(createElement(CitedText, { text: "Chose Postgres (#4–#6); see (#9)." }));
     expect(links(html)).toEqual(["#m-4 #4–#6", "#m-9 #9"]);
     expect(html.replace(/<[^>]+>/g, "")).toBe("Chose Postgres (#4–#6); see (#9).");
+    // No message is numbered 0: such a cite stays text.
+    const zero = renderToStaticMarkup(createElement(CitedText, { text: "Nothing (#0) here." }));
+    expect(links(zero)).toEqual([]);
+    expect(zero).toBe("Nothing (#0) here.");
   });
 });
