@@ -42,7 +42,8 @@ export function takeTitle(reply: string): { text: string; title?: string } {
   const match = TITLE_LINE.exec(lines[first]!);
   if (!match) return { text: reply };
   const rest = [...lines.slice(0, first), ...lines.slice(first + 1)].join("\n");
-  const title = clipTitle(match[1] ?? "");
+  // A cite says where, not what: it is no part of a title (and clipTitle would leave "(261)").
+  const title = clipTitle(withoutCitations(match[1] ?? ""));
   return title ? { text: rest, title } : { text: rest };
 }
 

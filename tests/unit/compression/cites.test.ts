@@ -2,6 +2,7 @@
 // the cites it writes itself name the exact source.
 import { beforeEach, describe, expect, it } from "vitest";
 import { citedNumbers } from "@/lib/compression/citations";
+import { deriveTitle, takeTitle } from "@/lib/compression/title";
 import { chat, compaction, msg, resetSeq, setup, text, transcriptOf } from "./fakes";
 
 beforeEach(() => resetSeq());
@@ -48,5 +49,12 @@ describe("cites the engine writes", () => {
     const summary = (await manager.process(transcriptOf(messages))).created[0]!.summary;
     expect(summary.split("\n")[1]).toMatch(/^\(#1\) user: /);
     expect(summary).toContain("\nFACT port=4021 (#4)");
+  });
+});
+
+describe("cites are not titles", () => {
+  it("a title the model wrote or one derived from the text leaves its cite out", () => {
+    expect(takeTitle("Title: Project Falcon-13 uses port 4091 in production (#261)\nx").title).toBe("Project Falcon-13 uses port 4091 in production");
+    expect(deriveTitle("Project Falcon uses port 4091 (#261).\nMore.")).toBe("Project Falcon uses port 4091");
   });
 });
