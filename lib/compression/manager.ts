@@ -1,8 +1,9 @@
+import { repairCitations } from "./citations";
 import { type ContextBudget } from "./budget";
 import { ChangeBuilder } from "./change";
 import { boundText } from "./condense";
 import { reconcileFacts } from "./facts";
-import { factsOfCompactions, factsOfMessages } from "./finalize";
+import { factSources, factsOfCompactions, factsOfMessages } from "./finalize";
 import { enforceHardLimit } from "./hard-limit";
 import { inViewSummaries, levelCap, planFold, planMerge, summaryRuns, type MergePlan } from "./levels";
 import { standIns } from "./out-of-view";
@@ -237,7 +238,9 @@ export class AutoCompressionManager {
     let summary = input.summary.trim();
     const notes: string[] = [];
     if (input.trigger === "tool") {
-      if (settings.preserveFactLines) summary = reconcileFacts(summary, [...factsOfMessages(messages), ...factsOfCompactions(children)]);
+      // Its cites are checked like those of a summary we asked for.
+      summary = repairCitations(summary, range).text;
+      if (settings.preserveFactLines) summary = reconcileFacts(summary, [...factsOfMessages(messages), ...factsOfCompactions(children)], [], factSources(children, messages));
       const bounded = boundText(summary, context.budget.summaryMaxTokens, this.deps.tokens, settings.preserveFactLines);
       if (bounded.shortened) notes.push(`shortened to ${formatCount(context.budget.summaryMaxTokens)} tokens`);
       summary = bounded.text;

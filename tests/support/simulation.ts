@@ -32,6 +32,8 @@ export type SummarizerSpec = {
   slow?: boolean;
   /** Whether summaries open with the title line the request asks for (default: they do). */
   titles?: outside.TitleMode;
+  /** Whether summaries cite the labelled messages they came from (default: they do not). */
+  cite?: outside.CiteMode;
 };
 export type Scenario = {
   window: number;
@@ -81,6 +83,8 @@ export type SimResult = {
   /** Share of the chat requests' prompt tokens a provider's prefix cache could serve (the outside model's rule and count). */
   cachedShare: number;
   violations: Violation[];
+  /** Every summary written (superseded ones too), with the range it covers. */
+  summaries: { fromSeq: number; toSeq: number; level: number; summary: string }[];
 };
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
@@ -123,7 +127,10 @@ export class OutsideSummarizer implements Summarizer {
       });
     }
     const title = (this.spec.titles ?? "follow") === "follow" && outside.asksForTitle(messages);
-    const reply = outside.summarize(outside.materialOf(messages), this.spec.mode, request.maxTokens, request.json ?? false, this.rng, { title });
+    const reply = outside.summarize(outside.materialOf(messages), this.spec.mode, request.maxTokens, request.json ?? false, this.rng, {
+      title,
+      ...(this.spec.cite ? { cite: this.spec.cite } : {}),
+    });
     this.completionTokens += outside.countText(reply.text);
     return { text: reply.text, finishReason: reply.finishReason };
   }
@@ -512,5 +519,6 @@ export async function simulate(scenario: Scenario): Promise<SimResult> {
     made,
     attempts,
     violations,
+    summaries: everything.map(({ fromSeq, toSeq, level, summary }) => ({ fromSeq, toSeq, level, summary })),
   };
 }
