@@ -56,3 +56,10 @@ export function strategyLabel(item: WrittenBy): string {
   if (item.strategy === "model_provided") return "written by the chat model";
   return item.strategy.replaceAll("_", " ");
 }
+
+/** Dollars: cents when there are some, otherwise two significant digits (a turn often costs a fraction of a cent). */
+export function formatCost(dollars: number): string {
+  if (dollars === 0) return "$0";
+  if (dollars >= 0.01) return `$${dollars.toFixed(2)}`;
+  return `$${Number(dollars.toPrecision(2))}`;
+}

@@ -77,6 +77,8 @@ const MINIMAL_EXPORT = {
   attempts: [],
 };
 
+const PRICE = { model: "matrix-model", inputPerMillion: 1, cachedInputPerMillion: 0.1, outputPerMillion: 2 };
+
 const ROUTES: Record<string, Partial<Record<Method, RouteCase>>> = {
   "/api/conversations": { GET: { scope: "user" }, POST: { scope: "user", body: { title: "matrix" } } },
   "/api/conversations/[id]": {
@@ -94,6 +96,8 @@ const ROUTES: Record<string, Partial<Record<Method, RouteCase>>> = {
   "/api/conversations/[id]/context": { GET: { scope: "owned", id: conversation } },
   "/api/conversations/[id]/changes": { GET: { scope: "owned", id: conversation } },
   "/api/conversations/[id]/attempts": { GET: { scope: "owned", id: conversation } },
+  "/api/conversations/[id]/cost": { GET: { scope: "owned", id: conversation } },
+  "/api/prices": { GET: { scope: "admin" }, PUT: { scope: "admin", body: PRICE } },
   "/api/conversations/[id]/settings": {
     GET: { scope: "owned", id: conversation },
     PATCH: { scope: "owned", id: conversation, body: { keepRecentCount: 6 } },
@@ -138,6 +142,8 @@ const ACTIONS: Record<keyof typeof actions, ActionCase> = {
   updateConversationSettingsAction: { scope: "owned", args: (f) => [{ conversationId: f.conversationId, threshold: 0.75 }] },
   saveDefaultsAction: { scope: "admin", args: () => [DEFAULT_SETTINGS] },
   setSignupsOpenAction: { scope: "admin", args: () => [true] },
+  savePriceAction: { scope: "admin", args: () => [PRICE] },
+  conversationCostAction: { scope: "owned", args: viaId },
   listTokensAction: { scope: "user", session: true },
   createTokenAction: { scope: "user", args: () => [{ name: "matrix", expiresInDays: 30 }], session: true },
   revokeTokenAction: { scope: "owned", args: (f) => [f.tokenId], fresh: true, session: true },
