@@ -2,15 +2,9 @@
 import { useEffect, useId } from "react";
 import { useChat } from "@/components/stores/chat-store";
 import { useCost } from "@/components/stores/cost-store";
-import { formatCost, formatCount, plural } from "@/components/format";
+import { costLabel, formatCount, plural } from "@/components/format";
 import type { CostFigure } from "@/lib/pricing";
 import { useHoverPopover } from "../ui/hover-popover";
-
-/** A figure in dollars when any of its calls was priced, otherwise in tokens. */
-export function costLabel(figure: CostFigure): string {
-  if (figure.cost !== null) return formatCost(figure.cost) + (figure.unpricedCalls > 0 ? "+" : "");
-  return `${formatCount(figure.promptTokens + figure.completionTokens)} tok`;
-}
 
 function Row({ label, figure, testId }: { label: string; figure: CostFigure; testId: string }) {
   return (

@@ -1,7 +1,6 @@
 "use client";
 import { useCost } from "@/components/stores/cost-store";
-import { formatCost, formatCount } from "@/components/format";
-import { costLabel } from "../chat/ConversationCost";
+import { costLabel, formatCost, formatCount } from "@/components/format";
 
 /** What a compaction cost, what it saves on each later turn, and when it has paid for itself. */
 export function CompactionCost({ compactionId }: { compactionId: string }) {
