@@ -120,6 +120,31 @@ describe("cost against the outside model", () => {
     expect((await chatCounter("cached")) - cachedBefore).toBe(chat.cachedTokens);
   }, 120_000);
 
+  it("a compaction that takes several summary calls (turn digests) stores their sum", async () => {
+    await saveTestSettings(h.db, { contextWindowOverrides: { [MODEL]: 3500 }, strategy: "turn_digest" });
+    const conversation = await newConversation(MODEL, SYSTEM_PROMPT);
+    await converse(conversation.id, 14, 6);
+    const summary = reported(answered("summary"));
+    const attempts = await h.db.compactionAttempt.findMany({ where: { conversationId: conversation.id, callPromptTokens: { not: null } } });
+    // More calls than attempts: some attempt made several.
+    expect(answered("summary").length).toBeGreaterThan(attempts.length);
+    expect({
+      promptTokens: attempts.reduce((sum, a) => sum + (a.callPromptTokens ?? 0), 0),
+      cachedTokens: attempts.reduce((sum, a) => sum + (a.callCachedTokens ?? 0), 0),
+      completionTokens: attempts.reduce((sum, a) => sum + (a.callCompletionTokens ?? 0), 0),
+    }).toEqual(summary);
+    const compactions = await h.db.compaction.findMany({ where: { conversationId: conversation.id } });
+    for (const row of compactions) {
+      const applied = attempts.find((a) => a.compactionId === row.id);
+      expect([row.callPromptTokens, row.callCachedTokens, row.callCompletionTokens]).toEqual([
+        applied?.callPromptTokens ?? null,
+        applied?.callCachedTokens ?? null,
+        applied?.callCompletionTokens ?? null,
+      ]);
+    }
+    expect((await ops.conversationCost(owner(), conversation.id)).compaction.promptTokens).toBe(summary.promptTokens);
+  }, 120_000);
+
   it("a price change applies from the next turn on and leaves earlier turns as they were", async () => {
     const conversation = await newConversation(MODEL, SYSTEM_PROMPT);
     await converse(conversation.id, 2, 9);
