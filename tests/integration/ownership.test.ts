@@ -249,7 +249,8 @@ describe("every route handler checks who is asking", () => {
       expect(exported.filter((method) => !ROUTES[route]?.[method]), "add the method to ROUTES").toEqual([]);
     });
     for (const [method, rule] of Object.entries(ROUTES[route] ?? {}) as [Method, RouteCase][]) {
-      it(`${method} ${route}: 401 without a session, ${rule.scope === "owned" ? "404" : "only their own"} for another user, success for the owner`, async () => {
+      const strangerGets = { owned: "404", admin: "403", user: "only their own" }[rule.scope];
+      it(`${method} ${route}: 401 without a session, ${strangerGets} for another user, success for the owner`, async () => {
         const fixture = rule.fresh ? await makeFixture() : shared;
         const anonymous = await callRoute(file, method, rule, fixture, {});
         expect(anonymous.status, anonymous.text).toBe(401);
@@ -257,6 +258,9 @@ describe("every route handler checks who is asking", () => {
         if (rule.scope === "owned") {
           expect(stranger.status, stranger.text).toBe(404);
           expect(JSON.parse(stranger.text)).toMatchObject({ error: { code: "not_found" } });
+        } else if (rule.scope === "admin") {
+          expect(stranger.status, stranger.text).toBe(403);
+          expect(JSON.parse(stranger.text)).toMatchObject({ error: { code: "forbidden" } });
         } else {
           expect(stranger.status, stranger.text).toBeLessThan(300);
           expect(stranger.text).not.toContain(fixture.conversationId);
