@@ -4,7 +4,7 @@ import { useChat } from "@/components/stores/chat-store";
 import { useCost } from "@/components/stores/cost-store";
 import { costLabel, formatCount, plural } from "@/components/format";
 import type { CostFigure } from "@/lib/pricing";
-import { useHoverPopover } from "../ui/hover-popover";
+import { popoverTriggerProps, useHoverPopover } from "../ui/hover-popover";
 
 function Row({ label, figure, testId }: { label: string; figure: CostFigure; testId: string }) {
   return (
@@ -44,13 +44,7 @@ export function ConversationCost() {
         data-testid="conversation-cost"
         data-cost={cost.total.cost ?? ""}
         aria-label={`Conversation cost: ${costLabel(cost.total)}`}
-        aria-expanded={open}
-        aria-describedby={open ? detailsId : undefined}
-        onClick={() => send("click")}
-        onBlur={() => send("dismiss")}
-        onKeyDown={(event) => {
-          if (event.key === "Escape") send("dismiss");
-        }}
+        {...popoverTriggerProps(open, send, detailsId)}
         className="h-7 rounded-md px-2 font-mono text-[11.5px] text-neutral-600 tabular-nums hover:bg-neutral-100 dark:text-neutral-400 dark:hover:bg-neutral-800"
       >
         {costLabel(cost.total)}
