@@ -64,8 +64,9 @@ describe("cost against the outside model", () => {
   it("stores and shows the server-reported usage of chat and summary calls, cached tokens included", async () => {
     await saveTestSettings(h.db, { contextWindowOverrides: { [MODEL]: 3500 }, customPrompt: SUMMARY_PROMPT });
     await ops.savePrice(admin(), PRICE);
-    const chatCounter = async (type: string) => (await metrics().modelTokens.get()).values.find((v) => v.labels.kind === "chat" && v.labels.type === type)?.value ?? 0;
-    const cachedBefore = await chatCounter("cached");
+    const counter = async (kind: string, type: string) =>
+      (await metrics().modelTokens.get()).values.find((v) => v.labels.kind === kind && v.labels.type === type)?.value ?? 0;
+    const countersBefore = { chat: await counter("chat", "cached"), summary: await counter("summary", "prompt"), summaryCached: await counter("summary", "cached") };
     const conversation = await newConversation(MODEL, SYSTEM_PROMPT);
     await converse(conversation.id, 18, 5);
 
@@ -117,7 +118,9 @@ describe("cost against the outside model", () => {
     // Per user, and in the metrics.
     const account = await ops.accountCost(owner());
     expect(account.total.promptTokens).toBeGreaterThanOrEqual(chat.promptTokens + summary.promptTokens);
-    expect((await chatCounter("cached")) - cachedBefore).toBe(chat.cachedTokens);
+    expect((await counter("chat", "cached")) - countersBefore.chat).toBe(chat.cachedTokens);
+    expect((await counter("summary", "prompt")) - countersBefore.summary).toBe(summary.promptTokens);
+    expect((await counter("summary", "cached")) - countersBefore.summaryCached).toBe(summary.cachedTokens);
   }, 120_000);
 
   it("a compaction that takes several summary calls (turn digests) stores their sum", async () => {
