@@ -122,9 +122,6 @@ export async function setSignupsOpenAction(open: z.input<typeof signupsOpenInput
 export async function savePriceAction(input: z.input<typeof modelPriceSchema>) {
   return asUser((user) => ops.savePrice(user, input));
 }
-export async function conversationCostAction(conversationId: ConversationId) {
-  return asUser((user) => ops.conversationCost(user, conversationId));
-}
 // Tokens and sessions: from the browser's session only, never with an API token.
 function asSessionUser<T>(work: (user: CurrentUser) => Promise<T> | T) {
   return asResult(async () => work(await requireSessionActionUser()));

@@ -48,14 +48,23 @@ export function callCost(usage: CallUsage, rates: Rates): number {
   return (uncached * rates.inputPerMillion + usage.cachedTokens * rates.cachedInputPerMillion + usage.completionTokens * rates.outputPerMillion) / 1_000_000;
 }
 
+const tokens = z.number().int().nonnegative();
+
 /** The calls of some part of a conversation: their tokens, and the dollars of those made while their model had a price. */
-export type CostFigure = CallUsage & {
-  calls: number;
+export const costFigureSchema = z.object({
+  calls: tokens,
+  promptTokens: tokens,
+  cachedTokens: tokens,
+  completionTokens: tokens,
   /** Dollars of the priced calls; null when none was priced. */
-  cost: number | null;
+  cost: z.number().nonnegative().nullable(),
   /** Calls made while their model had no price: counted in tokens only. */
-  unpricedCalls: number;
-};
+  unpricedCalls: tokens,
+});
+export type CostFigure = z.infer<typeof costFigureSchema>;
+
+/** After how many later turns a compaction has paid for itself, and in what it was reckoned. */
+const paybackSchema = z.object({ turns: z.number().int().positive(), unit: z.enum(["dollars", "tokens"]) });
 
 export const NO_CALLS: CostFigure = { calls: 0, promptTokens: 0, cachedTokens: 0, completionTokens: 0, cost: null, unpricedCalls: 0 };
 
@@ -81,7 +90,7 @@ export function addFigures(a: CostFigure, b: CostFigure): CostFigure {
  * at the chat model's input price now: an upper bound, since some of those tokens would
  * have been served from the cache); otherwise both are tokens. Null: it saves nothing.
  */
-export function paybackTurns(compaction: CostFigure, savedTokens: number, chatRates: Rates | null): { turns: number; unit: "dollars" | "tokens" } | null {
+export function paybackTurns(compaction: CostFigure, savedTokens: number, chatRates: Rates | null): z.infer<typeof paybackSchema> | null {
   if (savedTokens <= 0) return null;
   if (compaction.cost !== null && compaction.unpricedCalls === 0 && chatRates && chatRates.inputPerMillion > 0) {
     const savedPerTurn = (savedTokens * chatRates.inputPerMillion) / 1_000_000;
@@ -91,25 +100,27 @@ export function paybackTurns(compaction: CostFigure, savedTokens: number, chatRa
 }
 
 /** One compaction's bill and what it saves. */
-export type CompactionCostView = {
-  compactionId: string;
-  cost: CostFigure;
+export const compactionCostSchema = z.object({
+  compactionId: z.string(),
+  cost: costFigureSchema,
   /** How much shorter every later request is (our count of the context before and after it). */
-  savedTokensPerTurn: number;
+  savedTokensPerTurn: tokens,
   /** Dollars that saves per turn at the chat model's price now; null without one. */
-  savedPerTurn: number | null;
-  payback: { turns: number; unit: "dollars" | "tokens" } | null;
+  savedPerTurn: z.number().nonnegative().nullable(),
+  payback: paybackSchema.nullable(),
   /** Chat replies since it was made. */
-  turnsSince: number;
-};
+  turnsSince: tokens,
+});
+export type CompactionCostView = z.infer<typeof compactionCostSchema>;
 
-/** What a conversation cost: all of it, the newest turn, and the share that was compaction (summary calls). */
-export type ConversationCostView = {
-  total: CostFigure;
-  thisTurn: CostFigure;
-  chat: CostFigure;
-  compaction: CostFigure;
-  compactions: CompactionCostView[];
-};
+/** What a conversation cost: all of it, the newest turn, and the share that was compaction (summary calls); as GET /api/conversations/:id/cost answers. */
+export const conversationCostSchema = z.object({
+  total: costFigureSchema,
+  thisTurn: costFigureSchema,
+  chat: costFigureSchema,
+  compaction: costFigureSchema,
+  compactions: z.array(compactionCostSchema),
+});
+export type ConversationCostView = z.infer<typeof conversationCostSchema>;
 
 export type AccountCostView = { total: CostFigure; chat: CostFigure; compaction: CostFigure; conversations: number };

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { backgroundSettled } from "../../lib/chat/compressor";
 import * as ops from "../../lib/chat/operations";
 import { metrics } from "../../lib/server/metrics";
+import { conversationCostSchema } from "../../lib/pricing";
 import { newConversation, refusal, saveTestSettings, send, setupHarness } from "../support/harness";
 import { signUp, uniqueEmail, withEnv } from "../support/accounts";
 import { startOutsideModel, type OutsideModel, type RecordedRequest } from "../support/outside-model/server";
@@ -91,6 +92,8 @@ describe("cost against the outside model", () => {
 
     // Shown: the same figures, and dollars by the price table.
     const cost = await ops.conversationCost(owner(), conversation.id);
+    // What the browser checks the route's answer against.
+    expect(conversationCostSchema.parse(cost)).toEqual(cost);
     expect(tokensOf(cost.chat)).toEqual(chat);
     expect(tokensOf(cost.compaction)).toEqual(summary);
     expect(cost.total.cost).toBeCloseTo(dollars(chat, PRICE) + dollars(summary, PRICE), 12);

@@ -143,7 +143,6 @@ const ACTIONS: Record<keyof typeof actions, ActionCase> = {
   saveDefaultsAction: { scope: "admin", args: () => [DEFAULT_SETTINGS] },
   setSignupsOpenAction: { scope: "admin", args: () => [true] },
   savePriceAction: { scope: "admin", args: () => [PRICE] },
-  conversationCostAction: { scope: "owned", args: viaId },
   listTokensAction: { scope: "user", session: true },
   createTokenAction: { scope: "user", args: () => [{ name: "matrix", expiresInDays: 30 }], session: true },
   revokeTokenAction: { scope: "owned", args: (f) => [f.tokenId], fresh: true, session: true },
