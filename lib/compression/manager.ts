@@ -203,7 +203,7 @@ export class AutoCompressionManager {
           ...(output.model ? { summaryModel: output.model } : {}),
         };
         const reason = `preview only: summary of messages ${selection.fromSeq}–${selection.toSeq} proposed, not applied`;
-        change.attempt(this.recorder.skipped(transcript, context, reason, written.durationMs, output.model));
+        change.attempt(this.recorder.skipped(transcript, context, reason, written.durationMs, output.model, written.usage));
         return { ...change.result(), proposal };
       }
       if (this.applySummary(change, selection, fold, written, context, "manual compaction requested")) await this.mergeLevels(change, context);
@@ -464,6 +464,7 @@ export class AutoCompressionManager {
         coveredTokens: selection.tokens + fold.reduce((sum, c) => sum + c.coveredTokens, 0),
         background: context.background,
         durationMs: written.durationMs,
+        ...(written.usage ? { usage: written.usage } : {}),
       },
       replacedTokens: selection.tokens + this.cost(fold),
       what: "summary",
@@ -498,6 +499,7 @@ export class AutoCompressionManager {
         coveredTokens: plan.children.reduce((sum, c) => sum + c.coveredTokens, 0),
         background: context.background,
         durationMs: written.durationMs,
+        ...(written.usage ? { usage: written.usage } : {}),
       },
       replacedTokens: this.cost(plan.children),
       what: "merged summary",

@@ -87,6 +87,8 @@ type CompactionBase = {
   keptSeqs: number[];
   background: boolean;
   durationMs: number;
+  /** What the summary model call(s) that wrote it cost, as the server reported (absent: no call, or no report). */
+  usage?: CallUsage;
   messagesBefore: number;
   messagesAfter: number;
   tokensBefore: number;
@@ -150,6 +152,8 @@ type AttemptBase = {
   messagesBefore: number;
   tokensBefore: number;
   durationMs: number;
+  /** What every summary model call of this try cost, failed ones included (absent: none, or no report). */
+  usage?: CallUsage;
 };
 
 /** One try to compact. Only an applied attempt has a compaction and the context figures after it. */
@@ -219,10 +223,15 @@ export type SummaryRequest = {
   timeoutMs: number;
   json?: boolean | undefined;
   signal?: AbortSignal | undefined;
+  /** The conversation the summary is for: lib/llm derives the provider's prompt-cache key from it. */
+  cacheScope?: string | undefined;
 };
 
-/** The summary model's reply; finishReason "length" means it was cut at maxTokens. */
-export type SummaryReply = { text: string; finishReason?: string };
+/** What one model call cost, as the server reported it; cachedTokens is the part of promptTokens served from its prompt cache. */
+export type CallUsage = { promptTokens: number; cachedTokens: number; completionTokens: number };
+
+/** The summary model's reply; finishReason "length" means it was cut at maxTokens; usage when the server reported it. */
+export type SummaryReply = { text: string; finishReason?: string; usage?: CallUsage };
 
 /** Injected: makes the separate summary-model call (lib/llm implements it with the openai client). */
 export interface Summarizer {

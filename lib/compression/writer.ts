@@ -8,15 +8,16 @@ import type { CompressionSettings } from "./settings";
 import { STRATEGY_REGISTRY } from "./strategies";
 import type { StrategyOutput } from "./strategies/types";
 import { summaryInputBudget } from "./triggers";
-import type { CompactionRecord, ModelCatalog, Summarizer, TokenCounter, Transcript } from "./types";
+import type { CallUsage, CompactionRecord, ModelCatalog, Summarizer, TokenCounter, Transcript } from "./types";
+import { meteredSummarizer } from "./usage";
 
 /** With carryDetails, the model writes at most this share of the bound; the rest is room for what it left out. */
 const MODEL_SHARE_OF_BOUND = 0.8;
 
-/** A summary ready to become a record, or why there is none. */
+/** A summary ready to become a record, or why there is none; usage: what its model calls cost, failed ones included. */
 export type Written =
-  | { ok: true; output: StrategyOutput; durationMs: number }
-  | { ok: false; reason: string; error?: string; model?: string; durationMs: number };
+  | { ok: true; output: StrategyOutput; durationMs: number; usage?: CallUsage }
+  | { ok: false; reason: string; error?: string; model?: string; durationMs: number; usage?: CallUsage };
 
 export type WriterDeps = { summarizer: Summarizer; tokens: TokenCounter; models: ModelCatalog; now: () => Date };
 
@@ -85,19 +86,24 @@ export class SummaryWriter {
   ): Promise<Written> {
     const started = this.deps.now().getTime();
     const model = summaryModelOf(transcript, context.settings);
+    const meter = meteredSummarizer(this.deps.summarizer, transcript.conversationId);
+    const usage = () => {
+      const total = meter.usage();
+      return total ? { usage: total } : {};
+    };
     try {
-      const output = await run(this.strategyContext(context, model));
-      return { ok: true, output, durationMs: this.deps.now().getTime() - started };
+      const output = await run(this.strategyContext(context, model, meter.summarizer));
+      return { ok: true, output, durationMs: this.deps.now().getTime() - started, ...usage() };
     } catch (error) {
       const usesModel = context.strategy !== "simple_extract";
-      return { ok: false, ...failureOf(error), ...(usesModel ? { model } : {}), durationMs: this.deps.now().getTime() - started };
+      return { ok: false, ...failureOf(error), ...(usesModel ? { model } : {}), durationMs: this.deps.now().getTime() - started, ...usage() };
     }
   }
 
-  private strategyContext(context: RunContext, model: string) {
+  private strategyContext(context: RunContext, model: string, summarizer: Summarizer) {
     const bound = context.budget.summaryMaxTokens;
     return {
-      summarizer: this.deps.summarizer,
+      summarizer,
       tokens: this.deps.tokens,
       settings: context.settings,
       model,

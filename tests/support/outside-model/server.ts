@@ -54,9 +54,11 @@ export type OutsideModelPatch = { [K in keyof OutsideModelOptions]?: OutsideMode
 export type RecordedRequest = {
   kind: "chat" | "summary";
   promptTokens: number;
+  /** What its usage reports as cached_tokens (see the README's prompt-cache rule). */
+  cachedTokens: number;
   maxTokens?: number | undefined;
   body: unknown;
-  reply?: { text: string; finishReason: string; toolCall?: { id: string; name: string; arguments: string } };
+  reply?: { text: string; finishReason: string; completionTokens: number; toolCall?: { id: string; name: string; arguments: string } };
   /** 0 while unanswered (a hung request stays at 0). */
   status: number;
   time: number;
@@ -131,6 +133,7 @@ export async function startOutsideModel(options: OutsideModelPatch = {}): Promis
   let counters: OutsideModelStats = { chat: 0, summary: 0, failed: 0, overWindow: 0 };
   let cache: PromptCacheStats = { promptTokens: 0, cachedTokens: 0 };
   let lastChat: CompletionBody | undefined;
+  let lastSummary: CompletionBody | undefined;
   let ids = 0;
   let toolCalls = 0;
   const timers = new Set<NodeJS.Timeout>();
@@ -147,6 +150,7 @@ export async function startOutsideModel(options: OutsideModelPatch = {}): Promis
     counters = { chat: 0, summary: 0, failed: 0, overWindow: 0 };
     cache = { promptTokens: 0, cachedTokens: 0 };
     lastChat = undefined;
+    lastSummary = undefined;
     ids = 0;
     toolCalls = 0;
     rng = generators(config.seed);
@@ -165,12 +169,17 @@ export async function startOutsideModel(options: OutsideModelPatch = {}): Promis
 
   async function completions(body: CompletionBody, res: http.ServerResponse): Promise<void> {
     const kind = classify(body);
-    const entry: RecordedRequest = { kind, promptTokens: promptTokens(body), maxTokens: maxTokensOf(body), body, status: 0, time: Date.now() };
+    // A chat request is served from what the previous chat request left in the cache; a
+    // summary request from the previous chat or summary request, whichever shares more.
+    const cached = kind === "chat" ? cachedTokens(lastChat, body) : Math.max(cachedTokens(lastChat, body), cachedTokens(lastSummary, body));
+    const entry: RecordedRequest = { kind, promptTokens: promptTokens(body), cachedTokens: cached, maxTokens: maxTokensOf(body), body, status: 0, time: Date.now() };
     recorded.push(entry);
     counters[kind]++;
     if (kind === "chat") {
-      cache = { promptTokens: cache.promptTokens + entry.promptTokens, cachedTokens: cache.cachedTokens + cachedTokens(lastChat, body) };
+      cache = { promptTokens: cache.promptTokens + entry.promptTokens, cachedTokens: cache.cachedTokens + cached };
       lastChat = body;
+    } else {
+      lastSummary = body;
     }
 
     const window = config.contextWindow;
@@ -206,11 +215,21 @@ export async function startOutsideModel(options: OutsideModelPatch = {}): Promis
     if (res.destroyed) return;
 
     const toolCall = reply.kind === "tool_call" ? { id: `tc_${++toolCalls}`, name: reply.name, arguments: reply.arguments } : undefined;
-    entry.reply = { text: reply.kind === "text" ? reply.text : `${reply.name} ${reply.arguments}`, finishReason, ...(toolCall ? { toolCall } : {}) };
+    entry.reply = {
+      text: reply.kind === "text" ? reply.text : `${reply.name} ${reply.arguments}`,
+      finishReason,
+      completionTokens: completionTokens(reply),
+      ...(toolCall ? { toolCall } : {}),
+    };
     entry.status = 200;
 
     const usage = includeUsage(config.usage, rng.usage)
-      ? { prompt_tokens: entry.promptTokens, completion_tokens: completionTokens(reply), total_tokens: entry.promptTokens + completionTokens(reply) }
+      ? {
+          prompt_tokens: entry.promptTokens,
+          completion_tokens: completionTokens(reply),
+          total_tokens: entry.promptTokens + completionTokens(reply),
+          prompt_tokens_details: { cached_tokens: entry.cachedTokens },
+        }
       : undefined;
     const meta = { id: `outside-${++ids}`, created: Math.floor(Date.now() / 1000), model: body.model ?? "outside-small" };
 
@@ -317,7 +336,7 @@ function streamReply(
   reply: ChatReply,
   toolCall: { id: string; name: string; arguments: string } | undefined,
   finishReason: string,
-  usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number } | undefined,
+  usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number; prompt_tokens_details: { cached_tokens: number } } | undefined,
   rng: () => number,
 ): void {
   res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
