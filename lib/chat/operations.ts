@@ -41,3 +41,4 @@ export { signupState, adminSettings, saveDefaults, setSignupsOpen, modelInfo, mo
 export { listTokens, createToken, revokeToken, revokeAllTokens, listSessions, revokeSession } from "./account-ops";
 export { startTurn } from "./turn-ops";
 export { answerToolApproval, allowedTools, disallowToolOp as disallowTool } from "./approval-ops";
+export { conversationCost, accountCost, prices, savePrice } from "./cost-ops";
