@@ -39,6 +39,7 @@ export async function callSummaryModel(call: SummaryCall): Promise<Required<Summ
       call.summarizer.complete({
         model: call.model,
         messages: call.messages,
+        ...(call.tools ? { tools: call.tools } : {}),
         maxTokens: call.maxTokens,
         temperature: call.temperature,
         timeoutMs: call.timeoutMs,

@@ -75,25 +75,66 @@ export function maxTokensOf(body: Pick<CompletionBody, "max_tokens" | "max_compl
 
 const SUMMARY_CUE = /summar|condens|compress|merge|digest/i;
 
-/** A summary request offers no tools and opens with a system message asking for one. */
+/** An instruction that ends a request: its first line, after an optional bracketed tag, starts with "Summarize" or "Merge". */
+const INSTRUCTION_CUE = /^\s*(?:\[[^\]]*\]\s*)?(?:summari[sz]e|merge)\b/i;
+
+/** The last message, when it asks for a summary of what came before it (a request that reuses a chat's prefix). */
+export function trailingInstruction(messages: Message[]): string | undefined {
+  const last = messages.at(-1);
+  if (!last || (last.role !== "user" && last.role !== "system")) return undefined;
+  const text = textOf(last.content);
+  const lines = text.split(/\r?\n/).filter((line) => line.trim());
+  // The tag may stand on a line of its own, the request on the next.
+  const opening = lines.slice(0, 2).join(" ");
+  return INSTRUCTION_CUE.test(opening) ? text : undefined;
+}
+
+/**
+ * A summary request either ends with a message asking for one (tools offered or not), or
+ * offers no tools and opens with a system message asking for one.
+ */
 export function classify(body: Pick<CompletionBody, "messages" | "tools">): "chat" | "summary" {
+  if (trailingInstruction(body.messages) !== undefined) return "summary";
   const first = body.messages[0];
   if (offeredTools(body).length > 0 || !first || first.role !== "system") return "chat";
   return SUMMARY_CUE.test(textOf(first.content)) ? "summary" : "chat";
 }
 
-/** A summary request asks for a title when its first system message says the word. */
+/** A summary request asks for a title when its first system message, or its trailing instruction, says the word. */
 export function asksForTitle(messages: Message[]): boolean {
+  const instruction = trailingInstruction(messages);
+  if (instruction !== undefined) return /\btitle\b/i.test(instruction);
   const first = messages[0];
   return first?.role === "system" && /\btitle\b/i.test(textOf(first.content));
+}
+
+const SPAN = /the (\d+) (?:messages|summaries) above that end (?:(\d+) messages? before this one|right before this one)/i;
+
+/**
+ * The messages a trailing instruction asks about: "the N messages (or summaries) above
+ * that end M messages before this one" counts back from the instruction; without those
+ * numbers, everything before it but the opening system prompt.
+ */
+function instructedSpan(messages: Message[], instruction: string): Message[] {
+  const before = messages.slice(0, -1);
+  const match = SPAN.exec(instruction);
+  if (!match) return before[0]?.role === "system" ? before.slice(1) : before;
+  const count = Number(match[1]);
+  const end = before.length - Number(match[2] ?? 0);
+  return before.slice(Math.max(0, end - count), Math.max(0, end));
 }
 
 export function wantsJson(body: Pick<CompletionBody, "response_format">): boolean {
   return body.response_format?.type === "json_object";
 }
 
-/** Everything the summary is about: the non-system messages, one after another. */
+/**
+ * Everything the summary is about: the messages a trailing instruction names (summaries
+ * among them), or else the non-system messages, one after another.
+ */
 export function materialOf(messages: Message[]): string {
+  const instruction = trailingInstruction(messages);
+  if (instruction !== undefined) return instructedSpan(messages, instruction).map((message) => textOf(message.content)).join("\n");
   return messages
     .filter((message) => message.role !== "system")
     .map((message) => textOf(message.content))
@@ -309,6 +350,11 @@ export function cachedTokens(previous: Pick<CompletionBody, "messages" | "tools"
   }
   const cached = Math.floor(shared / CACHE_STEP_TOKENS) * CACHE_STEP_TOKENS;
   return cached >= CACHE_MIN_TOKENS ? Math.min(cached, promptTokens(current)) : 0;
+}
+
+/** The most a cache holding the prefixes of `previous` (the newest chat and summary requests) could serve of `current`. */
+export function cachedAfter(previous: readonly (Pick<CompletionBody, "messages" | "tools"> | undefined)[], current: Pick<CompletionBody, "messages" | "tools">): number {
+  return Math.max(0, ...previous.map((body) => cachedTokens(body, current)));
 }
 
 // ---------------------------------------------------------------- chat
