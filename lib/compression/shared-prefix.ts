@@ -73,7 +73,12 @@ export function sharedPrefix(
   const window = contextWindowFor(transcript.model, settings, deps.models);
   if (toServerTokens(ours + room.instructionTokens, calibration) + room.replyTokens > window) return null;
 
-  const after = entries.length - 1 - end;
+  // A merge's children include a summary no request has carried yet (the one this pass
+  // just wrote, or the merge before): from there on nothing is cached, so what follows
+  // them would only be paid for in full. A summary of messages keeps the messages after
+  // its range: they were in the chat request just sent, and cost little from the cache.
+  const kept = material.kind === "merge" ? entries.slice(0, end + 1) : entries;
+  const after = kept.length - 1 - end;
   const named = {
     count: span.length,
     after,
@@ -85,10 +90,10 @@ export function sharedPrefix(
       ? sharedRangeLine({ ...named, fromSeq: material.fromSeq, toSeq: material.toSeq, folded: material.summaries })
       : sharedMergeLine({ ...named, children: material.summaries });
   return {
-    messages: entries.map((entry) => entry.chat),
+    messages: kept.map((entry) => entry.chat),
     ...(transcript.tools?.length ? { tools: transcript.tools } : {}),
     rangeLine,
     otherSummaries: transcript.compactions.filter((c) => c.kind === "summary" && c.outOfView === undefined && !ids.has(c.id)),
-    after: entries.slice(end + 1).map((entry) => (typeof entry.chat.content === "string" ? entry.chat.content : "")),
+    after: kept.slice(end + 1).map((entry) => (typeof entry.chat.content === "string" ? entry.chat.content : "")),
   };
 }

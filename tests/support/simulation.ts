@@ -131,7 +131,8 @@ export class OutsideSummarizer implements Summarizer {
     const body: Body = { messages, ...(request.tools?.length ? { tools: request.tools as unknown as outside.ToolShape[] } : {}) };
     this.requests.push(body);
     this.promptTokens += outside.promptTokens(body);
-    this.cache.see("summary", body);
+    const cached = this.cache.see("summary", body);
+    if (process.env.SIM_CACHE) console.log(`  summary prompt ${outside.promptTokens(body)} cached ${cached} ${outside.trailingInstruction(messages)?.split("\n")[1]?.slice(0, 200) ?? "(compact)"}`);
     if (outside.classify(body) !== "summary") throw new Error("the outside model did not see a summary request");
     if (this.spec.failRate && this.rng() < this.spec.failRate) {
       this.failures++;
