@@ -75,18 +75,22 @@ export function maxTokensOf(body: Pick<CompletionBody, "max_tokens" | "max_compl
 
 const SUMMARY_CUE = /summar|condens|compress|merge|digest/i;
 
-/** An instruction that ends a request: its first line, after an optional bracketed tag, starts with "Summarize" or "Merge". */
-const INSTRUCTION_CUE = /^\s*(?:\[[^\]]*\]\s*)?(?:summari[sz]e|merge)\b/i;
+const SPAN = /the (\d+) (?:messages|summaries) above that end (?:(\d+) messages? before this one|right before this one)/i;
 
-/** The last message, when it asks for a summary of what came before it (a request that reuses a chat's prefix). */
+/**
+ * The last message, when it asks for a summary of what came before it (a request that
+ * reuses a chat's prefix): a user or system message whose first lines, after an optional
+ * bracketed tag, start with "Summarize" or "Merge" and count the span back from
+ * themselves ("the N messages above that end M messages before this one"). A user who
+ * asks a chat to "summarize the article" names no such span.
+ */
 export function trailingInstruction(messages: Message[]): string | undefined {
   const last = messages.at(-1);
   if (!last || (last.role !== "user" && last.role !== "system")) return undefined;
   const text = textOf(last.content);
-  const lines = text.split(/\r?\n/).filter((line) => line.trim());
   // The tag may stand on a line of its own, the request on the next.
-  const opening = lines.slice(0, 2).join(" ");
-  return INSTRUCTION_CUE.test(opening) ? text : undefined;
+  const opening = text.split(/\r?\n/).filter((line) => line.trim()).slice(0, 2).join(" ");
+  return /^\s*(?:\[[^\]]*\]\s*)?(?:summari[sz]e|merge)\b/i.test(opening) && SPAN.test(opening) ? text : undefined;
 }
 
 /**
@@ -108,17 +112,10 @@ export function asksForTitle(messages: Message[]): boolean {
   return first?.role === "system" && /\btitle\b/i.test(textOf(first.content));
 }
 
-const SPAN = /the (\d+) (?:messages|summaries) above that end (?:(\d+) messages? before this one|right before this one)/i;
-
-/**
- * The messages a trailing instruction asks about: "the N messages (or summaries) above
- * that end M messages before this one" counts back from the instruction; without those
- * numbers, everything before it but the opening system prompt.
- */
+/** The messages a trailing instruction counts back from itself: the N that end M messages before it. */
 function instructedSpan(messages: Message[], instruction: string): Message[] {
   const before = messages.slice(0, -1);
-  const match = SPAN.exec(instruction);
-  if (!match) return before[0]?.role === "system" ? before.slice(1) : before;
+  const match = SPAN.exec(instruction)!;
   const count = Number(match[1]);
   const end = before.length - Number(match[2] ?? 0);
   return before.slice(Math.max(0, end - count), Math.max(0, end));
