@@ -80,6 +80,7 @@ export type SimResult = {
   /** Share of the chat requests' prompt tokens a provider's prefix cache could serve (the outside model's rule and count). */
   cachedShare: number;
   /** The same for the summary requests, and for all prompt tokens (chat and summary requests together). */
+  summaryPromptTokens: number;
   summaryCachedShare: number;
   allCachedShare: number;
   violations: Violation[];
@@ -516,6 +517,7 @@ export async function simulate(scenario: Scenario): Promise<SimResult> {
     messages: store.messages.length,
     passes: { median: perFact.length ? perFact[Math.floor((perFact.length - 1) / 2)]! : 0, max: Math.max(0, ...perFact), perFact },
     cachedShare: result.promptTokens > 0 ? cachedTokens / result.promptTokens : 0,
+    summaryPromptTokens: prefixCache.totals.summary.prompt,
     summaryCachedShare: share(prefixCache.totals.summary.cached, prefixCache.totals.summary.prompt),
     allCachedShare: share(prefixCache.totals.chat.cached + prefixCache.totals.summary.cached, prefixCache.totals.chat.prompt + prefixCache.totals.summary.prompt),
     summaryCalls: summarizer.calls,
