@@ -7,7 +7,7 @@ import type { CompressionSettings } from "@/lib/compression/settings";
 import type { RequestTool, Transcript } from "@/lib/compression/types";
 import * as outside from "../../support/outside-model/behaviour";
 import { OutsideSummarizer } from "../../support/simulation";
-import { chat, counter, MemoryLogger, resetSeq, TEST_SETTINGS, transcriptOf } from "../compression/fakes";
+import { chat, counter, MemoryLogger, resetSeq, setup, TEST_SETTINGS, transcriptOf } from "../compression/fakes";
 
 const TOOLS: RequestTool[] = [
   { type: "function", function: { name: "current_time", description: "The current time.", parameters: { type: "object", properties: {} } } },
@@ -86,5 +86,14 @@ describe("a summary request with the summary model equal to the chat model", () 
     const request = summarizer.requests[0]!;
     expect(request.tools).toBeUndefined();
     expect(request.messages).toHaveLength(2);
+  });
+
+  it("asks once more in the compact framing when the model answers the shared request with a tool call and no text", async () => {
+    const { manager, summarizer } = setup({ summaryModel: "" }, 8000);
+    // Offered the chat's tools, this model calls one instead of writing (the client hands the engine no text).
+    summarizer.respond = (request) => (request.tools?.length ? "" : undefined);
+    const change = await manager.compactNow(conversation());
+    expect(summarizer.calls.map((call) => call.tools?.length ?? 0)).toEqual([TOOLS.length, 0]);
+    expect(change.attempts.map((a) => a.outcome)).toEqual(["applied"]);
   });
 });
