@@ -15,7 +15,7 @@ import type { CompactionRecord, ModelCatalog, Summarizer, TokenCounter, Transcri
 /** With carryDetails, the model writes at most this share of the bound; the rest is room for what it left out. */
 const MODEL_SHARE_OF_BOUND = 0.8;
 /** The instruction's own lines beyond the strategy's text (tag, range line, title request, limits), generously. */
-const INSTRUCTION_FRAME_TOKENS = 400;
+const INSTRUCTION_FRAME_TOKENS = 200;
 
 /** A summary ready to become a record, or why there is none. */
 export type Written =
