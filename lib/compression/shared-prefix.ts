@@ -16,8 +16,10 @@ export type SharedPrefix = {
   tools?: readonly RequestTool[] | undefined;
   /** Names the material by its place in `messages` (and, for a model that reads, by its first and last message). */
   rangeLine: string;
-  /** Summaries the prefix shows besides the material: a line copied from them is a copy, not a summary. */
+  /** Summaries in view besides the material: facts only they hold are not the new summary's. */
   otherSummaries: CompactionRecord[];
+  /** What the prefix shows of every summary besides the material (stand-ins included): a line copied from them is a copy, not a summary. */
+  background: string[];
   /** Texts of the messages after the material (they stay in the request): facts only they hold are not the summary's. */
   after: string[];
 };
@@ -94,6 +96,7 @@ export function sharedPrefix(
     ...(transcript.tools?.length ? { tools: transcript.tools } : {}),
     rangeLine,
     otherSummaries: transcript.compactions.filter((c) => c.kind === "summary" && c.outOfView === undefined && !ids.has(c.id)),
+    background: transcript.compactions.filter((c) => c.kind === "summary" && !ids.has(c.id)).map((c) => c.outOfView ?? c.summary),
     after: kept.slice(end + 1).map((entry) => (typeof entry.chat.content === "string" ? entry.chat.content : "")),
   };
 }

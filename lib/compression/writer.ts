@@ -61,7 +61,7 @@ export class SummaryWriter {
       if (shared) {
         // The shared request shows every summary in view and the messages after the range: what the model copied of them is not new.
         const others = shared.otherSummaries;
-        return finalizeOutput(output, sourceFacts, preserve ? [...factsOfCompactions(others), ...extractFacts(shared.after.join("\n"))] : [], bound, { summaries: others.map((c) => c.summary), sources });
+        return finalizeOutput(output, sourceFacts, preserve ? [...factsOfCompactions(others), ...extractFacts(shared.after.join("\n"))] : [], bound, { summaries: shared.background, sources });
       }
       return finalizeOutput(
         output,
@@ -83,7 +83,7 @@ export class SummaryWriter {
         context.settings.preserveFactLines ? factsOfCompactions(children) : [],
         [],
         this.bound(context, undefined, children.map((c) => c.summary)),
-        shared ? { summaries: shared.otherSummaries.map((c) => c.summary), sources: children.map((c) => c.summary) } : undefined,
+        shared ? { summaries: shared.background, sources: children.map((c) => c.summary) } : undefined,
       ),
     );
   }

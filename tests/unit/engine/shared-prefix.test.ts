@@ -7,7 +7,7 @@ import type { CompressionSettings } from "@/lib/compression/settings";
 import type { RequestTool, Transcript } from "@/lib/compression/types";
 import * as outside from "../../support/outside-model/behaviour";
 import { OutsideSummarizer } from "../../support/simulation";
-import { chat, counter, MemoryLogger, resetSeq, setup, TEST_SETTINGS, transcriptOf } from "../compression/fakes";
+import { chat, compaction, counter, MemoryLogger, resetSeq, setup, TEST_SETTINGS, transcriptOf } from "../compression/fakes";
 
 const TOOLS: RequestTool[] = [
   { type: "function", function: { name: "current_time", description: "The current time.", parameters: { type: "object", properties: {} } } },
@@ -95,5 +95,23 @@ describe("a summary request with the summary model equal to the chat model", () 
     const change = await manager.compactNow(conversation());
     expect(summarizer.calls.map((call) => call.tools?.length ?? 0)).toEqual([TOOLS.length, 0]);
     expect(change.attempts.map((a) => a.outcome)).toEqual(["applied"]);
+  });
+
+  it("stores what the model wrote about the range, not what it copied from the summaries the prefix shows", async () => {
+    const { manager, summarizer } = setup({ summaryModel: "" }, 8000);
+    resetSeq(11);
+    const older = [
+      compaction("old", 1, 4, { summary: "Service Vega runs on port 9000.", outOfView: "[#1–#4, not shown] Vega\nService Vega runs on port 9000." }),
+      compaction("recent", 5, 10, { summary: "Team Lyra owns the deploy pipeline." }),
+    ];
+    const transcript = transcriptOf(chat(8, 300), { tools: TOOLS, toolTokens: 120, compactions: older });
+    summarizer.respond = (request) =>
+      request.tools?.length ? "Service Vega runs on port 9000.\nTeam Lyra owns the deploy pipeline.\nThe user asked questions and got answers." : undefined;
+    const change = await manager.compactNow(transcript);
+    expect(summarizer.calls[0]!.tools).toEqual(TOOLS);
+    const record = change.created.at(-1)!;
+    expect(record.kind === "summary" && record.summary).toContain("The user asked questions and got answers.");
+    expect(record.summary).not.toContain("Vega");
+    expect(record.summary).not.toContain("Lyra");
   });
 });
