@@ -96,17 +96,8 @@ export function planFold(
   if (levelOne.length === 0) return [];
   const cost = (c: CompactionRecord) => renderedCompactionTokens(c, tokens);
   const expected = Math.round(budget.summaryMaxTokens / 2);
-  const levelFull = levelOne.reduce((sum, c) => sum + cost(c), 0) + expected > budget.levelBudgetTokens || levelOne.length + 1 >= FAN_OUT;
-  // All summaries outgrowing their budget would merge the level-1 run right after the
-  // new summary is written (planMerge): folding now is the same tree in one call, and
-  // that call is served from the chat request's cache where a merge request is not.
-  // The newest level-1 summary is the best guess of the next one's size.
-  const likely = Math.max(expected, cost(levelOne.at(-1)!));
-  const total = compactionsInRequest(transcript.compactions)
-    .filter((c) => c.kind === "summary")
-    .reduce((sum, c) => sum + cost(c), 0);
-  const budgetFull = total + likely > budget.summaryBudgetTokens;
-  if (!levelFull && !budgetFull) return [];
+  const full = levelOne.reduce((sum, c) => sum + cost(c), 0) + expected > budget.levelBudgetTokens || levelOne.length + 1 >= FAN_OUT;
+  if (!full) return [];
 
   const free = new Set(summarizable(transcript).map((m) => m.seq));
   const freeBetween = (fromSeq: number, toSeq: number) => transcript.messages.some((m) => free.has(m.seq) && m.seq > fromSeq && m.seq < toSeq);
