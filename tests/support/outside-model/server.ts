@@ -9,7 +9,6 @@ import {
   argumentPieces,
   asksForTitle,
   cachedAfter,
-  cachedTokens,
   chatReply,
   classify,
   completionTokens,
