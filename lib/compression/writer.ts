@@ -9,7 +9,7 @@ import { STRATEGY_REGISTRY } from "./strategies";
 import type { StrategyContext, StrategyOutput } from "./strategies/types";
 import { summaryInputBudget } from "./triggers";
 import { DEFAULT_SUMMARY_INSTRUCTIONS, STRUCTURED_INSTRUCTIONS } from "./prompts";
-import { SummaryFailure } from "./summary-call";
+import { SummaryFailure, TOOL_CALL_INSTEAD } from "./summary-call";
 import type { CompactionRecord, ModelCatalog, Summarizer, TokenCounter, Transcript } from "./types";
 
 /** With carryDetails, the model writes at most this share of the bound; the rest is room for what it left out. */
@@ -116,7 +116,7 @@ export class SummaryWriter {
         output = await run(shared ? { ...strategyContext, shared } : strategyContext, shared);
       } catch (error) {
         // Offered the chat's tools, a model may answer with a tool call and no text: the compact framing offers none.
-        if (!shared || !(error instanceof SummaryFailure) || !error.reason.includes("empty output") || context.signal?.aborted) throw error;
+        if (!shared || !(error instanceof SummaryFailure) || error.reason !== TOOL_CALL_INSTEAD || context.signal?.aborted) throw error;
         output = await run(strategyContext, undefined);
       }
       return { ok: true, output, durationMs: this.deps.now().getTime() - started };

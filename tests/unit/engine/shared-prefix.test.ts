@@ -90,7 +90,8 @@ describe("a summary request with the summary model equal to the chat model", () 
 
   it("asks once more in the compact framing when the model answers the shared request with a tool call and no text", async () => {
     const { manager, summarizer } = setup({ summaryModel: "" }, 8000);
-    // Offered the chat's tools, this model calls one instead of writing (the client hands the engine no text).
+    // Offered the chat's tools, this model calls one instead of writing (the client hands the engine no text and the finish reason).
+    summarizer.finishReason = "tool_calls";
     summarizer.respond = (request) => (request.tools?.length ? "" : undefined);
     const change = await manager.compactNow(conversation());
     expect(summarizer.calls.map((call) => call.tools?.length ?? 0)).toEqual([TOOLS.length, 0]);
@@ -113,5 +114,14 @@ describe("a summary request with the summary model equal to the chat model", () 
     expect(record.kind === "summary" && record.summary).toContain("The user asked questions and got answers.");
     expect(record.summary).not.toContain("Vega");
     expect(record.summary).not.toContain("Lyra");
+  });
+
+  it("records an empty answer to the shared request as a failure, like any empty summary (no second call)", async () => {
+    const { manager, summarizer } = setup({ summaryModel: "" }, 8000);
+    summarizer.behaviour = "empty";
+    const change = await manager.compactNow(conversation());
+    expect(summarizer.calls).toHaveLength(1);
+    expect(change.created).toEqual([]);
+    expect(change.attempts.map((a) => a.outcome)).toEqual(["failed"]);
   });
 });
