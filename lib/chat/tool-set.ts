@@ -1,11 +1,27 @@
 // The tools every chat request offers at the least (a turn may offer more: see
 // lib/chat/tools), and what they cost in the prompt: the figures the settings pages
 // show and a context loaded outside a turn is measured with.
+import { recallByTools, type CompressionSettings } from "../compression/settings";
 import { COMPRESS_CONTEXT_TOOL } from "../compression/tools";
 import { countToolsTokens, REPLY_PRIMING_TOKENS } from "../llm/tokens";
 import { builtinTools } from "../llm/tools";
+import { HISTORY_TOOL_DEFINITIONS } from "./tools/history-definitions";
 
 export const TOOL_DEFINITIONS = [...builtinTools.map((tool) => tool.definition), COMPRESS_CONTEXT_TOOL];
 
 /** Tool definitions plus the request's own framing, in our count. */
 export const REQUEST_OVERHEAD_TOKENS = countToolsTokens(TOOL_DEFINITIONS) + REPLY_PRIMING_TOKENS;
+
+/** The same with the history tools, in the order a turn offers them. */
+const WITH_HISTORY_TOKENS = countToolsTokens([...TOOL_DEFINITIONS, ...HISTORY_TOOL_DEFINITIONS]) + REPLY_PRIMING_TOKENS;
+
+/**
+ * What a context measured outside a turn (the meter, background compaction) is counted
+ * with. The history tools are budgeted whenever the settings allow them, offered yet or
+ * not: they are offered from the first compaction on, which is exactly when a context
+ * is near its threshold, and a background compaction planned without them would leave
+ * the next turn's request over its target by their size.
+ */
+export function requestOverheadTokens(settings: Pick<CompressionSettings, "recallMode">): number {
+  return recallByTools(settings) ? WITH_HISTORY_TOKENS : REQUEST_OVERHEAD_TOKENS;
+}

@@ -27,6 +27,9 @@ import { registerTurn } from "./running-turns";
 import type { TurnGate } from "./turn-gate";
 import { NO_TOOLS, runToolCall, toolsForTurn, type TurnToolSet } from "./tools";
 import { continuationSeparator } from "./join-continuation";
+import { recallForTurn } from "./recall";
+import { requestOverheadTokens } from "./tool-set";
+import type { RecallBlock } from "../compression/recall";
 import type { MessageView } from "../views";
 
 const MAX_TOOL_ROUNDS = 6;
@@ -151,6 +154,9 @@ export async function* streamReply(input: ReplyInput): AsyncGenerator<TurnEvent>
 
     // The active context after the last reply, for the meter: what a fresh load would give.
     let context: Transcript | undefined;
+    // Found once, for the turn's first request, and sent with every round of the turn:
+    // the rounds then share their prefix up to the tool results they add.
+    let recall: RecallBlock | undefined;
     for (let round = 0; round < MAX_TOOL_ROUNDS; round++) {
       // Say "compressing" as soon as a summary starts (or the turn starts waiting for one
       // under way), not when it is done.
@@ -178,7 +184,8 @@ export async function* streamReply(input: ReplyInput): AsyncGenerator<TurnEvent>
       if (turn.signal.aborted) return;
 
       const transcript = applied.transcript;
-      const { messages, breakdown } = spanSync("build", () => compressionManager().buildRequest(transcript, settings));
+      if (round === 0 && target.kind === "new") recall = await span("recall", () => recallForTurn(userId, conversationId, transcript, settings));
+      const { messages, breakdown } = spanSync("build", () => compressionManager().buildRequest(transcript, settings, recall));
       const model = transcript.model;
       // Our count of the whole request as the server will count it (tool definitions
       // included when offered), so that its reported prompt_tokens over this figure is
@@ -284,7 +291,11 @@ export async function* streamReply(input: ReplyInput): AsyncGenerator<TurnEvent>
       context = undefined;
     }
 
-    const after = context ?? (await activeTranscript(userId, conversationId));
+    // Measured as the next turn will send it: with the history tools once they are offered
+    // (budgeted from the settings, like a context loaded outside a turn), even when this
+    // turn, before the first compaction, did not offer them yet.
+    const loaded = context ?? (await activeTranscript(userId, conversationId, settings));
+    const after = { ...loaded, toolTokens: Math.max(loaded.toolTokens, requestOverheadTokens(settings)) };
     yield { type: "done", context: await span("meter", () => contextMeter(userId, conversationId, settings, after)) };
     // Only when the context is past the pre-emptive level: a job (and its transcript
     // load) for every turn would cost more than the turn itself.

@@ -6,7 +6,8 @@ import { factsOfCompactions, factsOfMessages } from "./finalize";
 import { enforceHardLimit } from "./hard-limit";
 import { inViewSummaries, levelCap, planFold, planMerge, summaryRuns, type MergePlan } from "./levels";
 import { standIns } from "./out-of-view";
-import { budgetFor, measureTranscript } from "./measure";
+import { budgetFor, calibrationOf, measureTranscript, toOurTokens } from "./measure";
+import type { RecallBlock } from "./recall";
 import { failureOf, passSignal, withNotes, type RunContext } from "./pass";
 import { Recorder } from "./records";
 import { formatCount, renderedCompactionTokens } from "./render";
@@ -87,9 +88,20 @@ export class AutoCompressionManager {
     return measureTranscript(transcript, settings, this.deps);
   }
 
-  /** The request for the next model call; guaranteed under the hard limit. */
-  buildRequest(transcript: Transcript, settings: CompressionSettings): BuiltRequest {
-    return buildRequest(transcript, settings, this.deps, this.deps.logger);
+  /** The request for the next model call, with the turn's recall block if any; guaranteed under the hard limit. */
+  buildRequest(transcript: Transcript, settings: CompressionSettings, recall?: RecallBlock): BuiltRequest {
+    return buildRequest(transcript, settings, this.deps, this.deps.logger, recall);
+  }
+
+  /**
+   * Room a recall block may take in this transcript's request: the recall budget, or
+   * what is left under the hard limit when that is less (in our count, as a message).
+   */
+  recallRoom(transcript: Transcript, settings: CompressionSettings): number {
+    const budget = this.budget(transcript, settings);
+    const calibration = calibrationOf(transcript.messages);
+    const left = budget.hardLimit - requestTokens(transcript, settings, this.deps);
+    return Math.max(0, toOurTokens(Math.min(budget.recallTokens, left), calibration));
   }
 
   planRewind(allCompactions: RewindCompaction[], fromSeq: number): RewindPlan {

@@ -1,10 +1,11 @@
 import { elideMiddle } from "./elide";
 import { breakdownOf, budgetFor, calibrationOf, measureTranscript, toServerTokens, type MeasureDeps } from "./measure";
 import { compactionsInRequest, formatCount, MESSAGE_OVERHEAD_TOKENS, renderCompactionText, renderedCompactionTokens } from "./render";
+import { historyNotice, type RecallBlock } from "./recall";
 import type { CompressionSettings } from "./settings";
 import type { BuiltRequest, ChatMessage, CompressionLogger, ToolCall, Transcript, TranscriptMessage } from "./types";
 
-type EntrySource = "system" | "summary" | "message" | "note";
+type EntrySource = "system" | "summary" | "message" | "note" | "recall";
 type Entry = { chat: ChatMessage; tokens: number; source: EntrySource; seq?: number; keep?: boolean };
 
 const MIN_ELIDED_TOKENS = 32;
@@ -97,15 +98,23 @@ function budgetNoteText(totalTokens: number, contextWindow: number, settings: Co
   return `Context: ${used}% of ${formatCount(contextWindow)} tokens used; ${plan}.`;
 }
 
-/** Every entry of the request, in order, before it is made to fit. */
-export function assembleEntries(transcript: Transcript, settings: CompressionSettings, deps: MeasureDeps): Entry[] {
+/**
+ * Every entry of the request, in order, before it is made to fit. The history notice
+ * follows the system prompt (it appears with the first summary, which changes the
+ * request from there on anyway); a recall block goes just before the last user message,
+ * after everything a prefix cache could have kept.
+ */
+export function assembleEntries(transcript: Transcript, settings: CompressionSettings, deps: MeasureDeps, recall?: RecallBlock): Entry[] {
   const entries: Entry[] = [];
   if (transcript.systemPrompt.trim()) {
     entries.push({ chat: { role: "system", content: transcript.systemPrompt }, tokens: transcript.systemPromptTokens, source: "system", keep: true });
   }
+  const notice = historyNotice(transcript, settings);
+  if (notice !== null) entries.push({ chat: { role: "system", content: notice }, tokens: deps.tokens.count(notice) + MESSAGE_OVERHEAD_TOKENS, source: "system", keep: true });
   const body = repairToolPairs(ordered(transcript, deps), deps);
   const lastUser = body.findLastIndex((entry) => entry.chat.role === "user");
   if (lastUser >= 0) body[lastUser] = { ...body[lastUser]!, keep: true };
+  if (recall && lastUser >= 0) body.splice(lastUser, 0, { chat: { role: "system", content: recall.text }, tokens: recall.tokens, source: "recall" });
   entries.push(...body);
   if (settings.budgetNote) {
     const measured = measureTranscript(transcript, settings, deps);
@@ -146,10 +155,12 @@ function dropUntilFits(entries: Entry[], limit: number): { kept: Entry[]; droppe
   if (total <= limit) return { kept: entries, dropped: 0 };
   const removed = new Array<boolean>(entries.length).fill(false);
   let dropped = 0;
-  const note = entries.findIndex((entry) => entry.source === "note");
-  if (note >= 0) {
-    removed[note] = true;
-    total -= entries[note]!.tokens;
+  // Extras first: the recall block and the budget note only help while there is room.
+  for (const extra of ["recall", "note"] as const) {
+    const index = entries.findIndex((entry) => entry.source === extra);
+    if (index < 0 || total <= limit) continue;
+    removed[index] = true;
+    total -= entries[index]!.tokens;
     dropped++;
   }
   for (const source of ["message", "summary"] as const) {
@@ -222,8 +233,9 @@ export function buildRequest(
   settings: CompressionSettings,
   deps: MeasureDeps,
   logger?: CompressionLogger,
+  recall?: RecallBlock,
 ): BuiltRequest {
-  const assembled = assembleEntries(transcript, settings, deps);
+  const assembled = assembleEntries(transcript, settings, deps, recall);
   const calibration = calibrationOf(transcript.messages);
   const budget = budgetFor(transcript, settings, deps.models);
   const limit = entryLimit(transcript, settings, deps);
@@ -247,8 +259,9 @@ export function buildRequest(
   const sum = (source: EntrySource[]) => entries.filter((e) => source.includes(e.source)).reduce((total, e) => total + e.tokens, 0);
   return {
     messages: entries.map((entry) => entry.chat),
+    recallTokens: sum(["recall"]),
     breakdown: breakdownOf(
-      { systemTokens: sum(["system", "note"]), summaryTokens: sum(["summary"]), messageTokens: sum(["message"]), toolTokens: transcript.toolTokens },
+      { systemTokens: sum(["system", "note", "recall"]), summaryTokens: sum(["summary"]), messageTokens: sum(["message"]), toolTokens: transcript.toolTokens },
       calibration,
       budget.contextWindow,
     ),
