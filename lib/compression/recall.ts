@@ -16,9 +16,12 @@ export type RecallBlock = { text: string; tokens: number; messages: number };
 const RECALL_HEADING =
   "Earlier messages of this conversation that match the user's next message (from the summarized part, quoted word for word; shown for this turn only):";
 
-/** The lines that tell the model what it is looking at once something is compressed; null before. */
+/**
+ * The lines that tell the model what it is looking at once something is compressed;
+ * null before, and with recall off (the request is then what it was before recall existed).
+ */
 export function historyNotice(transcript: Pick<Transcript, "compactions">, settings: Pick<CompressionSettings, "recallMode">): string | null {
-  if (transcript.compactions.length === 0) return null;
+  if (transcript.compactions.length === 0 || settings.recallMode === "off") return null;
   const lines = [
     "Earlier parts of this conversation are summarized in your context; every original message is stored.",
     "Numbers like (#12) or #12–#40 refer to original messages by their number.",

@@ -155,12 +155,10 @@ function dropUntilFits(entries: Entry[], limit: number): { kept: Entry[]; droppe
   if (total <= limit) return { kept: entries, dropped: 0 };
   const removed = new Array<boolean>(entries.length).fill(false);
   let dropped = 0;
-  // Extras first: the recall block and the budget note only help while there is room.
-  for (const extra of ["recall", "note"] as const) {
-    const index = entries.findIndex((entry) => entry.source === extra);
-    if (index < 0 || total <= limit) continue;
-    removed[index] = true;
-    total -= entries[index]!.tokens;
+  const note = entries.findIndex((entry) => entry.source === "note");
+  if (note >= 0) {
+    removed[note] = true;
+    total -= entries[note]!.tokens;
     dropped++;
   }
   for (const source of ["message", "summary"] as const) {
@@ -235,10 +233,13 @@ export function buildRequest(
   logger?: CompressionLogger,
   recall?: RecallBlock,
 ): BuiltRequest {
-  const assembled = assembleEntries(transcript, settings, deps, recall);
   const calibration = calibrationOf(transcript.messages);
   const budget = budgetFor(transcript, settings, deps.models);
   const limit = entryLimit(transcript, settings, deps);
+  // A recall block only ever uses room that is left: with it over the limit, it goes
+  // before any message is cut or dropped.
+  const withRecall = assembleEntries(transcript, settings, deps, recall);
+  const assembled = recall && entryTokens(withRecall) > limit ? withRecall.filter((entry) => entry.source !== "recall") : withRecall;
   const before = entryTokens(assembled);
   let elided = elideOversized(assembled, limit, deps, settings.preserveFactLines);
   const { kept: entries, dropped } = dropUntilFits(assembled, limit);
