@@ -63,17 +63,23 @@ export function anyWordQuery(text: string): string {
 
 /**
  * The original messages under an active compaction (not kept in view beside it) that
- * share the most words with `text`, best first: what automatic recall offers the model.
- * Any word matches (a question shares few words with the sentence that answers it);
- * ts_rank prefers messages that match more of them.
+ * share the most telling words with `text`, best first: what automatic recall offers the
+ * model. Any word matches (a question shares few words with the sentence that answers
+ * it), and each matched word counts by how rare it is among the matches
+ * (ln((n + 1) / df), n the matching messages, df those with the word): "k13" in one
+ * message outweighs "project" in every one, which ts_rank alone does not see.
  */
 export async function searchCompressed(db: Db, userId: string, conversationId: string, text: string, limit: number): Promise<RecallHit[]> {
   const query = anyWordQuery(text);
   if (!query) return [];
   const rows = await db.$queryRaw<{ seq: number; role: string; content: string; excerpt: string; rank: number }[]>`
-    WITH q AS (SELECT websearch_to_tsquery('english', ${query}) AS query),
+    WITH q AS (
+      SELECT websearch_to_tsquery('english', ${query}) AS query,
+             tsvector_to_array(to_tsvector('english', ${query})) AS lexemes
+    ),
     matched AS (
-      SELECT m.seq, m.role::text AS role, m.content, ts_rank(m."searchVector", q.query) AS rank
+      SELECT m.seq, m.role::text AS role, m.content,
+             ARRAY(SELECT l FROM unnest(tsvector_to_array(m."searchVector")) l WHERE l = ANY (q.lexemes)) AS words
       FROM "Message" m JOIN "Conversation" c ON c.id = m."conversationId", q
       WHERE c.id = ${conversationId} AND c."userId" = ${userId}
         AND numnode(q.query) > 0
@@ -83,12 +89,19 @@ export async function searchCompressed(db: Db, userId: string, conversationId: s
           WHERE k."conversationId" = m."conversationId" AND k."undoneAt" IS NULL AND k."supersededById" IS NULL
             AND m.seq BETWEEN k."fromSeq" AND k."toSeq" AND NOT (m.seq = ANY (k."keptSeqs"))
         )
-      ORDER BY rank DESC, m.seq DESC
+    ),
+    df AS (SELECT w, count(*)::float8 AS n FROM matched, unnest(matched.words) w GROUP BY w),
+    total AS (SELECT count(*)::float8 AS n FROM matched),
+    scored AS (
+      SELECT matched.seq, matched.role, matched.content,
+             (SELECT coalesce(sum(ln((total.n + 1) / df.n)), 0) FROM unnest(matched.words) w JOIN df ON df.w = w) AS score
+      FROM matched, total
+      ORDER BY score DESC, matched.seq DESC
       LIMIT ${limit}
     )
-    SELECT matched.seq, matched.role, matched.content, matched.rank::float8 AS rank,
-           ts_headline('english', matched.content, q.query, ${EXCERPT_OPTIONS}) AS excerpt
-    FROM matched, q
-    ORDER BY matched.rank DESC, matched.seq DESC`;
+    SELECT scored.seq, scored.role, scored.content, scored.score::float8 AS rank,
+           ts_headline('english', scored.content, q.query, ${EXCERPT_OPTIONS}) AS excerpt
+    FROM scored, q
+    ORDER BY scored.score DESC, scored.seq DESC`;
   return rows.map((row) => ({ ...row, seq: Number(row.seq), rank: Number(row.rank), excerpt: row.excerpt.replaceAll(MARK_START, "").replaceAll(MARK_END, "") }));
 }

@@ -24,15 +24,19 @@ import {
   type CompletionBody,
   type SummaryMode,
   type TitleMode,
+  CHAT_MODES,
+  type ChatMode,
 } from "./behaviour";
 
-export type { SummaryMode, TitleMode } from "./behaviour";
+export type { ChatMode, SummaryMode, TitleMode } from "./behaviour";
 
 export type OutsideModelOptions = {
   port?: number;
   summaryMode?: SummaryMode;
   /** Whether summaries open with the title line a request asks for. */
   titles?: TitleMode;
+  /** How chat turns use tools (see CHAT_MODES). */
+  chatMode?: ChatMode;
   usage?: "always" | "never" | "random";
   contextWindow?: number;
   seed?: number;
@@ -75,6 +79,7 @@ const optionsPatch = z
   .object({
     summaryMode: z.enum(SUMMARY_MODES),
     titles: z.enum(TITLE_MODES),
+    chatMode: z.enum(CHAT_MODES),
     usage: z.enum(["always", "never", "random"]),
     contextWindow: z.number().int().positive().nullable(),
     seed: z.number().int(),
@@ -92,7 +97,7 @@ const completionBody = z.looseObject({
 
 type Config = Required<Omit<OutsideModelOptions, "port" | "contextWindow">> & { contextWindow?: number };
 
-const DEFAULTS: Config = { summaryMode: "extractive", titles: "follow", usage: "always", seed: 1, summaryLatencyMs: 0, chatLatencyMs: 0, failRate: 0, hang: false };
+const DEFAULTS: Config = { summaryMode: "extractive", titles: "follow", chatMode: "directed", usage: "always", seed: 1, summaryLatencyMs: 0, chatLatencyMs: 0, failRate: 0, hang: false };
 
 /** Separate streams per purpose, so e.g. chunking does not shift which request fails. */
 function generators(seed: number) {
@@ -189,7 +194,7 @@ export async function startOutsideModel(options: OutsideModelPatch = {}): Promis
       finishReason = summary.finishReason;
     } else {
       await sleep(config.chatLatencyMs);
-      reply = chatReply(body);
+      reply = chatReply(body, config.chatMode);
       finishReason = reply.kind === "tool_call" ? "tool_calls" : "stop";
     }
     if (res.destroyed) return;
