@@ -62,11 +62,18 @@ export function anyWordQuery(text: string): string {
 }
 
 /**
+ * A match must share with the user's message at least one word that at most this share
+ * of the compressed messages contain: ordinary words ("plan", "check") are in most of
+ * them, and a block of such matches would cost every turn its size for nothing.
+ */
+const MAX_TELLING_SHARE = 0.1;
+
+/**
  * The original messages under an active compaction (not kept in view beside it) that
  * share the most telling words with `text`, best first: what automatic recall offers the
  * model. Any word matches (a question shares few words with the sentence that answers
- * it), and each matched word counts by how rare it is among the matches
- * (ln((n + 1) / df), n the matching messages, df those with the word): "k13" in one
+ * it), and each matched word counts by how rare it is among the compressed messages
+ * (ln((n + 1) / df), n the compressed messages, df those with the word): "k13" in one
  * message outweighs "project" in every one, which ts_rank alone does not see.
  */
 export async function searchCompressed(db: Db, userId: string, conversationId: string, text: string, limit: number): Promise<RecallHit[]> {
@@ -91,12 +98,20 @@ export async function searchCompressed(db: Db, userId: string, conversationId: s
         )
     ),
     df AS (SELECT w, count(*)::float8 AS n FROM matched, unnest(matched.words) w GROUP BY w),
-    total AS (SELECT count(*)::float8 AS n FROM matched),
-    scored AS (
+    total AS (
+      SELECT greatest(1, coalesce(sum(k."coveredMessageCount"), 0))::float8 AS n
+      FROM "Compaction" k WHERE k."conversationId" = ${conversationId} AND k."undoneAt" IS NULL AND k."supersededById" IS NULL
+    ),
+    weighed AS (
       SELECT matched.seq, matched.role, matched.content,
-             (SELECT coalesce(sum(ln((total.n + 1) / df.n)), 0) FROM unnest(matched.words) w JOIN df ON df.w = w) AS score
+             (SELECT coalesce(sum(ln((total.n + 1) / df.n)), 0) FROM unnest(matched.words) AS mw(word) JOIN df ON df.w = mw.word) AS score,
+             (SELECT coalesce(min(df.n), total.n) FROM unnest(matched.words) AS mw(word) JOIN df ON df.w = mw.word) AS rarest
       FROM matched, total
-      ORDER BY score DESC, matched.seq DESC
+    ),
+    scored AS (
+      SELECT weighed.* FROM weighed, total
+      WHERE weighed.rarest <= greatest(1, total.n * ${MAX_TELLING_SHARE})
+      ORDER BY score DESC, weighed.seq DESC
       LIMIT ${limit}
     )
     SELECT scored.seq, scored.role, scored.content, scored.score::float8 AS rank,
