@@ -141,7 +141,7 @@ describe("acceptance, reduced (8k window, 120 turns, 12 facts, a summarizer that
   for (const { name, chatMode, floor, ...rest } of runs) {
     const recallMode = "recallMode" in rest ? rest.recallMode : undefined;
     it(`${name}: ≥ ${floor} of 12 answered, nothing over the window, no truncation`, async () => {
-      const result = await recallRun(h.db, outside, { window: 8192, turns: 120, facts: 12, chatMode, ...(recallMode ? { settings: { recallMode, carryDetails: false } } : {}) });
+      const result = await recallRun(h.db, h.user, outside, { window: 8192, turns: 120, facts: 12, chatMode, ...(recallMode ? { settings: { recallMode, carryDetails: false } } : {}) });
       console.log(`recall acceptance (reduced) ${name}:`, JSON.stringify({ ...result, unanswered: result.unanswered.slice(0, 5) }));
       expect(result.planted).toBe(12);
       expect(result.answered).toBeGreaterThanOrEqual(floor);

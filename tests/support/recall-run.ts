@@ -3,12 +3,15 @@
 // way and a summarizer that loses half of the facts it reads; then every fact is asked
 // for. The outside model answers a `<<recall WORD>>` from what its request holds, or —
 // in its `search` chat mode — looks the word up with a search tool it is offered.
+import type { Actor } from "../../lib/chat/actor";
 import { backgroundSettled } from "../../lib/chat/compressor";
-import type { CompressionSettings } from "../../lib/compression/settings";
+import type { TurnEvent } from "../../lib/chat/events";
+import * as ops from "../../lib/chat/operations";
+import { DEFAULT_SETTINGS, type CompressionSettings } from "../../lib/compression/settings";
 import type { Db } from "../../lib/db/client";
-import { countText, mulberry32, textOf, type ChatMode, type Message } from "./outside-model/behaviour";
+import { writeUserSettings } from "../../lib/db/settings";
+import { countText, mulberry32, textOf, type ChatMode, type Message, type SummaryMode } from "./outside-model/behaviour";
 import type { OutsideModel } from "./outside-model/server";
-import { newConversation, saveTestSettings, send } from "./harness";
 import { chatter } from "./simulation";
 
 export type RecallRunOptions = {
@@ -16,6 +19,11 @@ export type RecallRunOptions = {
   turns: number;
   facts: number;
   chatMode: ChatMode;
+  /** Default half_facts: a summarizer that loses half of the facts it reads. */
+  summaryMode?: SummaryMode;
+  /** Size of a turn (outside tokens): the user's chatter and the reply. */
+  userTokens?: number;
+  replyTokens?: number;
   settings?: Partial<CompressionSettings>;
   seed?: number;
 };
@@ -32,6 +40,11 @@ export type RecallRunResult = {
   recallBlocks: number;
   /** Calls of the history tools the model made. */
   toolCalls: number;
+  summaryCalls: number;
+  /** Prompt plus completion of the summary calls (outside count). */
+  summaryCostTokens: number;
+  cachedTokens: number;
+  highestLevel: number;
   largestPrompt: number;
   overWindow: number;
   truncations: number;
@@ -50,27 +63,34 @@ export function recallFact(index: number): { key: string; value: string; sentenc
   return { key, value, sentence: `The code name of project ${key} is ${value}.` };
 }
 
-export async function recallRun(db: Db, outside: OutsideModel, options: RecallRunOptions): Promise<RecallRunResult> {
+async function turn(actor: Actor, conversationId: string, content: string): Promise<TurnEvent[]> {
+  const events: TurnEvent[] = [];
+  for await (const event of await ops.startTurn(actor, { conversationId, content })) events.push(event);
+  return events;
+}
+
+/** Runs as `actor`, whose own settings it overwrites (defaults, the window, then `options.settings`). */
+export async function recallRun(db: Db, actor: Actor, outside: OutsideModel, options: RecallRunOptions): Promise<RecallRunResult> {
   outside.reset();
-  outside.configure({ summaryMode: "half_facts", chatMode: options.chatMode, contextWindow: options.window, titles: "follow", usage: "always", failRate: 0 });
-  await saveTestSettings(db, { contextWindowOverrides: { [MODEL]: options.window }, ...options.settings });
-  const conversation = await newConversation(MODEL, "You are a helpful assistant.");
+  outside.configure({ summaryMode: options.summaryMode ?? "half_facts", chatMode: options.chatMode, contextWindow: options.window, titles: "follow", usage: "always", failRate: 0 });
+  await writeUserSettings(db, actor.id, { ...DEFAULT_SETTINGS, contextWindowOverrides: { [MODEL]: options.window }, ...options.settings });
+  const conversation = await ops.createConversation(actor, { title: "Recall run", model: MODEL, systemPrompt: "You are a helpful assistant." });
   const rng = mulberry32(options.seed ?? options.window);
   const every = Math.max(1, Math.floor(options.turns / options.facts));
   let planted = 0;
-  for (let turn = 0; turn < options.turns; turn++) {
-    let content = `${chatter(rng, 60)} <<reply 150>>`;
+  for (let index = 0; index < options.turns; index++) {
+    let content = `${chatter(rng, options.userTokens ?? 60)} <<reply ${options.replyTokens ?? 150}>>`;
     // The first fact a few turns in, the last well before the end, so every one is compressed by the time it is asked for.
-    if (turn % every === 2 && planted < options.facts) content += `\n${recallFact(planted++).sentence}`;
-    const events = await send(conversation.id, content);
+    if (index % every === 2 && planted < options.facts) content += `\n${recallFact(planted++).sentence}`;
+    const events = await turn(actor, conversation.id, content);
     const error = events.find((event) => event.type === "error");
-    if (error) throw new Error(`turn ${turn}: ${JSON.stringify(error)}`);
+    if (error) throw new Error(`turn ${index}: ${JSON.stringify(error)}`);
     await backgroundSettled(conversation.id);
   }
   const unanswered: string[] = [];
   for (let index = 0; index < planted; index++) {
     const fact = recallFact(index);
-    const events = await send(conversation.id, `<<recall ${fact.key}>>`);
+    const events = await turn(actor, conversation.id, `<<recall ${fact.key}>>`);
     await backgroundSettled(conversation.id);
     const reply = events.flatMap((event) => (event.type === "message" && event.message.role === "assistant" ? [event.message.content] : [])).at(-1) ?? "";
     if (!reply.includes(fact.value)) unanswered.push(`${fact.key}: ${reply.slice(0, 120)}`);
@@ -92,6 +112,8 @@ export async function recallRun(db: Db, outside: OutsideModel, options: RecallRu
     if (call && (call.name === "search_history" || call.name === "open_history")) toolCalls++;
   }
   const attempts = await db.compactionAttempt.findMany({ where: { conversationId: conversation.id } });
+  const summaries = outside.requests().filter((request) => request.kind === "summary" && request.status === 200);
+  const highest = await db.compaction.aggregate({ where: { conversationId: conversation.id }, _max: { level: true } });
   return {
     planted,
     answered: planted - unanswered.length,
@@ -101,6 +123,10 @@ export async function recallRun(db: Db, outside: OutsideModel, options: RecallRu
     recallTokens,
     recallBlocks,
     toolCalls,
+    summaryCalls: summaries.length,
+    summaryCostTokens: summaries.reduce((sum, request) => sum + request.promptTokens + countText(request.reply?.text ?? ""), 0),
+    cachedTokens: outside.promptCache().cachedTokens,
+    highestLevel: highest._max.level ?? 0,
     largestPrompt: Math.max(0, ...outside.requests().map((request) => request.promptTokens)),
     overWindow: outside.stats().overWindow,
     truncations: attempts.filter((attempt) => attempt.strategy === "truncation" && attempt.outcome === "applied").length,

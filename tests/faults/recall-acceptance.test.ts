@@ -1,0 +1,38 @@
+// The recall acceptance at full size (a reduced run is in tests/integration/recall.test.ts):
+// 8k and 32k windows, default settings, 400 turns, 40 plain-sentence facts, a summarizer
+// that drops half of the facts it reads (the outside model's half_facts), through the real
+// turn and PostgreSQL. A model that searches when it cannot see the answer must answer
+// ≥ 38 of 40; a model that ignores tools, with automatic recall, ≥ 34. No request over the
+// window, no truncation while summaries succeed.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { setupHarness } from "../support/harness";
+import { startOutsideModel, type OutsideModel } from "../support/outside-model/server";
+import { recallRun } from "../support/recall-run";
+
+const h = setupHarness();
+let outside: OutsideModel;
+
+beforeAll(async () => {
+  outside = await startOutsideModel({ seed: 21 });
+  process.env.OPENAI_BASE_URL = outside.url;
+});
+afterAll(async () => {
+  await outside.close();
+});
+
+describe("recall acceptance: 400 turns, 40 facts, half of the facts lost by every summary", () => {
+  for (const window of [8192, 32_768]) {
+    for (const [chatMode, floor] of [["search", 38], ["ignore", 34]] as const) {
+      it(`${window}: a model that ${chatMode === "search" ? "searches" : "ignores tools (automatic recall)"} answers ≥ ${floor} of 40`, async () => {
+        const result = await recallRun(h.db, h.user, outside, { window, turns: 400, facts: 40, chatMode });
+        console.log(`recall acceptance ${window} ${chatMode}:`, JSON.stringify({ ...result, unanswered: result.unanswered.slice(0, 8) }));
+        expect(result.planted).toBe(40);
+        expect(result.answered).toBeGreaterThanOrEqual(floor);
+        expect(result.overWindow).toBe(0);
+        expect(result.largestPrompt).toBeLessThanOrEqual(window);
+        expect(result.truncations).toBe(0);
+        expect(result.appliedSummaries).toBeGreaterThan(0);
+      }, 900_000);
+    }
+  }
+});
