@@ -21,18 +21,33 @@ afterAll(async () => {
 });
 
 describe("recall acceptance: 400 turns, 40 facts, half of the facts lost by every summary", () => {
+  const runs = [
+    { name: "a model that searches (default settings)", chatMode: "search", floor: 38 },
+    { name: "a model that searches, recall by tools alone", chatMode: "search", floor: 38, settings: { recallMode: "tools" } },
+    { name: "a model that ignores tools (default settings: automatic recall)", chatMode: "ignore", floor: 34 },
+  ] as const;
   for (const window of [8192, 32_768]) {
-    for (const [chatMode, floor] of [["search", 38], ["ignore", 34]] as const) {
-      it(`${window}: a model that ${chatMode === "search" ? "searches" : "ignores tools (automatic recall)"} answers ≥ ${floor} of 40`, async () => {
-        const result = await recallRun(h.db, h.user, outside, { window, turns: 400, facts: 40, chatMode });
-        console.log(`recall acceptance ${window} ${chatMode}:`, JSON.stringify({ ...result, unanswered: result.unanswered.slice(0, 8) }));
+    for (const { name, chatMode, floor, ...rest } of runs) {
+      it(`${window}: ${name} answers ≥ ${floor} of 40`, async () => {
+        const settings = "settings" in rest ? { settings: { ...rest.settings } } : {};
+        const result = await recallRun(h.db, h.user, outside, { window, turns: 400, facts: 40, chatMode, ...settings });
+        console.log(`recall acceptance ${window} ${name}:`, JSON.stringify({ ...result, unanswered: result.unanswered.slice(0, 8) }));
         expect(result.planted).toBe(40);
         expect(result.answered).toBeGreaterThanOrEqual(floor);
         expect(result.overWindow).toBe(0);
         expect(result.largestPrompt).toBeLessThanOrEqual(window);
         expect(result.truncations).toBe(0);
         expect(result.appliedSummaries).toBeGreaterThan(0);
+        if ("settings" in rest) expect(result.toolCalls).toBeGreaterThan(0);
       }, 900_000);
     }
   }
+
+  // The control: the same run without recall loses what the summaries dropped, so the floors above can fail.
+  it("8192, recall off: fewer than 34 of 40 answered", async () => {
+    const result = await recallRun(h.db, h.user, outside, { window: 8192, turns: 400, facts: 40, chatMode: "search", settings: { recallMode: "off" } });
+    console.log("recall acceptance 8192 off:", JSON.stringify({ ...result, unanswered: result.unanswered.length }));
+    expect(result.answered).toBeLessThan(34);
+    expect(result.overWindow).toBe(0);
+  }, 900_000);
 });

@@ -26,6 +26,12 @@ export type RecallRunOptions = {
   replyTokens?: number;
   settings?: Partial<CompressionSettings>;
   seed?: number;
+  /**
+   * Every turn also says something specific (a build number, a ticket), as a working
+   * conversation does: the facts then compete with other specifics for the room summaries
+   * and stand-ins have, instead of being the only sentences worth keeping. Default on.
+   */
+  noise?: boolean;
 };
 
 export type RecallRunResult = {
@@ -80,6 +86,7 @@ export async function recallRun(db: Db, actor: Actor, outside: OutsideModel, opt
   let planted = 0;
   for (let index = 0; index < options.turns; index++) {
     let content = `${chatter(rng, options.userTokens ?? 60)} <<reply ${options.replyTokens ?? 150}>>`;
+    if (options.noise ?? true) content += `\nBuild ${1000 + Math.floor(rng() * 9000)} of branch ${index} passed on runner R${Math.floor(rng() * 90) + 10}.`;
     // The first fact a few turns in, the last well before the end, so every one is compressed by the time it is asked for.
     if (index % every === 2 && planted < options.facts) content += `\n${recallFact(planted++).sentence}`;
     const events = await turn(actor, conversation.id, content);
