@@ -85,3 +85,22 @@ describe("recall block", () => {
     expect(request.messages.at(-2)!.content).toBe(transcript.messages[0]!.content);
   });
 });
+
+describe("recall settings", () => {
+  it("the recall budget is recallMaxTokens, at most 8% of the window, and says when it was scaled down", async () => {
+    const { contextBudget: budget } = await import("@/lib/compression/budget");
+    const { DEFAULT_SETTINGS } = await import("@/lib/compression/settings");
+    expect(budget(32_768, DEFAULT_SETTINGS).recallTokens).toBe(1500);
+    const small = budget(8192, DEFAULT_SETTINGS);
+    expect(small.recallTokens).toBe(655);
+    expect(small.adjustments.find((a) => a.setting === "recallMaxTokens")).toMatchObject({ configured: 1500, effective: 655 });
+    expect(budget(1000, DEFAULT_SETTINGS).recallTokens).toBe(100);
+  });
+
+  it("a conversation may override the recall mode and size; unknown modes are refused", async () => {
+    const { overridesPatchSchema } = await import("@/lib/settings-layers");
+    expect(overridesPatchSchema.parse({ recallMode: "tools", recallMaxTokens: 800 })).toEqual({ recallMode: "tools", recallMaxTokens: 800 });
+    expect(overridesPatchSchema.safeParse({ recallMode: "sometimes" }).success).toBe(false);
+    expect(overridesPatchSchema.safeParse({ recallMaxTokens: 50 }).success).toBe(false);
+  });
+});
