@@ -184,7 +184,7 @@ async function main() {
       (WITH_RECALL
         ? "The three \"real turn\" rows run the same shape of conversation (≈100-token messages, ≈200-token replies, a plain-sentence fact every tenth turn, " +
           "the same extractive summarizer, preserveFactLines off, otherwise default settings) through lib/chat's turn and PostgreSQL against the outside model over HTTP " +
-          "(tests/support/recall-run.ts), then ask for every fact (`<<recall k1NN>>`, one more turn each, so their requests include those turns); " +
+          "(tests/support/recall-run.ts), with one more sentence a turn carrying a build number (the run's noise: the facts compete with other specifics for the room summaries and stand-ins have, which the in-memory rows' facts do not), then ask for every fact (`<<recall k1NN>>`, one more turn each, so their requests include those turns); " +
           "their facts column counts the facts the model ANSWERED, not the ones visible. recall tokens spent = the automatic recall blocks in the requests (outside count); " +
           "the tools row's lookups are ordinary tool messages inside its prompt tokens."
         : ""),
