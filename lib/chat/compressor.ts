@@ -67,8 +67,9 @@ async function loadActive(
   known?: ConversationHead,
 ): Promise<{ transcript: Transcript; historyVersion: number }> {
   const { transcript, historyVersion } = await loadTranscript(await getDb(), userId, conversationId, countSystemPrompt, known);
-  // Without settings (a retry's check, a manual compaction's preview) the default recall mode decides.
-  return { transcript: { ...transcript, toolTokens: requestOverheadTokens(settings ?? DEFAULT_SETTINGS) }, historyVersion };
+  // Without settings (a retry's check) the default recall mode decides.
+  const toolTokens = requestOverheadTokens(settings ?? DEFAULT_SETTINGS, transcript.compactions.length > 0);
+  return { transcript: { ...transcript, toolTokens }, historyVersion };
 }
 
 /** The active context as the next request will be built from it (tool definitions included). */

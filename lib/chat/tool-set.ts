@@ -17,11 +17,10 @@ const WITH_HISTORY_TOKENS = countToolsTokens([...TOOL_DEFINITIONS, ...HISTORY_TO
 
 /**
  * What a context measured outside a turn (the meter, background compaction) is counted
- * with. The history tools are budgeted whenever the settings allow them, offered yet or
- * not: they are offered from the first compaction on, which is exactly when a context
- * is near its threshold, and a background compaction planned without them would leave
- * the next turn's request over its target by their size.
+ * with: what the next turn will offer. The history tools are offered once something is
+ * compressed and the settings allow them, so they count exactly then; counted before,
+ * the meter would show the threshold reached while the turn, without them, stays under it.
  */
-export function requestOverheadTokens(settings: Pick<CompressionSettings, "recallMode">): number {
-  return recallByTools(settings) ? WITH_HISTORY_TOKENS : REQUEST_OVERHEAD_TOKENS;
+export function requestOverheadTokens(settings: Pick<CompressionSettings, "recallMode">, compressed: boolean): number {
+  return compressed && recallByTools(settings) ? WITH_HISTORY_TOKENS : REQUEST_OVERHEAD_TOKENS;
 }

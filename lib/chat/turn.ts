@@ -291,11 +291,10 @@ export async function* streamReply(input: ReplyInput): AsyncGenerator<TurnEvent>
       context = undefined;
     }
 
-    // Measured as the next turn will send it: with the history tools once they are offered
-    // (budgeted from the settings, like a context loaded outside a turn), even when this
-    // turn, before the first compaction, did not offer them yet.
+    // Measured as the next turn will send it: with the history tools once something is
+    // compressed, even when this turn compressed first and so did not offer them yet.
     const loaded = context ?? (await activeTranscript(userId, conversationId, settings));
-    const after = { ...loaded, toolTokens: Math.max(loaded.toolTokens, requestOverheadTokens(settings)) };
+    const after = { ...loaded, toolTokens: Math.max(loaded.toolTokens, requestOverheadTokens(settings, loaded.compactions.length > 0)) };
     yield { type: "done", context: await span("meter", () => contextMeter(userId, conversationId, settings, after)) };
     // Only when the context is past the pre-emptive level: a job (and its transcript
     // load) for every turn would cost more than the turn itself.

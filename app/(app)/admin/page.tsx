@@ -29,7 +29,7 @@ export default async function AdminPage() {
         defaults={DEFAULT_SETTINGS}
         models={info?.models ?? null}
         defaultModel={info?.defaultModel ?? null}
-        overheadTokens={requestOverheadTokens(defaults)}
+        overheadTokens={requestOverheadTokens(defaults, true)}
         save={saveDefaultsAction}
       />
     </div>

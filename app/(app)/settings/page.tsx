@@ -25,7 +25,7 @@ export default async function SettingsPage() {
         defaults={defaults}
         models={info?.models ?? null}
         defaultModel={info?.defaultModel ?? null}
-        overheadTokens={requestOverheadTokens(settings)}
+        overheadTokens={requestOverheadTokens(settings, true)}
         save={saveSettingsAction}
       />
     </div>
