@@ -4,7 +4,7 @@ import { useRef, useState } from "react";
 import { conversationSettingsAction, updateConversationSettingsAction } from "@/app/actions";
 import { useChat } from "@/components/stores/chat-store";
 import { SETTING_FIELDS, type SettingName } from "@/components/settings/fields";
-import { STRATEGIES } from "@/lib/compression/settings";
+import { RECALL_MODES, STRATEGIES } from "@/lib/compression/settings";
 import { OVERRIDABLE_SETTINGS, type OverridableSetting, type OverridesPatch, type ResolvedSettings, type SettingSource } from "@/lib/settings-layers";
 import { Button } from "../ui/Button";
 import { submitWith } from "../ui/forms";
@@ -153,11 +153,11 @@ export function ConversationSettingsDialog({ conversationId }: { conversationId:
                       />
                       Override for this conversation
                     </label>
-                    {name === "strategy" ? (
+                    {name === "strategy" || name === "recallMode" ? (
                       <select className={INPUT} disabled={!rows[name].overridden} value={rows[name].text} onChange={(event) => setRow(name, { text: event.target.value })} aria-label={SETTING_FIELDS[name].label}>
-                        {STRATEGIES.map((strategy) => (
-                          <option key={strategy} value={strategy}>
-                            {strategy}
+                        {(name === "strategy" ? STRATEGIES : RECALL_MODES).map((option) => (
+                          <option key={option} value={option}>
+                            {option}
                           </option>
                         ))}
                       </select>

@@ -29,6 +29,9 @@ import type { TurnGate } from "./turn-gate";
 import { NO_TOOLS, toolsForTurn, type TurnToolSet } from "./tools";
 import { askApprovals, runDecidedCall } from "./tools/approval";
 import { continuationSeparator } from "./join-continuation";
+import { recallForTurn } from "./recall";
+import { requestOverheadTokens } from "./tool-set";
+import type { RecallBlock } from "../compression/recall";
 import type { MessageView } from "../views";
 
 const MAX_TOOL_ROUNDS = 6;
@@ -149,11 +152,13 @@ export async function* streamReply(input: ReplyInput): AsyncGenerator<TurnEvent>
     const settings = input.settings ?? gate.settings ?? (await span("settings", () => readSettings(db, userId, conversationId))).settings;
     const toolSet = await offer(input, settings);
     const tools = toolSet.definitions.length > 0 ? toolSet.definitions : undefined;
-    const overheadTokens = toolSet.overheadTokens;
     yield* opening(input);
 
     // The active context after the last reply, for the meter: what a fresh load would give.
     let context: Transcript | undefined;
+    // Found once, for the turn's first request, and sent with every round of the turn:
+    // the rounds then share their prefix up to the tool results they add.
+    let recall: RecallBlock | undefined;
     for (let round = 0; round < MAX_TOOL_ROUNDS; round++) {
       // Say "compressing" as soon as a summary starts (or the turn starts waiting for one
       // under way), not when it is done.
@@ -165,7 +170,7 @@ export async function* streamReply(input: ReplyInput): AsyncGenerator<TurnEvent>
         signal: turn.signal,
         // Only the first round: a tool round stored its results since.
         known: round === 0 ? gate.head : null,
-        overheadTokens,
+        offered: toolSet,
         onSummarizing: (range) => announce({ type: "status", stage: "compressing", messageCount: range.messageCount }),
         onAwaiting: () => announce({ type: "status", stage: "awaiting_compaction" }),
       });
@@ -181,7 +186,8 @@ export async function* streamReply(input: ReplyInput): AsyncGenerator<TurnEvent>
       if (turn.signal.aborted) return;
 
       const transcript = applied.transcript;
-      const { messages, breakdown } = spanSync("build", () => compressionManager().buildRequest(transcript, settings));
+      if (round === 0 && target.kind === "new") recall = await span("recall", () => recallForTurn(userId, conversationId, transcript, settings));
+      const { messages, breakdown } = spanSync("build", () => compressionManager().buildRequest(transcript, settings, recall));
       const model = transcript.model;
       // Our count of the whole request as the server will count it (tool definitions
       // included when offered), so that its reported prompt_tokens over this figure is
@@ -300,7 +306,10 @@ export async function* streamReply(input: ReplyInput): AsyncGenerator<TurnEvent>
       if (turn.signal.aborted) break;
     }
 
-    const after = context ?? (await activeTranscript(userId, conversationId));
+    // Measured as the next turn will send it: with the history tools once something is
+    // compressed, even when this turn compressed first and so did not offer them yet.
+    const loaded = context ?? (await activeTranscript(userId, conversationId, settings));
+    const after = { ...loaded, toolTokens: Math.max(loaded.toolTokens, requestOverheadTokens(settings, loaded.compactions.length > 0)) };
     yield { type: "done", context: await span("meter", () => contextMeter(userId, conversationId, settings, after)) };
     // Only when the context is past the pre-emptive level: a job (and its transcript
     // load) for every turn would cost more than the turn itself.

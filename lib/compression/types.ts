@@ -336,4 +336,5 @@ export type ApplyProvidedInput = {
 };
 
 /** The assembled model request and what it costs. */
-export type BuiltRequest = { messages: ChatMessage[]; breakdown: ContextBreakdown };
+/** `recallTokens`: what the automatic recall block costs in it (our count; 0 without one, or when it had to be dropped). */
+export type BuiltRequest = { messages: ChatMessage[]; breakdown: ContextBreakdown; recallTokens: number };

@@ -602,3 +602,66 @@ describe("independence", () => {
     }
   });
 });
+
+describe("chat modes and half_facts (recall)", () => {
+  const searchTool: ChatCompletionTool = {
+    type: "function",
+    function: {
+      name: "look_back",
+      description: "Search the history of this conversation.",
+      parameters: { type: "object", properties: { limit: { type: "integer" }, words: { type: "string" } }, required: ["words"] },
+    },
+  };
+  const otherTool: ChatCompletionTool = { type: "function", function: { name: "current_time", description: "The time.", parameters: { type: "object", properties: {} } } };
+  const ask: ChatCompletionMessageParam[] = [
+    { role: "system", content: "You are helpful." },
+    { role: "user", content: "hello. The code name of project k113 is v100113." },
+    { role: "assistant", content: "ok" },
+    { role: "user", content: "<<recall k120>>" },
+  ];
+
+  it("search: a word it cannot see is looked up with an offered search tool, then answered from the result only", async () => {
+    const { client } = await start({ chatMode: "search" });
+    const first = await client.chat.completions.create({ model: "m", messages: ask, tools: [otherTool, searchTool] });
+    const call = first.choices[0]!.message.tool_calls?.[0];
+    expect(call?.type === "function" ? { name: call.function.name, args: JSON.parse(call.function.arguments) } : null).toEqual({ name: "look_back", args: { words: "k120" } });
+    const answered = await client.chat.completions.create({
+      model: "m",
+      tools: [otherTool, searchTool],
+      messages: [
+        ...ask,
+        { role: "assistant", content: null, tool_calls: [call!] },
+        { role: "tool", tool_call_id: call!.id, content: "#40 (user): The code name of project k120 is v100120.\n#3 (user): unrelated k113 words." },
+      ],
+    });
+    expect(answered.choices[0]!.message.content).toBe("#40 (user): The code name of project k120 is v100120.");
+    // A word it can see is answered at once; without a search tool it says what it sees.
+    const seen = await client.chat.completions.create({ model: "m", messages: [...ask.slice(0, 3), { role: "user", content: "<<recall k113>>" }], tools: [searchTool] });
+    expect(seen.choices[0]!.message.content).toBe("The code name of project k113 is v100113.");
+    const noTool = await client.chat.completions.create({ model: "m", messages: ask, tools: [otherTool] });
+    expect(noTool.choices[0]!.message.content).toBe("NOT FOUND");
+  });
+
+  it("ignore: never calls a tool, not even when told to", async () => {
+    const { client } = await start({ chatMode: "ignore" });
+    const unseen = await client.chat.completions.create({ model: "m", messages: ask, tools: [searchTool] });
+    expect(unseen.choices[0]!.message.tool_calls ?? []).toEqual([]);
+    expect(unseen.choices[0]!.message.content).toBe("NOT FOUND");
+    const told = await client.chat.completions.create({ model: "m", messages: [{ role: "user", content: '<<tool current_time {"a":1}>>' }], tools: [otherTool] });
+    expect(told.choices[0]!.message.tool_calls ?? []).toEqual([]);
+  });
+
+  it("half_facts keeps about half of the fact sentences, every other salient sentence, and varies from pass to pass", () => {
+    const facts = Array.from({ length: 200 }, (_, i) => `The code name of project k${100 + i} is v${100_000 + i}.`);
+    const material = [...facts, "We met Ada Lovelace there.", "plain words only here."].join("\n");
+    const text = summarize(material, "half_facts", undefined, false).text;
+    const kept = facts.filter((fact) => text.includes(fact)).length;
+    expect(kept).toBeGreaterThan(70);
+    expect(kept).toBeLessThan(130);
+    expect(text).toContain("We met Ada Lovelace there.");
+    expect(text).not.toContain("plain words only here.");
+    let state = 1;
+    const other = summarize(material, "half_facts", undefined, false, () => ((state = (state * 48271) % 2147483647) / 2147483647)).text;
+    expect(other).not.toBe(text);
+  });
+});

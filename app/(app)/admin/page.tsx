@@ -2,7 +2,7 @@ import { notFound } from "next/navigation";
 import { adminSettings, modelInfoIfAvailable, prices } from "@/lib/chat/operations";
 import { requirePageUser } from "@/lib/auth/current-user";
 import { DEFAULT_SETTINGS } from "@/lib/compression/settings";
-import { REQUEST_OVERHEAD_TOKENS } from "@/lib/chat/tool-set";
+import { requestOverheadTokens } from "@/lib/chat/tool-set";
 import { SettingsForm } from "@/components/settings/SettingsForm";
 import { SignupSwitch } from "@/components/account/SignupSwitch";
 import { PriceTable } from "@/components/account/PriceTable";
@@ -31,7 +31,7 @@ export default async function AdminPage() {
         defaults={DEFAULT_SETTINGS}
         models={info?.models ?? null}
         defaultModel={info?.defaultModel ?? null}
-        overheadTokens={REQUEST_OVERHEAD_TOKENS}
+        overheadTokens={requestOverheadTokens(defaults, true)}
         save={saveDefaultsAction}
       />
     </div>

@@ -4,12 +4,13 @@ import type { ToolCall } from "../../compression/types";
 import { countToolsTokens, REPLY_PRIMING_TOKENS } from "../../llm/tokens";
 import { builtinSource } from "./builtin";
 import { compressContextSource } from "./compress-context";
+import { historySource } from "./history";
 import type { ToolCallContext, ToolResult, ToolSource, ToolSourceContext, TurnTool } from "./types";
 import type { ChatTool } from "../../llm/client";
 import { untilStopped } from "./stoppable";
 
 /** In the order the request lists them; a tool's name is unique across sources (the first wins). */
-const SOURCES: readonly ToolSource[] = [builtinSource, compressContextSource];
+const SOURCES: readonly ToolSource[] = [builtinSource, compressContextSource, historySource];
 
 export type TurnToolSet = {
   tools: readonly TurnTool[];

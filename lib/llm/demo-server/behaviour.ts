@@ -257,12 +257,49 @@ const RECALL_RE = /RECALL ([^\s?]+)\?/g;
 const REPLY_WORDS_RE = /REPLY_WORDS=(\d+)/;
 const TIME_RE = /what time is it|(^|\s)\/time\b/i;
 
+/** The queries of the search_history calls made since the user's last message. */
+function searchedThisTurn(messages: readonly ChatMessage[]): Set<string> {
+  const searched = new Set<string>();
+  let at = messages.length - 1;
+  while (at >= 0 && messages[at]!.role !== "user") at--;
+  for (const message of messages.slice(at + 1)) {
+    if (message.role !== "assistant" || !message.tool_calls) continue;
+    for (const call of message.tool_calls) {
+      if (call.function.name !== "search_history") continue;
+      try {
+        const query = (JSON.parse(call.function.arguments) as { query?: unknown }).query;
+        if (typeof query === "string") searched.add(query);
+      } catch {
+        // A call the demo model did not write; nothing to learn from it.
+      }
+    }
+  }
+  return searched;
+}
+
+/**
+ * RECALL answers from what the request shows; a key it cannot see is looked up with
+ * search_history when offered (once per key and turn), then answered from the results.
+ */
+function recallReply(messages: readonly ChatMessage[], keys: string[], tools: readonly OfferedTool[] | undefined): Reply {
+  const values = keys.map((key) => ({ key, value: recallFact(messages, key) }));
+  if (offers(tools, "search_history")) {
+    const searched = searchedThisTurn(messages);
+    const missing = values.find(({ key, value }) => value === undefined && !searched.has(key));
+    if (missing) return { type: "tool_call", name: "search_history", arguments: JSON.stringify({ query: missing.key }) };
+  }
+  return { type: "text", content: values.map(({ key, value }) => `${key}=${value ?? "UNKNOWN"}`).join("\n") };
+}
+
 /** The demo chat model. Rules are applied in this order; the first that matches wins. */
 export function chatReply(messages: readonly ChatMessage[], tools?: readonly OfferedTool[]): Reply {
   const last = messages[messages.length - 1];
-  if (last?.role === "tool") return { type: "text", content: `The tool returned: ${last.content}` };
-
   const user = lastUserContent(messages);
+  const keys = [...user.matchAll(RECALL_RE)].map((m) => m[1] ?? "").filter(Boolean);
+  if (last?.role === "tool") {
+    return keys.length > 0 && searchedThisTurn(messages).size > 0 ? recallReply(messages, keys, tools) : { type: "text", content: `The tool returned: ${last.content}` };
+  }
+
   if (user.includes("COMPRESS_CONTEXT") && offers(tools, "compress_context")) {
     const summary = ["Summary of the conversation so far.", ...factLines(messages)].join("\n");
     return { type: "tool_call", name: "compress_context", arguments: JSON.stringify({ summary }) };
@@ -270,11 +307,7 @@ export function chatReply(messages: readonly ChatMessage[], tools?: readonly Off
   if (TIME_RE.test(user) && offers(tools, "current_time")) {
     return { type: "tool_call", name: "current_time", arguments: "{}" };
   }
-  const keys = [...user.matchAll(RECALL_RE)].map((m) => m[1] ?? "").filter(Boolean);
-  if (keys.length > 0) {
-    const answers = keys.map((key) => `${key}=${recallFact(messages, key) ?? "UNKNOWN"}`);
-    return { type: "text", content: answers.join("\n") };
-  }
+  if (keys.length > 0) return recallReply(messages, keys, tools);
   const words = REPLY_WORDS_RE.exec(user);
   if (words) {
     const n = Math.min(Number(words[1]), MAX_REPLY_WORDS);

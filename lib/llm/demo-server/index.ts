@@ -38,7 +38,9 @@
  *                         message with whitespace collapsed to single spaces.
  *
  * CHAT REQUESTS (the demo model), first matching rule wins; "user text" = the last user message:
- *   1. last message is a tool result       → "The tool returned: <content>"
+ *   1. last message is a tool result       → "The tool returned: <content>", unless the user text has RECALL keys
+ *                                            and search_history was called since it: then rule 4 again
+ *                                            (the results are in the request now)
  *   2. user text has COMPRESS_CONTEXT and tools include compress_context
  *                                          → tool call compress_context {"summary":"Summary of the conversation
  *                                            so far.\n<FACT lines joined by \n>"}
@@ -46,7 +48,10 @@
  *                                          → tool call current_time with arguments "{}"
  *   4. user text has "RECALL key?" (one or more) → one line "key=value" per key, in order, joined by "\n";
  *                                            value from the LAST "FACT key=value" anywhere in the request
- *                                            (system summaries included), else "key=UNKNOWN"
+ *                                            (system summaries and tool results included), else "key=UNKNOWN";
+ *                                            but a key it cannot see, with search_history offered and not yet
+ *                                            called for that key since the user text → tool call search_history
+ *                                            {"query":"<key>"} (one key per call, in order)
  *   5. user text has REPLY_WORDS=n         → exactly n lorem-like lowercase words separated by single
  *                                            spaces, seeded by the user text (n capped at 50000)
  *   6. otherwise                           → Markdown echo: "**Demo model** — you said: “…”" (first 40

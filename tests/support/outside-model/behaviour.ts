@@ -2,14 +2,14 @@
 // (see README.md): the point is a second, independently written opinion on what a
 // model says, so the app's own assumptions cannot leak into the checks.
 
-export const SUMMARY_MODES = ["extractive", "terse", "verbose", "cut", "empty", "foreign", "drop_facts", "lossy", "prose", "mixed"] as const;
+export const SUMMARY_MODES = ["extractive", "terse", "verbose", "cut", "empty", "foreign", "drop_facts", "lossy", "half_facts", "prose", "mixed"] as const;
 export type SummaryMode = (typeof SUMMARY_MODES)[number];
 /** The modes `mixed` chooses from. */
 export const MIXED_CHOICES = ["extractive", "terse", "verbose", "cut", "drop_facts"] as const satisfies readonly SummaryMode[];
 
 export type ToolCallShape = { id?: string; type?: string; function?: { name?: string; arguments?: string } };
 export type Message = { role: string; content?: unknown; tool_calls?: ToolCallShape[]; tool_call_id?: string; name?: string };
-export type ToolShape = { type?: string; function?: { name?: string } };
+export type ToolShape = { type?: string; function?: { name?: string; description?: string; parameters?: unknown } };
 export type CompletionBody = {
   model?: string;
   messages: Message[];
@@ -32,6 +32,15 @@ export const CITE_MODES = ["exact", "wild"] as const;
 export type CiteMode = (typeof CITE_MODES)[number];
 /** Share of the sentences `lossy` leaves out of every summary. */
 export const LOSSY_DROP_RATE = 0.1;
+/** Share of the fact sentences (a digit or FACT) `half_facts` leaves out of every summary. */
+export const HALF_FACTS_DROP_RATE = 0.5;
+/**
+ * How the model treats tools on chat turns: `directed` calls one only when the user's
+ * message says `<<tool NAME {json}>>`; `search` also looks a `<<recall WORD>>` up with an
+ * offered search tool when WORD is nowhere in its request; `ignore` never calls a tool.
+ */
+export const CHAT_MODES = ["directed", "search", "ignore"] as const;
+export type ChatMode = (typeof CHAT_MODES)[number];
 export type ChatReply = { kind: "text"; text: string } | { kind: "tool_call"; name: string; arguments: string };
 
 // ---------------------------------------------------------------- counting
@@ -341,6 +350,11 @@ export function summarize(material: string, mode: SummaryMode, maxTokens: number
     case "drop_facts":
       if (json) return capped(jsonSummary(nonFacts, title), maxTokens);
       return capped(titled(nonFacts.length ? `Summary: ${nonFacts.join("\n")}` : "Summary: the conversation continued."), maxTokens);
+    case "half_facts": {
+      // Extractive, but each sentence with a fact survives a pass only by a coin toss.
+      const kept = salient.filter((sentence) => !hasFact(sentence) || random() >= HALF_FACTS_DROP_RATE);
+      return capped(json ? jsonSummary(kept, title) : titled(`Summary: ${kept.join("\n")}`), maxTokens);
+    }
     case "lossy": {
       // Writes up everything it saw but loses some of it on every pass, as a model squeezing a long text does.
       const kept = all.filter(() => random() >= LOSSY_DROP_RATE);
@@ -443,20 +457,50 @@ function recall(messages: Message[], word: string): string {
   return seen.size ? [...seen].join(" | ") : "NOT FOUND";
 }
 
-export function chatReply(body: Pick<CompletionBody, "messages" | "tools">): ChatReply {
+/** An offered tool whose name or description speaks of searching, and the name of its first required string parameter. */
+export function searchTool(tools: readonly ToolShape[]): { name: string; parameter: string } | undefined {
+  for (const tool of tools) {
+    const name = tool.function?.name;
+    if (!name || !/search/i.test(`${name} ${tool.function?.description ?? ""}`)) continue;
+    const schema = (tool.function?.parameters ?? {}) as { properties?: Record<string, { type?: string }>; required?: string[] };
+    const properties = schema.properties ?? {};
+    const parameter = (schema.required ?? Object.keys(properties)).find((key) => properties[key]?.type === "string");
+    if (parameter) return { name, parameter };
+  }
+  return undefined;
+}
+
+/** Messages after the last user message: this turn's tool calls and results. */
+function sinceLastUser(messages: Message[]): Message[] {
+  const at = messages.findLastIndex((message) => message.role === "user");
+  return at < 0 ? [] : messages.slice(at + 1);
+}
+
+const RECALL_RE = /<<recall\s+([^\s>]+)\s*>>/;
+
+export function chatReply(body: Pick<CompletionBody, "messages" | "tools">, mode: ChatMode = "directed"): ChatReply {
   const { messages } = body;
   const last = messages.at(-1);
-  if (last?.role === "tool") return { kind: "text", text: `Tool said: ${textOf(last.content).slice(0, 200)}` };
-
   const user = lastUserText(messages);
+  const recallWord = RECALL_RE.exec(user)?.[1];
+  if (last?.role === "tool") {
+    // A lookup this turn made: answered from what the tools returned, by the recall rule.
+    if (recallWord && mode === "search") return { kind: "text", text: recall(sinceLastUser(messages).filter((m) => m.role === "tool"), recallWord) };
+    return { kind: "text", text: `Tool said: ${textOf(last.content).slice(0, 200)}` };
+  }
+
   const tool = /<<tool\s+([\w.-]+)\s+(\{[\s\S]*\})\s*>>/.exec(user);
-  if (tool && offeredTools(body).some((offered) => offered.function?.name === tool[1])) {
+  if (mode !== "ignore" && tool && offeredTools(body).some((offered) => offered.function?.name === tool[1])) {
     return { kind: "tool_call", name: tool[1]!, arguments: tool[2]! };
   }
   const reply = /<<reply\s+(\d+)\s*>>/.exec(user);
   if (reply) return { kind: "text", text: filler(Number(reply[1]), user) };
-  const recallWord = /<<recall\s+([^\s>]+)\s*>>/.exec(user);
-  if (recallWord) return { kind: "text", text: recall(messages, recallWord[1]!) };
+  if (recallWord) {
+    const seen = recall(messages, recallWord);
+    const search = mode === "search" && seen === "NOT FOUND" ? searchTool(offeredTools(body)) : undefined;
+    if (search) return { kind: "tool_call", name: search.name, arguments: JSON.stringify({ [search.parameter]: recallWord }) };
+    return { kind: "text", text: seen };
+  }
 
   const words = user.trim().split(/\s+/).filter(Boolean).slice(0, 12);
   return { kind: "text", text: `Noted: ${words.join(" ")}.` };

@@ -26,9 +26,11 @@ import {
   type CiteMode,
   type SummaryMode,
   type TitleMode,
+  CHAT_MODES,
+  type ChatMode,
 } from "./behaviour";
 
-export type { CiteMode, SummaryMode, TitleMode } from "./behaviour";
+export type { ChatMode, CiteMode, SummaryMode, TitleMode } from "./behaviour";
 
 export type OutsideModelOptions = {
   port?: number;
@@ -39,6 +41,8 @@ export type OutsideModelOptions = {
   cite?: boolean;
   /** `wild`: the cites also name numbers that are nowhere in the material. */
   citeMode?: CiteMode;
+  /** How chat turns use tools (see CHAT_MODES). */
+  chatMode?: ChatMode;
   usage?: "always" | "never" | "random";
   contextWindow?: number;
   seed?: number;
@@ -87,6 +91,7 @@ const optionsPatch = z
     titles: z.enum(TITLE_MODES),
     cite: z.boolean(),
     citeMode: z.enum(CITE_MODES),
+    chatMode: z.enum(CHAT_MODES),
     usage: z.enum(["always", "never", "random"]),
     contextWindow: z.number().int().positive().nullable(),
     seed: z.number().int(),
@@ -104,7 +109,7 @@ const completionBody = z.looseObject({
 
 type Config = Required<Omit<OutsideModelOptions, "port" | "contextWindow">> & { contextWindow?: number };
 
-const DEFAULTS: Config = { summaryMode: "extractive", titles: "follow", cite: false, citeMode: "exact", usage: "always", seed: 1, summaryLatencyMs: 0, chatLatencyMs: 0, failRate: 0, hang: false };
+const DEFAULTS: Config = { summaryMode: "extractive", titles: "follow", cite: false, citeMode: "exact", chatMode: "directed", usage: "always", seed: 1, summaryLatencyMs: 0, chatLatencyMs: 0, failRate: 0, hang: false };
 
 /** Separate streams per purpose, so e.g. chunking does not shift which request fails. */
 function generators(seed: number) {
@@ -208,7 +213,7 @@ export async function startOutsideModel(options: OutsideModelPatch = {}): Promis
       finishReason = summary.finishReason;
     } else {
       await sleep(config.chatLatencyMs);
-      reply = chatReply(body);
+      reply = chatReply(body, config.chatMode);
       finishReason = reply.kind === "tool_call" ? "tool_calls" : "stop";
     }
     if (res.destroyed) return;

@@ -141,3 +141,30 @@ describe("summary digest", () => {
     expect(text.split("\n").at(-1)).toBe('Digest: 4 messages (2 user, 1 assistant, 1 tool); last user message: "book it".');
   });
 });
+
+describe("demo recall through the history tools", () => {
+  const search = [{ type: "function", function: { name: "search_history" } }];
+  const call = (id: string, query: string) => ({
+    role: "assistant" as const,
+    content: null,
+    tool_calls: [{ id, type: "function" as const, function: { name: "search_history", arguments: JSON.stringify({ query }) } }],
+  });
+  const result = (id: string, content: string) => ({ role: "tool" as const, tool_call_id: id, content });
+
+  it("looks up a key it cannot see, one search per key, then answers from the results", () => {
+    const asked = [sys("[Summary of messages 1–20 (level 1)]\nFACT a=1"), user("RECALL a? RECALL b? RECALL c?")];
+    expect(chatReply(asked, search)).toEqual({ type: "tool_call", name: "search_history", arguments: '{"query":"b"}' });
+    const afterB = [...asked, call("t1", "b"), result("t1", 'Matches for "b":\n#4 (user): we chose FACT b=22 then')];
+    expect(chatReply(afterB, search)).toEqual({ type: "tool_call", name: "search_history", arguments: '{"query":"c"}' });
+    const afterC = [...afterB, call("t2", "c"), result("t2", 'No message or summary of this conversation matches "c".')];
+    expect(chatReply(afterC, search)).toEqual({ type: "text", content: "a=1\nb=22\nc=UNKNOWN" });
+  });
+
+  it("answers at once without the tool, and keeps the plain tool-result echo for other tools", () => {
+    expect(chatReply([user("RECALL b?")])).toEqual({ type: "text", content: "b=UNKNOWN" });
+    expect(chatReply([user("what time is it"), { role: "assistant", content: null, tool_calls: [{ id: "x", type: "function", function: { name: "current_time", arguments: "{}" } }] }, result("x", "12:00")], search)).toEqual({
+      type: "text",
+      content: "The tool returned: 12:00",
+    });
+  });
+});
