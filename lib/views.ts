@@ -4,6 +4,10 @@ import { z } from "zod";
 import type { BudgetAdjustment } from "./compression/budget";
 import type { CompactionKind, CompactionSource, CompactionTrigger, ContextBreakdown, SummarySections, ToolCall } from "./compression/types";
 
+export const toolOutcomeSchema = z.enum(["done", "failed", "denied"]);
+/** How a tool call ended: it ran (done), it ran and failed, or the user refused it. */
+export type ToolOutcome = z.infer<typeof toolOutcomeSchema>;
+
 export const messageStatusSchema = z.enum(["complete", "streaming", "stopped", "error"]);
 export type MessageStatus = z.infer<typeof messageStatusSchema>;
 
@@ -32,7 +36,16 @@ export type MessageView =
       usage: { promptTokens: number; completionTokens: number } | null;
       error: string | null;
     })
-  | (MessageViewBase & { role: "tool"; toolCallId: string; toolName: string | null });
+  | (MessageViewBase & {
+      role: "tool";
+      toolCallId: string;
+      toolName: string | null;
+      /** Null on results stored before outcomes were recorded. */
+      toolOutcome: ToolOutcome | null;
+      toolDurationMs: number | null;
+      /** The tool server that ran the call; null for a built-in tool. */
+      toolServer: string | null;
+    });
 
 export type CompactionView = {
   id: string;

@@ -1,5 +1,6 @@
-// The tools every chat request offers, and what they cost in the prompt: the engine
-// counts them as part of the request it must fit under the hard limit.
+// The tools every chat request offers at the least (a turn may offer more: see
+// lib/chat/tools), and what they cost in the prompt: the figures the settings pages
+// show and a context loaded outside a turn is measured with.
 import { COMPRESS_CONTEXT_TOOL } from "../compression/tools";
 import { countToolsTokens, REPLY_PRIMING_TOKENS } from "../llm/tokens";
 import { builtinTools } from "../llm/tools";
@@ -8,6 +9,3 @@ export const TOOL_DEFINITIONS = [...builtinTools.map((tool) => tool.definition),
 
 /** Tool definitions plus the request's own framing, in our count. */
 export const REQUEST_OVERHEAD_TOKENS = countToolsTokens(TOOL_DEFINITIONS) + REPLY_PRIMING_TOKENS;
-
-/** What a request that offers no tools costs beyond its messages (Continue's). */
-export const TOOLLESS_REQUEST_OVERHEAD_TOKENS = REPLY_PRIMING_TOKENS;

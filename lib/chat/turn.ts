@@ -3,16 +3,14 @@
 // calls and loop until the model answers in text.
 import type { CompressionSettings } from "../compression/settings";
 import { assistantChat } from "../compression/request";
-import { COMPRESS_CONTEXT_TOOL, providedSummaryOf } from "../compression/tools";
 import type { ToolCall, Transcript } from "../compression/types";
 import { getDb } from "../db/client";
 import { appendMessages, appendMessageRows, extendReply, type MessageDraft, type ReplyExtension } from "../db/messages";
 import { attemptRecordToView, toMessageView, toTranscriptMessage } from "../db/mappers";
 import { readSettings } from "../db/settings";
 import { AppError } from "../errors";
-import { ModelError, streamChat, type ChatTool } from "../llm/client";
+import { ModelError, streamChat } from "../llm/client";
 import { countMessageTokensAsync } from "../llm/token-pool";
-import { runTool } from "../llm/tools";
 import { logger } from "../log/logger";
 import { span, spanSync, startSpan } from "../log/timing";
 import {
@@ -21,14 +19,13 @@ import {
   compressionManager,
   contextMeter,
   scheduleBackgroundCompaction,
-  withTranscript,
 } from "./compressor";
 import { config } from "../config";
 import { recordTurn } from "../server/metrics";
 import type { TurnEvent } from "./events";
 import { registerTurn } from "./running-turns";
 import type { TurnGate } from "./turn-gate";
-import { REQUEST_OVERHEAD_TOKENS, TOOL_DEFINITIONS, TOOLLESS_REQUEST_OVERHEAD_TOKENS } from "./tool-set";
+import { NO_TOOLS, runToolCall, toolsForTurn, type TurnToolSet } from "./tools";
 import { continuationSeparator } from "./join-continuation";
 import type { MessageView } from "../views";
 
@@ -67,24 +64,6 @@ export type ReplyTarget =
 
 export type ReplyInput = TurnInput & { target: ReplyTarget };
 
-/** compress_context runs here, against the conversation; every other tool is a built-in. */
-async function runToolCall(userId: string, conversationId: string, settings: CompressionSettings, call: ToolCall): Promise<string> {
-  if (call.name === COMPRESS_CONTEXT_TOOL.function.name) {
-    const summary = providedSummaryOf(call.arguments);
-    if (summary === null) return 'Error: the arguments of compress_context must be JSON of the form {"summary": "<text>"}.';
-    const applied = await withTranscript(userId, conversationId, settings, (transcript) =>
-      compressionManager().applyProvided(transcript, { summary, trigger: "tool" }, settings),
-    );
-    const created = applied.compactions[0];
-    if (!created) {
-      const reason = applied.attempts[0]?.reason ?? "nothing to compress";
-      return `compress_context did not change the context: ${reason}`;
-    }
-    return `Context compressed: ${created.coveredMessageCount} messages (${created.coveredTokens} tokens) replaced by your summary (${created.summaryTokens} tokens).`;
-  }
-  return (await runTool(call)).content;
-}
-
 /** Checks that a retry has something to answer: the active context must end with the user's turn. */
 async function assertRetryable(userId: string, conversationId: string): Promise<void> {
   const transcript = await activeTranscript(userId, conversationId);
@@ -98,11 +77,9 @@ export function runTurn(input: TurnInput): AsyncGenerator<TurnEvent> {
   return streamReply({ ...input, target: { kind: "new" } });
 }
 
-/** The tools a target's request offers, and what the request costs beyond its messages. */
-function offer(target: ReplyTarget): { tools: readonly ChatTool[] | undefined; overheadTokens: number } {
-  return target.kind === "new"
-    ? { tools: TOOL_DEFINITIONS, overheadTokens: REQUEST_OVERHEAD_TOKENS }
-    : { tools: undefined, overheadTokens: TOOLLESS_REQUEST_OVERHEAD_TOKENS };
+/** The tools a target's request offers (fixed for the whole reply), and what they cost in the prompt. */
+function offer(input: ReplyInput, settings: CompressionSettings): Promise<TurnToolSet> | TurnToolSet {
+  return input.target.kind === "new" ? toolsForTurn({ userId: input.userId, conversationId: input.conversationId, settings }) : NO_TOOLS;
 }
 
 /** The user's message the turn answers (stored with the gate), or, without one, the check that there is one to answer. */
@@ -163,11 +140,13 @@ export async function* streamReply(input: ReplyInput): AsyncGenerator<TurnEvent>
   const { userId, conversationId, gate, target } = input;
   const db = await getDb();
   const turn = registerTurn(conversationId, input.signal);
-  const { tools, overheadTokens } = offer(target);
   try {
     // One snapshot of the settings for the whole turn: a change saved meanwhile
     // applies from the next turn, never halfway through this one.
     const settings = input.settings ?? gate.settings ?? (await span("settings", () => readSettings(db, userId, conversationId))).settings;
+    const toolSet = await offer(input, settings);
+    const tools = toolSet.definitions.length > 0 ? toolSet.definitions : undefined;
+    const overheadTokens = toolSet.overheadTokens;
     yield* opening(input);
 
     // The active context after the last reply, for the meter: what a fresh load would give.
@@ -288,13 +267,16 @@ export async function* streamReply(input: ReplyInput): AsyncGenerator<TurnEvent>
 
       const toolDrafts: MessageDraft[] = [];
       for (const call of toolCalls) {
-        const result = await runToolCall(userId, conversationId, settings, call);
+        const result = await runToolCall(toolSet, call, { userId, conversationId, settings, signal: turn.signal });
         toolDrafts.push({
           role: "tool",
-          content: result,
+          content: result.content,
           toolCallId: call.id,
           toolName: call.name,
-          tokenCount: await countMessageTokensAsync({ role: "tool", content: result, tool_call_id: call.id }),
+          outcome: result.outcome,
+          durationMs: result.durationMs,
+          ...(result.server ? { server: result.server } : {}),
+          tokenCount: await countMessageTokensAsync({ role: "tool", content: result.content, tool_call_id: call.id }),
         });
       }
       for (const message of await appendMessages(db, userId, conversationId, toolDrafts)) yield { type: "message", message };

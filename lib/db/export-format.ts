@@ -13,7 +13,7 @@ import {
   compactionTriggerSchema,
   messageRoleSchema,
 } from "../compression/types";
-import { messageStatusSchema } from "../views";
+import { messageStatusSchema, toolOutcomeSchema } from "../views";
 
 export const EXPORT_FORMAT = "strata.conversation";
 export const EXPORT_VERSION = 1;
@@ -36,6 +36,10 @@ export const exportedMessage = z.strictObject({
   toolCalls: z.array(toolCall).max(200).nullable(),
   toolCallId: text(200).nullable(),
   toolName: text(200).nullable(),
+  /** Absent in files from before tool outcomes were recorded. */
+  toolOutcome: toolOutcomeSchema.nullable().default(null),
+  toolDurationMs: count.nullable().default(null),
+  toolServer: text(200).nullable().default(null),
   tokenCount: count,
   promptTokens: count.nullable(),
   completionTokens: count.nullable(),

@@ -5,7 +5,7 @@ import type { Compaction, CompactionAttempt, Conversation, Message } from "./gen
 import { deriveTitle } from "../compression/title";
 import type { AttemptRecord, CompactionRecord, SummarySections, ToolCall, TranscriptMessage } from "../compression/types";
 import { summarySectionsSchema } from "../compression/strategies/structured";
-import type { AttemptView, CompactionView, ConversationView, MessageStatus, MessageView } from "../views";
+import type { AttemptView, CompactionView, ConversationView, MessageStatus, MessageView, ToolOutcome } from "../views";
 import type * as Db from "./generated/enums";
 import type {
   CompactionKind,
@@ -28,7 +28,8 @@ const enumsAgree: [
   Same<Db.AttemptOutcome, AttemptRecord["outcome"]>,
   Same<z.infer<typeof messageRoleSchema>, MessageRole>,
   Same<z.infer<typeof attemptOutcomeSchema>, AttemptRecord["outcome"]>,
-] = [true, true, true, true, true, true, true, true];
+  Same<Db.ToolOutcome, ToolOutcome>,
+] = [true, true, true, true, true, true, true, true, true];
 void enumsAgree;
 
 const toolCallsSchema = z.array(z.object({ id: z.string(), name: z.string(), arguments: z.string() }));
@@ -132,7 +133,15 @@ export function toMessageView(row: Message): MessageView {
         error: row.error,
       };
     case "tool":
-      return { ...base, role: "tool", toolCallId: row.toolCallId ?? "", toolName: row.toolName };
+      return {
+        ...base,
+        role: "tool",
+        toolCallId: row.toolCallId ?? "",
+        toolName: row.toolName,
+        toolOutcome: row.toolOutcome,
+        toolDurationMs: row.toolDurationMs,
+        toolServer: row.toolServer,
+      };
     case "user":
       return { ...base, role: "user" };
     case "system":

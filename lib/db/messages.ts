@@ -5,7 +5,7 @@ import { keepAppended, type ConversationHead } from "./transcript.ts";
 import { settingsLayerColumns } from "./settings.ts";
 import { AppError, notFound } from "../errors.ts";
 import type { ToolCall } from "../compression/types";
-import type { MessageStatus, MessageView } from "../views";
+import type { MessageStatus, MessageView, ToolOutcome } from "../views";
 
 // versionOf: the first version of the place this message is a new version of (lib/db/versions.ts).
 type DraftBase = { content: string; tokenCount: number; versionOf?: string };
@@ -21,7 +21,15 @@ export type MessageDraft =
       usage?: { promptTokens: number; completionTokens: number };
       requestTokens?: number;
     })
-  | (DraftBase & { role: "tool"; toolCallId: string; toolName: string });
+  | (DraftBase & {
+      role: "tool";
+      toolCallId: string;
+      toolName: string;
+      outcome: ToolOutcome;
+      durationMs?: number;
+      /** The tool server that ran the call; absent for a built-in tool. */
+      server?: string;
+    });
 
 function draftData(conversationId: string, seq: number, draft: MessageDraft): Prisma.MessageCreateManyInput {
   const base = { conversationId, seq, role: draft.role, content: draft.content, tokenCount: draft.tokenCount, versionOf: draft.versionOf ?? null };
@@ -40,7 +48,14 @@ function draftData(conversationId: string, seq: number, draft: MessageDraft): Pr
         requestTokens: draft.requestTokens ?? null,
       };
     case "tool":
-      return { ...base, toolCallId: draft.toolCallId, toolName: draft.toolName };
+      return {
+        ...base,
+        toolCallId: draft.toolCallId,
+        toolName: draft.toolName,
+        toolOutcome: draft.outcome,
+        toolDurationMs: draft.durationMs ?? null,
+        toolServer: draft.server ?? null,
+      };
   }
 }
 
@@ -78,7 +93,7 @@ async function checkToolResults(tx: Prisma.TransactionClient, conversationId: st
  */
 // Every column Prisma maps, not `*`: the generated search vector is not one it can read.
 const MESSAGE_COLUMNS = Prisma.raw(
-  ["id", "conversationId", "seq", "role", "content", "toolCalls", "toolCallId", "toolName", "tokenCount", "promptTokens",
+  ["id", "conversationId", "seq", "role", "content", "toolCalls", "toolCallId", "toolName", "toolOutcome", "toolDurationMs", "toolServer", "tokenCount", "promptTokens",
     "completionTokens", "requestTokens", "model", "status", "error", "pinned", "rewoundAt", "versionOf", "branchOf", "createdAt", "updatedAt"]
     .map((column) => `"${column}"`)
     .join(", "),

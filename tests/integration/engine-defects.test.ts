@@ -195,7 +195,7 @@ describe("broken tool rounds", () => {
 
   it("a result for an unknown call, or a second result for the same call, is refused with a clear error", async () => {
     const conversation = await conversationWithHistory(1);
-    const tool = (toolCallId: string) => ({ role: "tool" as const, content: "12:00", toolCallId, toolName: "current_time", tokenCount: 5 });
+    const tool = (toolCallId: string) => ({ role: "tool" as const, content: "12:00", toolCallId, toolName: "current_time", outcome: "done" as const, tokenCount: 5 });
     await expect(appendMessages(h.db, h.user.id, conversation.id, [tool("nobody")])).rejects.toThrow(AppError);
     await appendMessages(h.db, h.user.id, conversation.id, [
       { role: "assistant", content: "", tokenCount: 10, model: MODEL, status: "complete", toolCalls: [{ id: "c1", name: "current_time", arguments: "{}" }] },

@@ -1,0 +1,69 @@
+// The tools of one turn: every source's contribution, the definitions the request
+// offers, what they cost in the prompt, and the runner for a call.
+import type { ToolCall } from "../../compression/types";
+import { countToolsTokens, REPLY_PRIMING_TOKENS } from "../../llm/tokens";
+import { builtinSource } from "./builtin";
+import { compressContextSource } from "./compress-context";
+import type { ToolCallContext, ToolResult, ToolSource, ToolSourceContext, TurnTool } from "./types";
+import type { ChatTool } from "../../llm/client";
+
+/** In the order the request lists them; a tool's name is unique across sources (the first wins). */
+const SOURCES: readonly ToolSource[] = [builtinSource, compressContextSource];
+
+export type TurnToolSet = {
+  tools: readonly TurnTool[];
+  definitions: readonly ChatTool[];
+  /** Tool definitions plus the request's own framing, in our count: what the request costs beyond its messages. */
+  overheadTokens: number;
+};
+
+// Tool lists repeat from turn to turn; counting their definitions once per distinct list
+// keeps tokenizing them off the turn's path.
+const overheadByList = new Map<string, number>();
+const MAX_REMEMBERED_LISTS = 500;
+
+function overheadOf(definitions: readonly ChatTool[]): number {
+  const key = JSON.stringify(definitions);
+  let tokens = overheadByList.get(key);
+  if (tokens === undefined) {
+    tokens = countToolsTokens(definitions) + REPLY_PRIMING_TOKENS;
+    if (overheadByList.size >= MAX_REMEMBERED_LISTS) overheadByList.clear();
+    overheadByList.set(key, tokens);
+  }
+  return tokens;
+}
+
+export function toolSetOf(tools: readonly TurnTool[]): TurnToolSet {
+  const seen = new Set<string>();
+  const unique = tools.filter((tool) => {
+    const name = tool.definition.function.name;
+    if (seen.has(name)) return false;
+    seen.add(name);
+    return true;
+  });
+  const definitions = unique.map((tool) => tool.definition);
+  return { tools: unique, definitions, overheadTokens: overheadOf(definitions) };
+}
+
+/** The tools offered for one turn (fixed for the whole turn, so its requests share their prefix). */
+export async function toolsForTurn(context: ToolSourceContext): Promise<TurnToolSet> {
+  const contributions = await Promise.all(SOURCES.map((source) => source(context)));
+  return toolSetOf(contributions.flat());
+}
+
+/** What a request that offers no tools costs beyond its messages (Continue's). */
+export const NO_TOOLS: TurnToolSet = { tools: [], definitions: [], overheadTokens: REPLY_PRIMING_TOKENS };
+
+/**
+ * Runs one call of the model's. Never throws for the model's or the tool's mistakes:
+ * an unknown tool or a failing one is a result the model reads.
+ */
+export async function runToolCall(set: TurnToolSet, call: ToolCall, context: ToolCallContext): Promise<ToolResult> {
+  const started = performance.now();
+  const tool = set.tools.find((candidate) => candidate.definition.function.name === call.name);
+  if (!tool) {
+    return { outcome: "failed", content: `Error: unknown tool "${call.name}".`, durationMs: 0 };
+  }
+  const run = await tool.run(call, context);
+  return { ...run, durationMs: Math.round(performance.now() - started), ...(tool.server ? { server: tool.server } : {}) };
+}
