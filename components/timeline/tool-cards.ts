@@ -69,9 +69,9 @@ export function toolCallStatus(result: ToolMessage | undefined, open: boolean, t
   return LEGACY_ERROR.test(result.content) ? "failed" : "done";
 }
 
-/** The server that ran a call, as the card names it; null while that is not known yet. */
+/** The server that ran a call, as the card names it; null until its result says. */
 export function serverLabel(result: ToolMessage | undefined): string | null {
-  if (!result || result.toolServer === undefined) return null;
+  if (!result) return null;
   return result.toolServer ?? "built-in";
 }
 
