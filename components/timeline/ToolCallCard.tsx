@@ -4,6 +4,7 @@ import { formatCount, formatDuration } from "@/components/format";
 import type { ToolCall } from "@/lib/compression/types";
 import { dataAttributes } from "../ui/data-attributes";
 import { ChevronIcon, PinIcon, WrenchIcon } from "../ui/icons";
+import { CopyButton } from "../ui/CopyButton";
 import { ClippedText } from "./ClippedText";
 import { partsPreview, resultParts } from "./mcp-content";
 import { PinToggle } from "./PinToggle";
@@ -123,6 +124,7 @@ export function ToolCallCard({ call, result, status, cardKey, holdsResult }: Too
                     <a href={`#m-${result.seq}`} data-testid="message-link" className="font-mono text-[11.5px] text-neutral-600 hover:underline dark:text-neutral-400">
                       #{result.seq}
                     </a>
+                    <CopyButton text={result.content} label="Copy the result" testId="copy-tool-result" />
                     <PinToggle message={result} />
                   </>
                 ) : null}

@@ -1,7 +1,7 @@
 // A tool result as the Model Context Protocol describes it: a list of content blocks
 // (text, image, audio, a link to a resource, an embedded resource). Results are stored
-// as text, so a result is read as such a list only when its text parses as one; anything
-// else is shown as the text it is. Media become data URLs only when they are what they
+// as text, so a result is read as such a list only when its text parses as one; other
+// JSON is indented, anything else is shown as the text it is. Media become data URLs only when they are what they
 // claim: a media type of the right family and plain base64, nothing a browser would run.
 import { z } from "zod";
 
@@ -127,6 +127,8 @@ export function resultParts(content: string): ResultPart[] {
     }
     const list = contentListSchema.safeParse(parsed);
     if (list.success) return list.data.map(toPart);
+    // Other JSON reads better indented (a tool's structured answer); its text is unchanged otherwise.
+    if (parsed !== null && typeof parsed === "object") return [{ kind: "text", text: JSON.stringify(parsed, null, 2) }];
   }
   return [{ kind: "text", text: content }];
 }

@@ -9,12 +9,14 @@ describe("resultParts", () => {
     expect(resultParts("12:00 UTC")).toEqual([{ kind: "text", text: "12:00 UTC" }]);
   });
 
-  it("shows JSON that is not a content list as the text it is", () => {
+  it("shows JSON that is not a content list as text, indented", () => {
     const time = JSON.stringify({ iso: "2026-11-27T06:00:00.000Z", timeZone: "UTC" });
-    expect(resultParts(time)).toEqual([{ kind: "text", text: time }]);
-    expect(resultParts("[1, 2]")).toEqual([{ kind: "text", text: "[1, 2]" }]);
+    expect(resultParts(time)).toEqual([{ kind: "text", text: '{\n  "iso": "2026-11-27T06:00:00.000Z",\n  "timeZone": "UTC"\n}' }]);
+    expect(resultParts("[1,2]")).toEqual([{ kind: "text", text: "[\n  1,\n  2\n]" }]);
     expect(resultParts("[]")).toEqual([{ kind: "text", text: "[]" }]);
-    expect(resultParts('[{"type":"text"}]')).toEqual([{ kind: "text", text: '[{"type":"text"}]' }]);
+    expect(resultParts('[{"type":"text"}]')).toEqual([{ kind: "text", text: '[\n  {\n    "type": "text"\n  }\n]' }]);
+    expect(resultParts('{"broken": ')).toEqual([{ kind: "text", text: '{"broken": ' }]);
+    expect(resultParts("42")).toEqual([{ kind: "text", text: "42" }]);
   });
 
   it("reads a content list, bare or as a whole tool result", () => {
