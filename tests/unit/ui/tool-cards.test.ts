@@ -67,6 +67,10 @@ describe("pairToolResults", () => {
     const { results } = pairToolResults(items);
     expect(results.get("a1")?.get("call_0")?.id).toBe("t2");
     expect(results.get("a4")?.get("call_0")?.id).toBe("t5");
+    // A call that never got its result (a stopped turn) does not take a later reply's.
+    const stopped = pairToolResults([reply(1, [{ id: "call_0", name: "a" }]), user(2), reply(3, [{ id: "call_0", name: "a" }]), tool(4, "call_0")]);
+    expect(stopped.results.get("a1")?.size).toBe(0);
+    expect(stopped.folded.get("t4")).toBe("a3");
   });
 
   it("leaves a result whose call is not there as a row of its own", () => {
@@ -141,6 +145,7 @@ describe("formatArguments", () => {
 describe("clipText", () => {
   it("leaves short text whole", () => {
     expect(clipText("one\ntwo", 3, 100)).toBeNull();
+    expect(clipText("one\ntwo\nthree", 3, 100)).toBeNull();
     expect(clipText("a".repeat(100), 3, 100)).toBeNull();
   });
 
