@@ -121,7 +121,7 @@ export function ToolCallCard({ call, result, status, cardKey, holdsResult }: Too
                 <h4 className={SECTION_LABEL}>Result</h4>
                 {result ? (
                   <>
-                    <a href={`#m-${result.seq}`} data-testid="message-link" className="font-mono text-[11.5px] text-neutral-600 hover:underline dark:text-neutral-400">
+                    <a href={`#m-${result.seq}`} data-testid="tool-result-link" className="font-mono text-[11.5px] text-neutral-600 hover:underline dark:text-neutral-400">
                       #{result.seq}
                     </a>
                     <CopyButton text={result.content} label="Copy the result" testId="copy-tool-result" />

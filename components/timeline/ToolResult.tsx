@@ -29,7 +29,7 @@ function Part({ part, openKey }: { part: ResultPart; openKey: string }) {
       );
     case "link":
       return (
-        <p data-testid="tool-result-link" className="text-[12.5px]">
+        <p data-testid="tool-result-resource-link" className="text-[12.5px]">
           <span className={CAPTION}>Resource: </span>
           {part.href ? (
             <a href={part.href} target="_blank" rel="noopener noreferrer nofollow" className="text-sky-700 underline dark:text-sky-400">
