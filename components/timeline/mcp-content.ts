@@ -65,7 +65,7 @@ export function base64Bytes(data: string): number {
 /** A data URL for media of an allowed type, else why not. */
 export function mediaDataUrl(kind: "image" | "audio", mimeType: string, data: string): { src: string } | { reason: string } {
   const type = mimeType.trim().toLowerCase();
-  if (!(kind === "image" ? IMAGE_TYPE : AUDIO_TYPE).test(type)) return { reason: `${mimeType || "no media type"} is not shown` };
+  if (!(kind === "image" ? IMAGE_TYPE : AUDIO_TYPE).test(type)) return { reason: `type ${mimeType || "(none)"} is not displayed` };
   const compact = data.replace(/\s+/g, "");
   if (compact.length === 0 || compact.length % 4 !== 0 || !BASE64.test(compact)) return { reason: "its data is not base64" };
   return { src: `data:${type};base64,${compact}` };

@@ -85,6 +85,111 @@ test("a link to the tool result opens the card that holds it", async ({ page }) 
   await expect(page.locator(`[data-testid=message][data-role=tool][data-seq="${seq}"]`)).toHaveAttribute("data-search-target", "true");
 });
 
+// A 1×1 PNG.
+const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=";
+
+type ExportedMessage = Record<string, unknown> & { seq: number; role: string };
+
+test("calls of a tool server: every outcome, MCP content drawn as such, a long result shown in part until asked", async ({ page, request }) => {
+  // A real turn, exported, then rewritten into a reply that called four tools of a server
+  // (results stored out of order) and imported: the app draws what the file holds.
+  const id = await newConversation(page);
+  await sendMessage(page, "what time is it?");
+  const exported = (await (await request.get(`/api/conversations/${id}/export?format=json`)).json()) as { messages: ExportedMessage[] } & Record<string, unknown>;
+  const [asked, caller, result, answer] = exported.messages;
+  expect([asked?.role, caller?.role, result?.role, answer?.role]).toEqual(["user", "assistant", "tool", "assistant"]);
+  const calls = [
+    { id: "c_list", name: "list_directory", arguments: JSON.stringify({ path: "/sample", depth: 1 }) },
+    { id: "c_write", name: "write_file", arguments: JSON.stringify({ path: "/sample/x.md", content: "x" }) },
+    { id: "c_read", name: "read_file", arguments: JSON.stringify({ path: "/sample/long.txt" }) },
+    { id: "c_gone", name: "read_file", arguments: JSON.stringify({ path: "/missing" }) },
+  ];
+  const longText = Array.from({ length: 40 }, (_, index) => `line ${index + 1}: FACT k${index}=v${index}`).join("\n");
+  const content = [
+    { type: "text", text: "Listed the sample folder" },
+    { type: "image", data: PNG, mimeType: "image/png" },
+    { type: "image", data: "PHN2Zz48L3N2Zz4=", mimeType: "image/svg+xml" },
+    { type: "resource_link", uri: "https://example.org/readme", name: "readme", description: "The project's readme" },
+    { type: "resource_link", uri: "javascript:alert(1)", name: "trap" },
+    { type: "resource", resource: { uri: "file:///sample/notes.md", mimeType: "text/markdown", text: "# Notes\nremember the otter" } },
+  ];
+  const tool = (seq: number, callId: string, name: string, body: string, outcome: string, durationMs: number) => ({
+    ...result!,
+    seq,
+    content: body,
+    toolCallId: callId,
+    toolName: name,
+    toolOutcome: outcome,
+    toolDurationMs: durationMs,
+    toolServer: "files",
+    tokenCount: 40 + seq,
+  });
+  exported.messages = [
+    asked!,
+    { ...caller!, toolCalls: calls },
+    tool(3, "c_read", "read_file", longText, "done", 1500),
+    tool(4, "c_gone", "read_file", "Error: ENOENT: no such file", "failed", 3),
+    tool(5, "c_list", "list_directory", JSON.stringify(content), "done", 42),
+    tool(6, "c_write", "write_file", "The user denied this call.", "denied", 0),
+    { ...answer!, seq: 7 },
+  ];
+  const imported = await request.post("/api/conversations/import", { data: exported, headers: { "content-type": "application/json" } });
+  expect(imported.status(), await imported.text()).toBe(201);
+  const copy = ((await imported.json()) as { conversation: { id: string } }).conversation.id;
+  await page.goto(`/c/${copy}`);
+  await expect(page.getByTestId("conversation")).toHaveAttribute("data-ready", "true");
+
+  // One card per call, in the calls' order, each with its own result.
+  const cards = page.getByTestId("tool-card");
+  await expect(cards).toHaveCount(4);
+  await expect(page.locator("[data-testid=message][data-role=tool]")).toHaveCount(4);
+  const expected = [
+    ["list_directory", "done", "42 ms"],
+    ["write_file", "denied", "0 ms"],
+    ["read_file", "done", "1.5 s"],
+    ["read_file", "failed", "3 ms"],
+  ];
+  for (const [index, [name, status, duration]] of expected.entries()) {
+    const card = cards.nth(index);
+    await expect(card).toHaveAttribute("data-tool", name!);
+    await expect(card.getByTestId("tool-status")).toHaveText(status!);
+    await expect(card.getByTestId("tool-duration")).toHaveText(duration!);
+    await expect(card.getByTestId("tool-server")).toHaveText("files");
+  }
+  await expect(cards.nth(3).getByTestId("tool-result-preview")).toContainText("ENOENT");
+
+  // MCP content: text, a raster image, a withheld SVG, links (only the web one followable), an embedded resource.
+  const listing = cards.nth(0);
+  await listing.getByTestId("tool-card-toggle").click();
+  await expect(listing.getByTestId("tool-arguments")).toContainText('"path": "/sample"');
+  await expect(listing.getByTestId("tool-result-text")).toHaveText("Listed the sample folder");
+  const image = listing.getByTestId("tool-result-image");
+  await expect(image).toHaveAttribute("src", `data:image/png;base64,${PNG}`);
+  await expect.poll(() => image.evaluate((element: HTMLImageElement) => element.complete && element.naturalWidth)).toBe(1);
+  await expect(listing.getByTestId("tool-result-withheld")).toContainText("type image/svg+xml is not displayed");
+  const links = listing.getByTestId("tool-result-resource-link");
+  await expect(links).toHaveCount(2);
+  await expect(links.nth(0).locator("a")).toHaveAttribute("href", "https://example.org/readme");
+  await expect(links.nth(0).locator("a")).toHaveAttribute("rel", /noopener/);
+  await expect(links.nth(1).locator("a")).toHaveCount(0);
+  await expect(links.nth(1)).toContainText("javascript:alert(1)");
+  await expect(listing.getByTestId("tool-result-resource")).toContainText("remember the otter");
+
+  // A long result: its first lines, then all of it on request.
+  const reading = cards.nth(2);
+  await reading.getByTestId("tool-card-toggle").click();
+  const long = reading.getByTestId("tool-result-text");
+  await expect(long).toHaveAttribute("data-clipped", "true");
+  await expect(long).toContainText("line 12:");
+  await expect(long).not.toContainText("line 13:");
+  const more = reading.getByTestId("show-all");
+  await expect(more).toHaveText(/Show all \(28 more lines, /);
+  await more.click();
+  await expect(long).not.toHaveAttribute("data-clipped", "true");
+  await expect(long).toContainText("line 40: FACT k39=v39");
+  await expect(more).toHaveText("Show less");
+});
+
 test.describe("on a phone (390×844)", () => {
   test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
 

@@ -43,7 +43,7 @@ describe("resultParts", () => {
 
   it("withholds media of a type that is not allowed, or data that is not base64", () => {
     const svg = resultParts(JSON.stringify([{ type: "image", data: "PHN2Zz4=", mimeType: "image/svg+xml" }]));
-    expect(svg).toEqual([{ kind: "withheld", what: "image", mimeType: "image/svg+xml", reason: "image/svg+xml is not shown" }]);
+    expect(svg).toEqual([{ kind: "withheld", what: "image", mimeType: "image/svg+xml", reason: "type image/svg+xml is not displayed" }]);
     const html = resultParts(JSON.stringify([{ type: "image", data: PNG, mimeType: "text/html" }]));
     expect(html[0]).toMatchObject({ kind: "withheld" });
     const injected = resultParts(JSON.stringify([{ type: "image", data: `${PNG}"onerror="alert(1)`, mimeType: "image/png" }]));
