@@ -190,6 +190,43 @@ test("calls of a tool server: every outcome, MCP content drawn as such, a long r
   await expect(more).toHaveText("Show less");
 });
 
+test("a long tool session: only the cards on screen are drawn, each still with its own result", async ({ page, request }) => {
+  const id = await newConversation(page);
+  await sendMessage(page, "what time is it?");
+  const exported = (await (await request.get(`/api/conversations/${id}/export?format=json`)).json()) as { messages: ExportedMessage[] } & Record<string, unknown>;
+  const [asked, caller, result, answer] = exported.messages;
+  const ROUNDS = 150;
+  const messages: ExportedMessage[] = [asked!];
+  for (let round = 0; round < ROUNDS; round++) {
+    const seq = 2 + round * 3;
+    const calls = [`r${round}a`, `r${round}b`].map((callId) => ({ id: callId, name: "read_file", arguments: JSON.stringify({ path: `/f/${callId}` }) }));
+    messages.push({ ...caller!, seq, toolCalls: calls });
+    // Each round's results come back in the other order.
+    for (const [offset, callId] of [`r${round}b`, `r${round}a`].entries()) {
+      messages.push({ ...result!, seq: seq + 1 + offset, toolCallId: callId, toolName: "read_file", content: `contents of ${callId}`, toolOutcome: "done", toolDurationMs: 5, toolServer: "files" });
+    }
+  }
+  messages.push({ ...answer!, seq: 2 + ROUNDS * 3 });
+  exported.messages = messages;
+  const imported = await request.post("/api/conversations/import", { data: exported, headers: { "content-type": "application/json" } });
+  expect(imported.status(), await imported.text()).toBe(201);
+  const copy = ((await imported.json()) as { conversation: { id: string } }).conversation.id;
+  await page.goto(`/c/${copy}`);
+  await expect(page.getByTestId("conversation")).toHaveAttribute("data-ready", "true");
+
+  // The last round is on screen, its results with their own calls.
+  const last = ROUNDS - 1;
+  const lastCards = page.locator("[data-testid=message][data-role=assistant]").filter({ has: page.getByTestId("tool-card") }).last().getByTestId("tool-card");
+  await expect(lastCards).toHaveCount(2);
+  for (const [index, callId] of [`r${last}a`, `r${last}b`].entries()) {
+    await expect(lastCards.nth(index).getByTestId("tool-result-preview")).toHaveText(`contents of ${callId}`);
+  }
+  // 300 calls loaded (the first page holds 200 messages), a few dozen drawn.
+  const drawn = await page.getByTestId("tool-card").count();
+  expect(drawn).toBeGreaterThan(0);
+  expect(drawn).toBeLessThan(60);
+});
+
 test.describe("on a phone (390×844)", () => {
   test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
 
