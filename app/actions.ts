@@ -33,6 +33,7 @@ import type {
 } from "@/lib/chat/inputs";
 import type { compressionSettingsSchema } from "@/lib/compression/settings";
 import type { newTokenSchema } from "@/lib/auth/token-input";
+import type { modelPriceSchema } from "@/lib/pricing";
 
 type ConversationId = z.input<typeof idSchema>;
 
@@ -117,6 +118,9 @@ export async function saveDefaultsAction(input: z.input<typeof compressionSettin
 }
 export async function setSignupsOpenAction(open: z.input<typeof signupsOpenInput>) {
   return asUser((user) => ops.setSignupsOpen(user, open));
+}
+export async function savePriceAction(input: z.input<typeof modelPriceSchema>) {
+  return asUser((user) => ops.savePrice(user, input));
 }
 // Tokens and sessions: from the browser's session only, never with an API token.
 function asSessionUser<T>(work: (user: CurrentUser) => Promise<T> | T) {

@@ -88,6 +88,8 @@ export const configSchema = z.object({
   STRATA_SERVER_TIMING: oneOf(["0", "1"], "0"),
   /** "0" runs background work in-process even on PostgreSQL (no queue). */
   STRATA_QUEUE: oneOf(["0", "1"], "1"),
+  /** "0": requests carry no prompt_cache_key (for a server that rejects parameters it does not know). */
+  STRATA_PROMPT_CACHE_KEY: oneOf(["0", "1"], "1"),
 });
 
 export type Config = z.infer<typeof configSchema>;

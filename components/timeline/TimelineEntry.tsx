@@ -1,5 +1,6 @@
 "use client";
 import type { CompactionView, TimelineItem } from "@/lib/views";
+import { ClearingNotice } from "./ClearingNotice";
 import { CompactionBlock } from "./CompactionBlock";
 import { MessageItem, type ReplyTools } from "./MessageItem";
 import type { ToolPairing } from "./tool-cards";
@@ -14,6 +15,8 @@ export function replyTools(item: TimelineItem, pairing: ToolPairing): ReplyTools
 export function TimelineEntry({ item, ancestors, tools }: { item: TimelineItem; ancestors?: CompactionView[]; tools?: ReplyTools }) {
   return item.type === "message" ? (
     <MessageItem message={item.message} nested={ancestors !== undefined && ancestors.length > 0} {...(tools ? { tools } : {})} />
+  ) : item.compaction.kind === "clearing" ? (
+    <ClearingNotice compaction={item.compaction} />
   ) : (
     <CompactionBlock compaction={item.compaction} {...(ancestors ? { ancestors } : {})} />
   );

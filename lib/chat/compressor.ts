@@ -18,7 +18,7 @@ import { countMessageTokensAsync } from "../llm/token-pool";
 import { tokenCounter } from "../llm/tokens";
 import { modelCatalog } from "../llm/models";
 import { logger } from "../log/logger";
-import { recordCompression, timeSummary } from "../server/metrics";
+import { recordCallUsage, recordCompression, timeSummary } from "../server/metrics";
 import { KeyedLock } from "./keyed-lock";
 import { REQUEST_OVERHEAD_TOKENS } from "./tool-set";
 import type { BackgroundWorkView, CompactionView, ContextMeterView } from "../views";
@@ -36,8 +36,15 @@ function services() {
   if (!globalForCompressor.strataCompressor) {
     const summarizer = createSummarizer();
     const manager = new AutoCompressionManager({
-      // Timed here, around the engine's injected summarizer, so the engine stays unaware of metrics.
-      summarizer: { complete: (request) => timeSummary(() => summarizer.complete(request)) },
+      // Timed and counted here, around the engine's injected summarizer, so the engine stays unaware of metrics.
+      summarizer: {
+        complete: (request) =>
+          timeSummary(async () => {
+            const reply = await summarizer.complete(request);
+            recordCallUsage("summary", reply.usage);
+            return reply;
+          }),
+      },
       tokens: tokenCounter,
       models: modelCatalog,
       logger: compressionLogger,

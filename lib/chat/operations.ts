@@ -40,3 +40,4 @@ export {
 export { signupState, adminSettings, saveDefaults, setSignupsOpen, modelInfo, modelInfoIfAvailable } from "./instance-ops";
 export { listTokens, createToken, revokeToken, revokeAllTokens, listSessions, revokeSession } from "./account-ops";
 export { startTurn } from "./turn-ops";
+export { conversationCost, accountCost, prices, savePrice } from "./cost-ops";

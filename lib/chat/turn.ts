@@ -3,7 +3,7 @@
 // calls and loop until the model answers in text.
 import type { CompressionSettings } from "../compression/settings";
 import { assistantChat } from "../compression/request";
-import type { ToolCall, Transcript } from "../compression/types";
+import type { CallUsage, ToolCall, Transcript } from "../compression/types";
 import { getDb } from "../db/client";
 import { appendMessages, appendMessageRows, extendReply, type MessageDraft, type ReplyExtension } from "../db/messages";
 import { attemptRecordToView, toMessageView, toTranscriptMessage } from "../db/mappers";
@@ -93,7 +93,7 @@ async function* opening(input: ReplyInput): AsyncGenerator<TurnEvent> {
   }
 }
 
-type Usage = { promptTokens: number; completionTokens: number };
+type Usage = CallUsage;
 type Interruption = { stopped: boolean; failure: ModelError | undefined };
 
 /** Stores what arrived before a Stop or a model failure (only called with some text). */
@@ -116,6 +116,7 @@ async function storeInterrupted(
       tokenCount: await countReplyTokens(reply.text),
       model: reply.model,
       status: stopped ? "stopped" : "error",
+      ...(reply.usage ? { usage: reply.usage } : {}),
       ...(failure ? { error: failure.message } : {}),
     },
   ]);
@@ -200,6 +201,7 @@ export async function* streamReply(input: ReplyInput): AsyncGenerator<TurnEvent>
           ...(tools ? { tools } : {}),
           signal: turn.signal,
           timeoutMs: config().STRATA_MODEL_TIMEOUT_MS,
+          cacheScope: conversationId,
         })) {
           if (event.type === "text") {
             // The space between a stopped reply and its continuation goes out with the first text.
@@ -211,7 +213,7 @@ export async function* streamReply(input: ReplyInput): AsyncGenerator<TurnEvent>
             // one call next time, which APIs reject: the first call of each id runs.
             toolCalls = event.calls.filter((call, index, calls) => calls.findIndex((other) => other.id === call.id) === index);
           } else if (event.type === "usage") {
-            usage = { promptTokens: event.promptTokens, completionTokens: event.completionTokens };
+            usage = { promptTokens: event.promptTokens, cachedTokens: event.cachedTokens, completionTokens: event.completionTokens };
           }
         }
       } catch (error) {
@@ -227,7 +229,7 @@ export async function* streamReply(input: ReplyInput): AsyncGenerator<TurnEvent>
           const partial = await storeInterrupted(input, { text, model, requestTokens, usage }, { stopped, failure });
           if (partial) yield { type: "message", message: partial };
         }
-        recordTurn(stopped ? "stopped" : "error", usage?.promptTokens);
+        recordTurn(stopped ? "stopped" : "error", usage);
         if (failure && !stopped) {
           logger.warn({ conversationId, kind: failure.kind, err: failure.message }, "model call failed");
           // A failed continuation leaves the reply stopped, to be continued again; Retry answers a user's message.
@@ -236,7 +238,7 @@ export async function* streamReply(input: ReplyInput): AsyncGenerator<TurnEvent>
         return;
       }
 
-      recordTurn("complete", usage?.promptTokens);
+      recordTurn("complete", usage);
       if (target.kind === "continuation") {
         const view = await span("append", () => extendReply(db, userId, conversationId, target.messageId, extension({ text, requestTokens, usage }, "complete"), countReplyTokens));
         yield { type: "message", message: view };

@@ -1,11 +1,12 @@
 import { applyCompaction } from "./apply";
+import { worthClearing } from "./clearing";
 import type { ChangeBuilder } from "./change";
 import { contextEntryCount, measureTranscript, type MeasureDeps } from "./measure";
 import type { AttemptContext } from "./pass";
 import { formatCount, renderedCompactionTokens } from "./render";
 import { heldSeqs } from "./selection";
 import type { CompressionSettings } from "./settings";
-import type { AttemptRecord, CompactionRecord, Transcript } from "./types";
+import type { AttemptRecord, CallUsage, CompactionRecord, TokenCounter, Transcript, TranscriptMessage } from "./types";
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
@@ -20,6 +21,11 @@ export type CommitStep = { fields: RecordFields; replacedTokens: number; what: s
 
 export type RecorderDeps = MeasureDeps & { newId: () => string; now: () => Date };
 
+/** A result inside a clearing's range that it leaves as it is. */
+function keptByClearing(message: TranscriptMessage, tokens: TokenCounter): boolean {
+  return message.role === "tool" && message.shown?.as !== "cleared" && !worthClearing(message, tokens);
+}
+
 /** Makes compaction records and attempt records, with the context figures around them. */
 export class Recorder {
   constructor(private readonly deps: RecorderDeps) {}
@@ -31,14 +37,18 @@ export class Recorder {
       ...fields,
       id: this.deps.newId(),
       summaryTokens: this.deps.tokens.count(fields.summary),
-      keptSeqs: transcript.messages.filter((m) => m.seq >= fields.fromSeq && m.seq <= fields.toSeq && held.has(m.seq)).map((m) => m.seq),
+      // A clearing keeps the results of its range it does not clear (pinned ones, ones shorter than their note);
+      // anything else keeps what compression must leave alone.
+      keptSeqs: transcript.messages
+        .filter((m) => m.seq >= fields.fromSeq && m.seq <= fields.toSeq && (fields.kind === "clearing" ? keptByClearing(m, this.deps.tokens) : held.has(m.seq)))
+        .map((m) => m.seq),
       messagesBefore: contextEntryCount(transcript),
       messagesAfter: 0,
       tokensBefore: measureTranscript(transcript, settings, this.deps).totalTokens,
       tokensAfter: 0,
       createdAt: this.deps.now(),
     };
-    const after = applyCompaction(transcript, draft);
+    const after = applyCompaction(transcript, draft, this.deps.tokens);
     return { ...draft, messagesAfter: contextEntryCount(after), tokensAfter: measureTranscript(after, settings, this.deps).totalTokens };
   }
 
@@ -52,11 +62,11 @@ export class Recorder {
     };
   }
 
-  skipped(transcript: Transcript, context: AttemptContext, reason: string, durationMs = 0, model?: string): AttemptRecord {
-    return { ...this.attemptBase(transcript, context), outcome: "skipped", reason, durationMs, ...(model ? { model } : {}) };
+  skipped(transcript: Transcript, context: AttemptContext, reason: string, durationMs = 0, model?: string, usage?: CallUsage): AttemptRecord {
+    return { ...this.attemptBase(transcript, context), outcome: "skipped", reason, durationMs, ...(model ? { model } : {}), ...(usage ? { usage } : {}) };
   }
 
-  failed(transcript: Transcript, context: AttemptContext, failure: { reason: string; error?: string; model?: string; durationMs: number }): AttemptRecord {
+  failed(transcript: Transcript, context: AttemptContext, failure: { reason: string; error?: string; model?: string; durationMs: number; usage?: CallUsage }): AttemptRecord {
     return { ...this.attemptBase(transcript, context), outcome: "failed", ...failure };
   }
 
@@ -70,6 +80,7 @@ export class Recorder {
     const record = this.make(change.transcript, context.settings, step.fields);
     const recordTokens = renderedCompactionTokens(record, this.deps.tokens);
     const model = step.model ? { model: step.model } : {};
+    const usage = record.usage ? { usage: record.usage } : {};
     if (recordTokens >= step.replacedTokens) {
       change.attempt({
         ...base,
@@ -84,6 +95,7 @@ export class Recorder {
     change.attempt({
       ...base,
       ...model,
+      ...usage,
       outcome: "applied",
       reason: step.applied,
       compactionId: record.id,

@@ -1,4 +1,4 @@
-import type { Summarizer, SummaryReply, SummaryRequest } from "./types";
+import type { Summarizer, SummaryRequest } from "./types";
 
 /** A summary that cannot be used; `reason` is what the attempt record and log show. */
 export class SummaryFailure extends Error {
@@ -17,7 +17,7 @@ export type SummaryCall = SummaryRequest & { summarizer: Summarizer };
  * One summary-model call with the timeout enforced here as well as passed on: a
  * summarizer that ignores its signal must still not hold up the turn.
  */
-export async function callSummaryModel(call: SummaryCall): Promise<Required<SummaryReply>> {
+export async function callSummaryModel(call: SummaryCall): Promise<{ text: string; finishReason: string }> {
   const timeout = AbortSignal.timeout(call.timeoutMs);
   const signal = call.signal ? AbortSignal.any([timeout, call.signal]) : timeout;
   // A caller that aborts with a SummaryFailure (the pass deadline) says why itself.

@@ -77,6 +77,8 @@ const MINIMAL_EXPORT = {
   attempts: [],
 };
 
+const PRICE = { model: "matrix-model", inputPerMillion: 1, cachedInputPerMillion: 0.1, outputPerMillion: 2 };
+
 const ROUTES: Record<string, Partial<Record<Method, RouteCase>>> = {
   "/api/conversations": { GET: { scope: "user" }, POST: { scope: "user", body: { title: "matrix" } } },
   "/api/conversations/[id]": {
@@ -94,6 +96,8 @@ const ROUTES: Record<string, Partial<Record<Method, RouteCase>>> = {
   "/api/conversations/[id]/context": { GET: { scope: "owned", id: conversation } },
   "/api/conversations/[id]/changes": { GET: { scope: "owned", id: conversation } },
   "/api/conversations/[id]/attempts": { GET: { scope: "owned", id: conversation } },
+  "/api/conversations/[id]/cost": { GET: { scope: "owned", id: conversation } },
+  "/api/prices": { GET: { scope: "admin" }, PUT: { scope: "admin", body: PRICE } },
   "/api/conversations/[id]/settings": {
     GET: { scope: "owned", id: conversation },
     PATCH: { scope: "owned", id: conversation, body: { keepRecentCount: 6 } },
@@ -138,6 +142,7 @@ const ACTIONS: Record<keyof typeof actions, ActionCase> = {
   updateConversationSettingsAction: { scope: "owned", args: (f) => [{ conversationId: f.conversationId, threshold: 0.75 }] },
   saveDefaultsAction: { scope: "admin", args: () => [DEFAULT_SETTINGS] },
   setSignupsOpenAction: { scope: "admin", args: () => [true] },
+  savePriceAction: { scope: "admin", args: () => [PRICE] },
   listTokensAction: { scope: "user", session: true },
   createTokenAction: { scope: "user", args: () => [{ name: "matrix", expiresInDays: 30 }], session: true },
   revokeTokenAction: { scope: "owned", args: (f) => [f.tokenId], fresh: true, session: true },
@@ -243,7 +248,8 @@ describe("every route handler checks who is asking", () => {
       expect(exported.filter((method) => !ROUTES[route]?.[method]), "add the method to ROUTES").toEqual([]);
     });
     for (const [method, rule] of Object.entries(ROUTES[route] ?? {}) as [Method, RouteCase][]) {
-      it(`${method} ${route}: 401 without a session, ${rule.scope === "owned" ? "404" : "only their own"} for another user, success for the owner`, async () => {
+      const strangerGets = { owned: "404", admin: "403", user: "only their own" }[rule.scope];
+      it(`${method} ${route}: 401 without a session, ${strangerGets} for another user, success for the owner`, async () => {
         const fixture = rule.fresh ? await makeFixture() : shared;
         const anonymous = await callRoute(file, method, rule, fixture, {});
         expect(anonymous.status, anonymous.text).toBe(401);
@@ -251,6 +257,9 @@ describe("every route handler checks who is asking", () => {
         if (rule.scope === "owned") {
           expect(stranger.status, stranger.text).toBe(404);
           expect(JSON.parse(stranger.text)).toMatchObject({ error: { code: "not_found" } });
+        } else if (rule.scope === "admin") {
+          expect(stranger.status, stranger.text).toBe(403);
+          expect(JSON.parse(stranger.text)).toMatchObject({ error: { code: "forbidden" } });
         } else {
           expect(stranger.status, stranger.text).toBeLessThan(300);
           expect(stranger.text).not.toContain(fixture.conversationId);

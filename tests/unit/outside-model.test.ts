@@ -95,6 +95,42 @@ describe("pure rules", () => {
   });
 });
 
+describe("cached tokens in usage", () => {
+  // 1,300 of its own tokens, the same in every request below.
+  const preamble = "Summarize the conversation and keep every number. ".repeat(104);
+  const material = (n: number): ChatCompletionMessageParam[] => [
+    { role: "system", content: preamble },
+    { role: "user", content: `Turn ${n}: the code is ${n * 7}.` },
+  ];
+
+  it("a summary request reports the prefix it shares with the previous one, in 128-token steps from 1,024", async () => {
+    const { model, client } = await start();
+    const first = await client.chat.completions.create({ model: "outside-small", messages: material(1) });
+    const second = await client.chat.completions.create({ model: "outside-small", messages: material(2) });
+    expect(first.usage?.prompt_tokens_details?.cached_tokens).toBe(0);
+    // The system message (4 + 1,300 tokens) is shared; the user message differs from its 6th character on (1 token).
+    const shared = Math.floor((4 + own(preamble) + 1) / 128) * 128;
+    expect(second.usage?.prompt_tokens_details?.cached_tokens).toBe(shared);
+    expect(model.requests().map((r) => r.cachedTokens)).toEqual([0, shared]);
+  });
+
+  it("a chat request is served from the previous chat request only, streamed usage included", async () => {
+    const { model, client } = await start();
+    const tools: ChatCompletionTool[] = [{ type: "function", function: { name: "noop", parameters: { type: "object", properties: {} } } }];
+    const chat = (n: number) => ({ model: "outside-small", messages: [{ role: "system" as const, content: `You chat. ${preamble}` }, ...material(n).slice(1)], tools });
+    await client.chat.completions.create({ model: "outside-small", messages: material(1) });
+    const cachedOf = async (n: number) => {
+      let cached: number | undefined;
+      const stream = await client.chat.completions.create({ ...chat(n), stream: true, stream_options: { include_usage: true } });
+      for await (const chunk of stream) if (chunk.usage) cached = chunk.usage.prompt_tokens_details?.cached_tokens;
+      return cached;
+    };
+    expect(await cachedOf(1)).toBe(0);
+    expect(await cachedOf(2)).toBeGreaterThanOrEqual(1024);
+    expect(model.requests().map((r) => r.kind)).toEqual(["summary", "chat", "chat"]);
+  });
+});
+
 describe("summary modes over HTTP", () => {
   it("extractive keeps the salient sentences, with usage by its own count", async () => {
     const { model, client } = await start();
@@ -105,8 +141,9 @@ describe("summary modes over HTTP", () => {
       prompt_tokens: SUMMARY_PROMPT_TOKENS,
       completion_tokens: own(EXPECTED.extractive),
       total_tokens: SUMMARY_PROMPT_TOKENS + own(EXPECTED.extractive),
+      prompt_tokens_details: { cached_tokens: 0 },
     });
-    expect(model.requests()).toMatchObject([{ kind: "summary", promptTokens: SUMMARY_PROMPT_TOKENS, status: 200, reply: { text: EXPECTED.extractive } }]);
+    expect(model.requests()).toMatchObject([{ kind: "summary", promptTokens: SUMMARY_PROMPT_TOKENS, cachedTokens: 0, status: 200, reply: { text: EXPECTED.extractive } }]);
     expect(model.stats()).toEqual({ chat: 0, summary: 1, failed: 0, overWindow: 0 });
   });
 

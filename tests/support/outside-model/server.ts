@@ -4,6 +4,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { z } from "zod";
 import {
+  CITE_MODES,
   SUMMARY_MODES,
   TITLE_MODES,
   argumentPieces,
@@ -22,17 +23,22 @@ import {
   wantsJson,
   type ChatReply,
   type CompletionBody,
+  type CiteMode,
   type SummaryMode,
   type TitleMode,
 } from "./behaviour";
 
-export type { SummaryMode, TitleMode } from "./behaviour";
+export type { CiteMode, SummaryMode, TitleMode } from "./behaviour";
 
 export type OutsideModelOptions = {
   port?: number;
   summaryMode?: SummaryMode;
   /** Whether summaries open with the title line a request asks for. */
   titles?: TitleMode;
+  /** Summaries cite the labelled messages their sentences came from. */
+  cite?: boolean;
+  /** `wild`: the cites also name numbers that are nowhere in the material. */
+  citeMode?: CiteMode;
   usage?: "always" | "never" | "random";
   contextWindow?: number;
   seed?: number;
@@ -48,9 +54,11 @@ export type OutsideModelPatch = { [K in keyof OutsideModelOptions]?: OutsideMode
 export type RecordedRequest = {
   kind: "chat" | "summary";
   promptTokens: number;
+  /** What its usage reports as cached_tokens (see the README's prompt-cache rule). */
+  cachedTokens: number;
   maxTokens?: number | undefined;
   body: unknown;
-  reply?: { text: string; finishReason: string; toolCall?: { id: string; name: string; arguments: string } };
+  reply?: { text: string; finishReason: string; completionTokens: number; toolCall?: { id: string; name: string; arguments: string } };
   /** 0 while unanswered (a hung request stays at 0). */
   status: number;
   time: number;
@@ -75,6 +83,8 @@ const optionsPatch = z
   .object({
     summaryMode: z.enum(SUMMARY_MODES),
     titles: z.enum(TITLE_MODES),
+    cite: z.boolean(),
+    citeMode: z.enum(CITE_MODES),
     usage: z.enum(["always", "never", "random"]),
     contextWindow: z.number().int().positive().nullable(),
     seed: z.number().int(),
@@ -92,7 +102,7 @@ const completionBody = z.looseObject({
 
 type Config = Required<Omit<OutsideModelOptions, "port" | "contextWindow">> & { contextWindow?: number };
 
-const DEFAULTS: Config = { summaryMode: "extractive", titles: "follow", usage: "always", seed: 1, summaryLatencyMs: 0, chatLatencyMs: 0, failRate: 0, hang: false };
+const DEFAULTS: Config = { summaryMode: "extractive", titles: "follow", cite: false, citeMode: "exact", usage: "always", seed: 1, summaryLatencyMs: 0, chatLatencyMs: 0, failRate: 0, hang: false };
 
 /** Separate streams per purpose, so e.g. chunking does not shift which request fails. */
 function generators(seed: number) {
@@ -123,6 +133,7 @@ export async function startOutsideModel(options: OutsideModelPatch = {}): Promis
   let counters: OutsideModelStats = { chat: 0, summary: 0, failed: 0, overWindow: 0 };
   let cache: PromptCacheStats = { promptTokens: 0, cachedTokens: 0 };
   let lastChat: CompletionBody | undefined;
+  let lastSummary: CompletionBody | undefined;
   let ids = 0;
   let toolCalls = 0;
   const timers = new Set<NodeJS.Timeout>();
@@ -139,6 +150,7 @@ export async function startOutsideModel(options: OutsideModelPatch = {}): Promis
     counters = { chat: 0, summary: 0, failed: 0, overWindow: 0 };
     cache = { promptTokens: 0, cachedTokens: 0 };
     lastChat = undefined;
+    lastSummary = undefined;
     ids = 0;
     toolCalls = 0;
     rng = generators(config.seed);
@@ -157,12 +169,17 @@ export async function startOutsideModel(options: OutsideModelPatch = {}): Promis
 
   async function completions(body: CompletionBody, res: http.ServerResponse): Promise<void> {
     const kind = classify(body);
-    const entry: RecordedRequest = { kind, promptTokens: promptTokens(body), maxTokens: maxTokensOf(body), body, status: 0, time: Date.now() };
+    // A chat request is served from what the previous chat request left in the cache; a
+    // summary request from the previous chat or summary request, whichever shares more.
+    const cached = kind === "chat" ? cachedTokens(lastChat, body) : Math.max(cachedTokens(lastChat, body), cachedTokens(lastSummary, body));
+    const entry: RecordedRequest = { kind, promptTokens: promptTokens(body), cachedTokens: cached, maxTokens: maxTokensOf(body), body, status: 0, time: Date.now() };
     recorded.push(entry);
     counters[kind]++;
     if (kind === "chat") {
-      cache = { promptTokens: cache.promptTokens + entry.promptTokens, cachedTokens: cache.cachedTokens + cachedTokens(lastChat, body) };
+      cache = { promptTokens: cache.promptTokens + entry.promptTokens, cachedTokens: cache.cachedTokens + cached };
       lastChat = body;
+    } else {
+      lastSummary = body;
     }
 
     const window = config.contextWindow;
@@ -184,7 +201,10 @@ export async function startOutsideModel(options: OutsideModelPatch = {}): Promis
         throw new HttpError(500, "The outside model failed on purpose (failRate).", "server_error");
       }
       const title = config.titles === "follow" && asksForTitle(body.messages);
-      const summary = summarize(materialOf(body.messages), config.summaryMode, entry.maxTokens, wantsJson(body), rng.mixed, { title });
+      const summary = summarize(materialOf(body.messages), config.summaryMode, entry.maxTokens, wantsJson(body), rng.mixed, {
+        title,
+        ...(config.cite ? { cite: config.citeMode } : {}),
+      });
       reply = { kind: "text", text: summary.text };
       finishReason = summary.finishReason;
     } else {
@@ -195,11 +215,21 @@ export async function startOutsideModel(options: OutsideModelPatch = {}): Promis
     if (res.destroyed) return;
 
     const toolCall = reply.kind === "tool_call" ? { id: `tc_${++toolCalls}`, name: reply.name, arguments: reply.arguments } : undefined;
-    entry.reply = { text: reply.kind === "text" ? reply.text : `${reply.name} ${reply.arguments}`, finishReason, ...(toolCall ? { toolCall } : {}) };
+    entry.reply = {
+      text: reply.kind === "text" ? reply.text : `${reply.name} ${reply.arguments}`,
+      finishReason,
+      completionTokens: completionTokens(reply),
+      ...(toolCall ? { toolCall } : {}),
+    };
     entry.status = 200;
 
     const usage = includeUsage(config.usage, rng.usage)
-      ? { prompt_tokens: entry.promptTokens, completion_tokens: completionTokens(reply), total_tokens: entry.promptTokens + completionTokens(reply) }
+      ? {
+          prompt_tokens: entry.promptTokens,
+          completion_tokens: completionTokens(reply),
+          total_tokens: entry.promptTokens + completionTokens(reply),
+          prompt_tokens_details: { cached_tokens: entry.cachedTokens },
+        }
       : undefined;
     const meta = { id: `outside-${++ids}`, created: Math.floor(Date.now() / 1000), model: body.model ?? "outside-small" };
 
@@ -306,7 +336,7 @@ function streamReply(
   reply: ChatReply,
   toolCall: { id: string; name: string; arguments: string } | undefined,
   finishReason: string,
-  usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number } | undefined,
+  usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number; prompt_tokens_details: { cached_tokens: number } } | undefined,
   rng: () => number,
 ): void {
   res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });

@@ -8,7 +8,7 @@ import {
   toolCallStatus,
   type ToolMessage,
 } from "../../../components/timeline/tool-cards";
-import type { MessageView, TimelineItem, ToolOutcome } from "../../../lib/views";
+import type { CompactionView, MessageView, TimelineItem, ToolOutcome } from "../../../lib/views";
 
 const base = { tokenCount: 10, status: "complete" as const, pinned: false, createdAt: "2026-11-27T06:00:00.000Z" };
 
@@ -93,6 +93,17 @@ describe("pairToolResults", () => {
     expect(pairToolResults([user(1), reply(2, calls), tool(3, "c1")]).open.has("a2")).toBe(true);
     expect(pairToolResults([user(1), reply(2, calls), tool(3, "c1"), reply(4, [])]).open.has("a2")).toBe(false);
     expect(pairToolResults([reply(2, calls), user(3)]).open.size).toBe(0);
+  });
+
+  it("pairs across a clearing's notice, but not across a summary", () => {
+    const block = (kind: "clearing" | "summary", fromSeq: number): TimelineItem => ({
+      type: "compaction",
+      compaction: { id: `${kind}${fromSeq}`, kind, fromSeq, toSeq: fromSeq + 1 } as CompactionView,
+    });
+    const cleared = pairToolResults([reply(1, [{ id: "c1", name: "a" }]), block("clearing", 2), tool(2, "c1")]);
+    expect(cleared.folded.get("t2")).toBe("a1");
+    const summarized = pairToolResults([reply(1, [{ id: "c1", name: "a" }]), block("summary", 2), tool(4, "c1")]);
+    expect(summarized.folded.size).toBe(0);
   });
 
   it("pairs a result that arrives later in the stream", () => {
