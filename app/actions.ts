@@ -32,6 +32,7 @@ import type {
   updateConversationInput,
 } from "@/lib/chat/inputs";
 import type { compressionSettingsSchema } from "@/lib/compression/settings";
+import type { allowedToolInput, toolApprovalInput } from "@/lib/chat/approval-ops";
 import type { newTokenSchema } from "@/lib/auth/token-input";
 import type { modelPriceSchema } from "@/lib/pricing";
 
@@ -88,6 +89,18 @@ export async function pinMessageAction(input: z.input<typeof pinInput>) {
 }
 export async function stopTurnAction(conversationId: ConversationId) {
   return asUser((user) => ops.stop(user, conversationId));
+}
+/** Approves or denies a tool call the running turn waits on. */
+export async function answerToolApprovalAction(input: z.input<typeof toolApprovalInput>) {
+  return asUser((user) => ops.answerToolApproval(user, input));
+}
+/** The tools that run without asking in the conversation ("always allow"). */
+export async function allowedToolsAction(conversationId: ConversationId) {
+  return asUser((user) => ops.allowedTools(user, conversationId));
+}
+/** Asks again before the tool runs in the conversation. */
+export async function disallowToolAction(input: z.input<typeof allowedToolInput>) {
+  return asUser((user) => ops.disallowTool(user, input));
 }
 export async function rewindAction(input: z.input<typeof rewindInput>) {
   return asUser((user) => ops.rewind(user, input));

@@ -64,6 +64,8 @@ export const configSchema = z.object({
   STRATA_MAX_IMPORT_BYTES: integer(1_024, 1024 * 1024 * 1024, 50 * 1024 * 1024),
   /** How long a turn's lease on its conversation lasts without renewal (one turn at a time). */
   STRATA_TURN_LEASE_MS: integer(1_000, 600_000, 30_000),
+  /** How long a tool call that requires approval waits for the user's answer before it is denied. */
+  STRATA_TOOL_APPROVAL_TIMEOUT_MS: integer(5_000, 1_800_000, 600_000),
   // Accounts
   STRATA_SIGNUPS: oneOf(["open", "closed"], "open"),
   STRATA_SIGNIN_RATE_LIMIT: integer(0, 1_000_000, 5),

@@ -40,4 +40,5 @@ export {
 export { signupState, adminSettings, saveDefaults, setSignupsOpen, modelInfo, modelInfoIfAvailable } from "./instance-ops";
 export { listTokens, createToken, revokeToken, revokeAllTokens, listSessions, revokeSession } from "./account-ops";
 export { startTurn } from "./turn-ops";
+export { answerToolApproval, allowedTools, disallowToolOp as disallowTool } from "./approval-ops";
 export { conversationCost, accountCost, prices, savePrice } from "./cost-ops";

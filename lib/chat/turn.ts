@@ -8,6 +8,7 @@ import { getDb } from "../db/client";
 import { appendMessages, appendMessageRows, extendReply, type MessageDraft, type ReplyExtension } from "../db/messages";
 import { attemptRecordToView, toMessageView, toTranscriptMessage } from "../db/mappers";
 import { readSettings } from "../db/settings";
+import { listAllowedTools } from "../db/tool-allowances";
 import { AppError } from "../errors";
 import { ModelError, streamChat } from "../llm/client";
 import { countMessageTokensAsync } from "../llm/token-pool";
@@ -25,7 +26,8 @@ import { recordTurn } from "../server/metrics";
 import type { TurnEvent } from "./events";
 import { registerTurn } from "./running-turns";
 import type { TurnGate } from "./turn-gate";
-import { NO_TOOLS, runToolCall, toolsForTurn, type TurnToolSet } from "./tools";
+import { NO_TOOLS, toolsForTurn, type TurnToolSet } from "./tools";
+import { askApprovals, runDecidedCall } from "./tools/approval";
 import { continuationSeparator } from "./join-continuation";
 import type { MessageView } from "../views";
 
@@ -267,9 +269,19 @@ export async function* streamReply(input: ReplyInput): AsyncGenerator<TurnEvent>
       }
       if (last) break;
 
+      // Calls that need the user's approval wait for it (all of the reply's at once);
+      // a denied one, or one Stop reached before it started, is stored without running.
+      const approvalTimeoutMs = config().STRATA_TOOL_APPROVAL_TIMEOUT_MS;
+      const approvals = yield* askApprovals(toolSet, toolCalls, {
+        userId,
+        conversationId,
+        signal: turn.signal,
+        timeoutMs: approvalTimeoutMs,
+        allowedTools: () => listAllowedTools(db, userId, conversationId),
+      });
       const toolDrafts: MessageDraft[] = [];
       for (const call of toolCalls) {
-        const result = await runToolCall(toolSet, call, { userId, conversationId, settings, signal: turn.signal });
+        const result = await runDecidedCall(toolSet, call, { userId, conversationId, settings, signal: turn.signal }, approvals, approvalTimeoutMs);
         toolDrafts.push({
           role: "tool",
           content: result.content,
@@ -284,6 +296,8 @@ export async function* streamReply(input: ReplyInput): AsyncGenerator<TurnEvent>
       for (const message of await appendMessages(db, userId, conversationId, toolDrafts)) yield { type: "message", message };
       // The tool results are not in it: after the last round, the meter loads the context afresh.
       context = undefined;
+      // Stopped during the calls: every call has its result stored, and no model call follows.
+      if (turn.signal.aborted) break;
     }
 
     const after = context ?? (await activeTranscript(userId, conversationId));

@@ -7,13 +7,14 @@
 import fs from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { DEFAULT_SETTINGS } from "../../lib/compression/settings";
 import * as ops from "../../lib/chat/operations";
 import { appendMessages } from "../../lib/db/messages";
 import { claimImport, updateImport } from "../../lib/db/imports";
 import type { ActionResult } from "../../lib/errors";
 import { setupHarness } from "../support/harness";
+import { waitForApproval } from "../../lib/chat/tools/approval";
 import { bearer, signIn, signUp, type TestUser } from "../support/accounts";
 
 // Server actions read the request's headers through next/headers; here they are the
@@ -91,6 +92,8 @@ const ROUTES: Record<string, Partial<Record<Method, RouteCase>>> = {
     POST: { scope: "owned", id: conversation, body: { content: "Hello from the matrix" } },
   },
   "/api/conversations/[id]/stop": { POST: { scope: "owned", id: conversation } },
+  // A call waits on the fixture's conversation (registered in beforeAll) for the owner's answer.
+  "/api/conversations/[id]/tool-approvals": { POST: { scope: "owned", id: conversation, body: { callId: "matrix_route_call", approved: false } } },
   "/api/conversations/[id]/versions": { POST: { scope: "owned", id: conversation, body: (f: Fixture) => ({ messageId: f.lastMessageId }) } },
   "/api/conversations/[id]/compact": { POST: { scope: "owned", id: conversation, body: { preview: true } } },
   "/api/conversations/[id]/context": { GET: { scope: "owned", id: conversation } },
@@ -132,6 +135,9 @@ const ACTIONS: Record<keyof typeof actions, ActionCase> = {
   contextMeterAction: { scope: "owned", args: viaId },
   pinMessageAction: { scope: "owned", args: (f) => [{ conversationId: f.conversationId, seq: 3, pinned: true }] },
   stopTurnAction: { scope: "owned", args: viaId },
+  answerToolApprovalAction: { scope: "owned", args: (f) => [{ conversationId: f.conversationId, callId: "matrix_action_call", approved: false }] },
+  allowedToolsAction: { scope: "owned", args: viaId },
+  disallowToolAction: { scope: "owned", args: (f) => [{ conversationId: f.conversationId, server: "files", toolName: "files__write_file" }] },
   rewindAction: { scope: "owned", args: (f) => [{ conversationId: f.conversationId, turns: 1 }], fresh: true },
   switchVersionAction: { scope: "owned", args: (f) => [{ conversationId: f.conversationId, messageId: f.lastMessageId }] },
   compactNowAction: { scope: "owned", args: (f) => [{ conversationId: f.conversationId, preview: true }] },
@@ -170,6 +176,7 @@ let other: TestUser & { cookie: string };
 let ownerAuth: Record<string, string>;
 let otherAuth: Record<string, string>;
 let shared: Fixture;
+const approvalsEnd = new AbortController();
 
 /** A conversation of the owner with four messages, a compaction over the first two, and a token. */
 async function makeFixture(): Promise<Fixture> {
@@ -210,7 +217,12 @@ beforeAll(async () => {
   // The other user comes with a session cookie, and the Origin a browser sends with it: both ways in are covered.
   otherAuth = { cookie: other.cookie, origin: "http://localhost" };
   shared = await makeFixture();
+  // The calls the approval route and action answer (as a turn would register them).
+  for (const callId of ["matrix_route_call", "matrix_action_call"]) {
+    void waitForApproval({ userId: owner.id, conversationId: shared.conversationId, callId, timeoutMs: 600_000, signal: approvalsEnd.signal });
+  }
 });
+afterAll(() => approvalsEnd.abort());
 
 function request(method: Method, url: string, auth: Record<string, string>, body: unknown): Request {
   return new Request(`http://localhost${url}`, {
