@@ -13,6 +13,7 @@ import { useOpen } from "./tool-card-store";
 import { ToolResult } from "./ToolResult";
 
 const STATUS_STYLES: Record<ToolCallStatus, string> = {
+  awaiting_approval: "bg-violet-100 text-violet-900 dark:bg-violet-950 dark:text-violet-300",
   running: "bg-sky-100 text-sky-800 dark:bg-sky-950 dark:text-sky-300",
   done: "bg-emerald-100 text-emerald-800 dark:bg-emerald-950 dark:text-emerald-300",
   failed: "bg-red-100 text-red-800 dark:bg-red-950 dark:text-red-300",
@@ -133,7 +134,11 @@ export function ToolCallCard({ call, result, status, cardKey, holdsResult }: Too
                 <ToolResult parts={parts} openKey={`${cardKey}:result`} />
               ) : (
                 <p className="text-[12px] text-neutral-600 dark:text-neutral-400">
-                  {status === "running" ? "Waiting for the tool…" : "The tool gave no result (the turn ended before it ran)."}
+                  {status === "running"
+                    ? "Waiting for the tool…"
+                    : status === "awaiting_approval"
+                      ? "Waiting for your answer: approve or deny the call below the conversation."
+                      : "The tool gave no result (the turn ended before it ran)."}
                 </p>
               )}
             </div>

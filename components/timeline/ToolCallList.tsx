@@ -16,6 +16,9 @@ type ToolCallListProps = {
 /** The calls of one reply, each a card with its result. */
 export function ToolCallList({ replyId, calls, results, open }: ToolCallListProps) {
   const turnRunning = useChat((state) => open && (state.abort !== null || state.remoteTurn));
+  // Joined into one string so that the list draws again only when the waiting calls change.
+  const waiting = useChat((state) => (open ? state.approvals.map((approval) => approval.callId).join("\n") : ""));
+  const awaiting = new Set(waiting ? waiting.split("\n") : []);
   return (
     <ul className="mt-1.5 space-y-1.5" aria-label="Tool calls">
       {calls.map((call) => {
@@ -25,7 +28,7 @@ export function ToolCallList({ replyId, calls, results, open }: ToolCallListProp
             <ToolCallCard
               call={call}
               result={result}
-              status={toolCallStatus(result, open, turnRunning)}
+              status={toolCallStatus(result, open, turnRunning, awaiting.has(call.id))}
               cardKey={`${replyId}:${call.id}`}
               holdsResult
             />

@@ -47,9 +47,10 @@ export function pairToolResults(items: readonly TimelineItem[]): ToolPairing {
   return { results, folded, open };
 }
 
-export type ToolCallStatus = ToolOutcome | "running" | "no_result";
+export type ToolCallStatus = ToolOutcome | "awaiting_approval" | "running" | "no_result";
 
 export const STATUS_LABELS: Record<ToolCallStatus, string> = {
+  awaiting_approval: "awaiting approval",
   running: "running",
   done: "done",
   failed: "failed",
@@ -63,10 +64,11 @@ const LEGACY_ERROR = /^Error: /;
 
 /**
  * Where a call stands. Without a result it is running while a turn still runs on the
- * reply it belongs to (`open`); a call that never got one (a stopped turn) says so.
+ * reply it belongs to (`open`), or waits for the user's answer (`awaiting`: the turn asked
+ * for approval of it); a call that never got one (a stopped turn) says so.
  */
-export function toolCallStatus(result: ToolMessage | undefined, open: boolean, turnRunning: boolean): ToolCallStatus {
-  if (!result) return open && turnRunning ? "running" : "no_result";
+export function toolCallStatus(result: ToolMessage | undefined, open: boolean, turnRunning: boolean, awaiting = false): ToolCallStatus {
+  if (!result) return open && turnRunning ? (awaiting ? "awaiting_approval" : "running") : "no_result";
   if (result.toolOutcome) return result.toolOutcome;
   return LEGACY_ERROR.test(result.content) ? "failed" : "done";
 }

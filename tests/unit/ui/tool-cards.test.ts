@@ -131,6 +131,15 @@ describe("toolCallStatus", () => {
     expect(toolCallStatus(undefined, true, false)).toBe("no_result");
     expect(toolCallStatus(undefined, false, true)).toBe("no_result");
   });
+
+  it("awaits approval while the running turn asks the user about it", () => {
+    expect(toolCallStatus(undefined, true, true, true)).toBe("awaiting_approval");
+    expect(toolCallStatus(undefined, true, true, false)).toBe("running");
+    // Answered: the result's outcome decides.
+    expect(toolCallStatus(result(2, "c1", { toolOutcome: "denied" }), true, true, true)).toBe("denied");
+    // A wait left over from a turn that ended does not count.
+    expect(toolCallStatus(undefined, true, false, true)).toBe("no_result");
+  });
 });
 
 describe("serverLabel", () => {
