@@ -36,6 +36,8 @@ async function main() {
         factsVisible: strata.retention.visible,
         factsPlanted: strata.retention.planted,
         cachedTokens: Math.round(strata.cachedShare * strata.promptTokens),
+        summaryPromptTokens: strata.summaryPromptTokens,
+        summaryCachedTokens: Math.round(strata.summaryCachedShare * strata.summaryPromptTokens),
         highestLevel: strata.highestLevel,
         passes: { median: strata.passes.median, max: strata.passes.max },
       },
@@ -60,6 +62,9 @@ async function main() {
         result.highestLevel ?? "–",
         result.passes ? `${result.passes.median} / ${result.passes.max}` : "–",
         result.promptTokens ? `${fmt((100 * result.cachedTokens) / result.promptTokens, 1)}%` : "–",
+        result.summaryPromptTokens ? `${fmt((100 * result.summaryCachedTokens) / result.summaryPromptTokens, 1)}%` : "–",
+        result.promptTokens ? `${fmt((100 * (result.cachedTokens + result.summaryCachedTokens)) / (result.promptTokens + result.summaryPromptTokens), 1)}%` : "–",
+        fmtInt(result.promptTokens + result.summaryPromptTokens - result.cachedTokens - result.summaryCachedTokens),
       ]);
     }
     verdicts.push({
@@ -93,7 +98,10 @@ async function main() {
       "facts visible at the end",
       "highest level",
       "passes per planted fact (median / max)",
-      "cached share",
+      "cached share (chat requests)",
+      "cached share (summary requests)",
+      "cached share (all prompt tokens)",
+      "prompt tokens not cached (all)",
     ],
     rows,
   };
@@ -115,7 +123,9 @@ async function main() {
       "at 80% of the window (one summary, ≤ 1,000 tokens or a quarter of the window); send-everything sends the whole history and is refused past the window. " +
       "Summary tokens spent = prompt + completion of the summary calls. Highest level: of any summary written (the rolling summary's chain counts one level per rewrite); " +
       "passes per planted fact: how many summaries were written over the fact's message; cached share: prompt tokens a provider's prefix cache could serve " +
-      "(the outside model's count of the prefix each request shares with the one before it, from 1,024 tokens on, in 128-token steps, OpenAI's rule).",
+      "(the outside model's count of the longest prefix a request shares with the newest chat request or the newest summary request before it, from 1,024 tokens on, " +
+      "in 128-token steps, OpenAI's rule), of the chat requests, of the summary requests and of both together. Strata's summary requests reuse the chat request's prefix " +
+      "(its summary model is its chat model); the rolling summary's use their own framing.",
     tables: [
       { caption: "Results", table },
       { caption: "Targets (Strata's goal: the retention of the rolling summary or better at ≤ the prompt tokens of the sliding window)", table: verdictTable(verdicts) },

@@ -20,7 +20,7 @@ import { modelCatalog } from "../llm/models";
 import { logger } from "../log/logger";
 import { recordCallUsage, recordCompression, timeSummary } from "../server/metrics";
 import { KeyedLock } from "./keyed-lock";
-import { REQUEST_OVERHEAD_TOKENS } from "./tool-set";
+import { REQUEST_OVERHEAD_TOKENS, TOOL_DEFINITIONS } from "./tool-set";
 import type { BackgroundWorkView, CompactionView, ContextMeterView } from "../views";
 
 type BackgroundJob = { done: Promise<void>; controller: AbortController; startedAt: Date };
@@ -69,7 +69,7 @@ export function countSystemPrompt(text: string): Promise<number> {
 
 async function loadActive(userId: string, conversationId: string, known?: ConversationHead): Promise<{ transcript: Transcript; historyVersion: number }> {
   const { transcript, historyVersion } = await loadTranscript(await getDb(), userId, conversationId, countSystemPrompt, known);
-  return { transcript: { ...transcript, toolTokens: REQUEST_OVERHEAD_TOKENS }, historyVersion };
+  return { transcript: { ...transcript, toolTokens: REQUEST_OVERHEAD_TOKENS, tools: TOOL_DEFINITIONS }, historyVersion };
 }
 
 /** The active context as the next request will be built from it (tool definitions included). */
@@ -192,7 +192,10 @@ export async function compressBeforeCall(
   const { onAwaiting, known, overheadTokens, ...processOptions } = options;
   // The request is judged and fitted as it will be sent.
   const sized = (transcript: Transcript): Transcript =>
-    overheadTokens === undefined || overheadTokens === transcript.toolTokens ? transcript : { ...transcript, toolTokens: overheadTokens };
+    overheadTokens === undefined || overheadTokens === transcript.toolTokens
+      ? transcript
+      : // A request that offers fewer tools is not the prefix the full set opens: its summary requests offer none.
+        { ...transcript, toolTokens: overheadTokens, tools: undefined };
   const current = sized((await loadActive(userId, conversationId, known ?? undefined)).transcript);
   const unchanged: AppliedChange = { change: { created: [], attempts: [], transcript: current }, transcript: current, compactions: [], attempts: [], saved: true };
   const need = compressionManager().needBeforeCall(current, settings);

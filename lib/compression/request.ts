@@ -5,7 +5,8 @@ import type { CompressionSettings } from "./settings";
 import type { BuiltRequest, ChatMessage, CompressionLogger, ToolCall, Transcript, TranscriptMessage } from "./types";
 
 type EntrySource = "system" | "summary" | "message" | "note";
-type Entry = { chat: ChatMessage; tokens: number; source: EntrySource; seq?: number; keep?: boolean };
+/** One message of the request: where it came from (a message's seq, a summary's id) and what it costs in our count. */
+export type Entry = { chat: ChatMessage; tokens: number; source: EntrySource; seq?: number; compactionId?: string; keep?: boolean };
 
 const MIN_ELIDED_TOKENS = 32;
 
@@ -46,6 +47,7 @@ function ordered(transcript: Transcript, deps: MeasureDeps): Entry[] {
         chat: { role: "system", content: renderCompactionText(compaction) },
         tokens: renderedCompactionTokens(compaction, deps.tokens),
         source: "summary",
+        compactionId: compaction.id,
       },
     });
   }
@@ -115,7 +117,7 @@ export function assembleEntries(transcript: Transcript, settings: CompressionSet
   return entries;
 }
 
-function entryTokens(entries: Entry[]): number {
+export function entryTokens(entries: Entry[]): number {
   return entries.reduce((sum, entry) => sum + entry.tokens, 0);
 }
 

@@ -13,6 +13,9 @@ export class SummaryFailure extends Error {
 
 export type SummaryCall = SummaryRequest & { summarizer: Summarizer };
 
+/** A request that offered tools (one that reuses the chat prefix) was answered with a tool call and no text. */
+export const TOOL_CALL_INSTEAD = "summary model called a tool instead of writing a summary";
+
 /**
  * One summary-model call with the timeout enforced here as well as passed on: a
  * summarizer that ignores its signal must still not hold up the turn.
@@ -39,6 +42,7 @@ export async function callSummaryModel(call: SummaryCall): Promise<{ text: strin
       call.summarizer.complete({
         model: call.model,
         messages: call.messages,
+        ...(call.tools ? { tools: call.tools } : {}),
         maxTokens: call.maxTokens,
         temperature: call.temperature,
         timeoutMs: call.timeoutMs,
@@ -48,6 +52,7 @@ export async function callSummaryModel(call: SummaryCall): Promise<{ text: strin
       aborted,
     ]);
     const text = typeof reply?.text === "string" ? reply.text : "";
+    if (!text.trim() && call.tools?.length && reply?.finishReason === "tool_calls") throw new SummaryFailure(TOOL_CALL_INSTEAD);
     if (!text.trim()) throw new SummaryFailure("summary model returned empty output");
     return { text: text.trim(), finishReason: typeof reply?.finishReason === "string" ? reply.finishReason : "stop" };
   } catch (error) {

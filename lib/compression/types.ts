@@ -134,6 +134,11 @@ export type Transcript = {
   systemPromptTokens: number;
   /** What the tool definitions sent with the request cost (0 when none are offered). */
   toolTokens: number;
+  /**
+   * The tool definitions the chat request offers, as sent. A summary request that
+   * reuses the chat request's prefix offers the same ones (they open the cached prefix).
+   */
+  tools?: readonly RequestTool[] | undefined;
   /** Summaries and truncations; never a clearing (those are in `clearings`). */
   compactions: CompactionRecord[];
   /** Active clearings (none when absent), ordered by fromSeq. */
@@ -215,9 +220,17 @@ export type ChatMessage =
     }
   | { role: "tool"; content: string; tool_call_id: string };
 
+/** A tool definition in the OpenAI wire shape (only passed through by the engine). */
+export type RequestTool = {
+  type: "function";
+  function: { name: string; description?: string; parameters?: Record<string, unknown>; strict?: boolean | null };
+};
+
 export type SummaryRequest = {
   model: string;
   messages: ChatMessage[];
+  /** Offered only when the request is the chat request's prefix: the same tools keep the cached prefix. */
+  tools?: readonly RequestTool[] | undefined;
   maxTokens: number;
   temperature: number;
   timeoutMs: number;

@@ -32,6 +32,8 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
       const params: ChatCompletionCreateParamsNonStreaming = {
         model: request.model,
         messages: toWireMessages(request.messages),
+        // The chat request's tools, when the request reuses its prefix: they open the cached prefix.
+        ...(request.tools?.length ? { tools: request.tools.map((tool) => ({ ...tool })) } : {}),
         stream: false,
         ...maxTokensParam(endpoint, request.maxTokens),
         ...(supportsTemperature(request.model) ? { temperature: request.temperature } : {}),

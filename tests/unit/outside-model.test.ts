@@ -6,7 +6,7 @@ import { join } from "node:path";
 import OpenAI, { APIConnectionError, APIError } from "openai";
 import type { ChatCompletionChunk, ChatCompletionCreateParamsNonStreaming, ChatCompletionMessageParam, ChatCompletionTool } from "openai/resources/chat/completions";
 import { afterEach, describe, expect, it } from "vitest";
-import { MIXED_CHOICES, isSalient, materialOf, splitSentences, stripLabel, summarize, type Message } from "../support/outside-model/behaviour";
+import { MIXED_CHOICES, asksForTitle, cachedAfter, classify, isSalient, materialOf, promptTokens, splitSentences, stripLabel, summarize, type Message } from "../support/outside-model/behaviour";
 import { startOutsideModel, type OutsideModel, type OutsideModelOptions, type SummaryMode } from "../support/outside-model/server";
 
 const own = (text: string) => Math.ceil(text.length / 4);
@@ -70,6 +70,40 @@ describe("pure rules", () => {
     expect(isSalient("the port is 8080.")).toBe(true);
     expect(isSalient("FACT: cats purr.")).toBe(true);
     expect(stripLabel("[Summary of messages 1–20 (level 1)] [user #4]: We met.")).toBe("We met.");
+  });
+
+  it("reads a request that ends by asking for a summary: a summary request, tools or not, about the span it counts back", () => {
+    const tools = [{ type: "function", function: { name: "current_time" } }];
+    const chatPart: Message[] = [
+      { role: "system", content: "You are helpful." },
+      { role: "user", content: "A." },
+      { role: "assistant", content: "B." },
+      { role: "user", content: "C." },
+      { role: "assistant", content: "D." },
+      { role: "user", content: "E." },
+    ];
+    const ask = (text: string): Message[] => [...chatPart, { role: "user", content: text }];
+    const request = ask("[tag]\nSummarize the 2 messages above that end 1 message before this one. Start with a title line.");
+    expect(classify({ messages: request, tools })).toBe("summary");
+    expect(materialOf(request)).toBe("C.\nD.");
+    expect(asksForTitle(request)).toBe(true);
+    expect(materialOf(ask("Merge the 3 summaries above that end right before this one."))).toBe("C.\nD.\nE.");
+    // A user asking the chat for a summary names no span: that is a chat turn.
+    expect(classify({ messages: ask("Summarize the article above, please."), tools })).toBe("chat");
+    expect(classify({ messages: chatPart, tools })).toBe("chat");
+  });
+
+  it("serves a request from the newest chat or summary request, whichever shares the longer prefix", () => {
+    const long = (label: string) => `${label} ${"word ".repeat(1200)}`;
+    const chatRequest: Message[] = [{ role: "system", content: long("system") }, { role: "user", content: "hello" }];
+    const summaryRequest: Message[] = [...chatRequest, { role: "assistant", content: "hi" }, { role: "user", content: "Summarize the 1 messages above that end 1 message before this one." }];
+    const shared = cachedAfter([{ messages: chatRequest }, undefined], { messages: summaryRequest });
+    expect(shared).toBeGreaterThanOrEqual(1024);
+    expect(shared % 128).toBe(0);
+    expect(shared).toBeLessThanOrEqual(promptTokens({ messages: chatRequest }));
+    const other: Message[] = [{ role: "system", content: long("other") }, { role: "user", content: "x" }];
+    expect(cachedAfter([{ messages: other }, { messages: summaryRequest }], { messages: [...chatRequest, { role: "user", content: "again" }] })).toBe(shared);
+    expect(cachedAfter([{ messages: other }, undefined], { messages: chatRequest })).toBe(0);
   });
 
   it("splits on newlines and after sentence punctuation", () => {

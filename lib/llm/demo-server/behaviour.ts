@@ -22,18 +22,42 @@ function firstSystemMessage(messages: readonly ChatMessage[]): string | undefine
   return first ? first.content : undefined;
 }
 
-/** "summary" when the FIRST system message carries a `[strata:` tag (fault targeting uses this too). */
+/** The last message, when it is a user message whose first line starts with a `[strata:` tag (a request that reuses a chat's prefix). */
+function trailingInstruction(messages: readonly ChatMessage[]): string | undefined {
+  const last = messages.at(-1);
+  return last?.role === "user" && last.content.trimStart().startsWith("[strata:") ? last.content : undefined;
+}
+
+/** "summary" when the FIRST system message or the trailing user message carries a `[strata:` tag (fault targeting uses this too). */
 export function requestKind(messages: readonly ChatMessage[]): RequestKind {
+  if (trailingInstruction(messages) !== undefined) return "summary";
   const system = firstSystemMessage(messages);
   return system !== undefined && system.includes("[strata:") ? "summary" : "chat";
 }
 
-/** The tag on the first line of the first system message; an unknown `[strata:*]` tag behaves like summary. */
+/** The tag on the first line of the tagged message; an unknown `[strata:*]` tag behaves like summary. */
 export function summaryKind(messages: readonly ChatMessage[]): SummaryKind | undefined {
   if (requestKind(messages) !== "summary") return undefined;
-  const firstLine = (firstSystemMessage(messages) ?? "").split("\n", 1)[0] ?? "";
+  const firstLine = (trailingInstruction(messages) ?? firstSystemMessage(messages) ?? "").split("\n", 1)[0] ?? "";
   const match = TAG_RE.exec(firstLine);
   return (match?.[1] as SummaryKind | undefined) ?? "summary";
+}
+
+const SPAN_RE = /the (\d+) (?:messages|summaries) above that end (?:(\d+) messages? before this one|right before this one)/i;
+
+/**
+ * What a summary request asks about. A trailing instruction counts its material back
+ * from itself ("the N messages above that end M messages before this one"): the rest of
+ * the request is the conversation around it. Otherwise the whole request.
+ */
+export function summaryMaterial(messages: readonly ChatMessage[]): readonly ChatMessage[] {
+  const instruction = trailingInstruction(messages);
+  if (instruction === undefined) return messages;
+  const before = messages.slice(0, -1);
+  const match = SPAN_RE.exec(instruction);
+  if (!match) return before;
+  const end = before.length - Number(match[2] ?? 0);
+  return before.slice(Math.max(0, end - Number(match[1])), Math.max(0, end));
 }
 
 // A FACT line is what lib/compression/facts.ts calls one: from "FACT key=value" to the

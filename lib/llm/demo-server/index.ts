@@ -13,9 +13,13 @@
  *   over HTTP and keeps no request log.
  *
  * CLASSIFICATION: a request is a SUMMARY request when its first system message contains
- * "[strata:"; the tag on that message's first line picks the kind ([strata:summary],
- * [strata:structured], [strata:digest]; an unknown tag behaves like [strata:summary]).
- * Everything else is a CHAT request.
+ * "[strata:", or when its last message is a user message that starts with "[strata:" (a
+ * summary request that reuses the chat request's prefix; tools may be offered); the tag on
+ * that message's first line picks the kind ([strata:summary], [strata:structured],
+ * [strata:digest]; an unknown tag behaves like [strata:summary]). Everything else is a
+ * CHAT request. A trailing instruction names its material by counting back from itself,
+ * "the N messages (or summaries) above that end M messages before this one" (or "right
+ * before this one"): the summary is written from those N messages only.
  *
  * FACT LINES: wherever "FACT key=value" (key without spaces or "=") occurs on a line of any
  * message of the request (system messages and assistant tool-call argument strings included),
@@ -68,7 +72,7 @@ import type http from "node:http";
 import type { ChatMessage } from "../../compression/types";
 import { countRequestTokens, countTextTokens, type ToolDefinitionLike } from "../tokens";
 import { DEMO_SERVER_MODELS } from "../models";
-import { chatReply, hash32, requestKind, summaryKind, summaryReply, type Reply } from "./behaviour";
+import { chatReply, hash32, requestKind, summaryKind, summaryMaterial, summaryReply, type Reply } from "./behaviour";
 import { readBody, requestSignal, sendError, sendJson, serve, sleep, splitWords, writeEvent, type HttpService } from "./http";
 
 export { splitWords } from "./http";
@@ -135,7 +139,7 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
     if (signal.aborted) return;
 
     const reply: Reply =
-      kind === "summary" ? { type: "text", content: summaryReply(summaryKind(messages)!, messages) } : chatReply(messages, tools);
+      kind === "summary" ? { type: "text", content: summaryReply(summaryKind(messages)!, summaryMaterial(messages)) } : chatReply(messages, tools);
     const usage = {
       prompt_tokens: countRequestTokens(messages, model, tools),
       completion_tokens:

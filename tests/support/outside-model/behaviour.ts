@@ -81,25 +81,63 @@ export function maxTokensOf(body: Pick<CompletionBody, "max_tokens" | "max_compl
 
 const SUMMARY_CUE = /summar|condens|compress|merge|digest/i;
 
-/** A summary request offers no tools and opens with a system message asking for one. */
+const SPAN = /the (\d+) (?:messages|summaries) above that end (?:(\d+) messages? before this one|right before this one)/i;
+
+/**
+ * The last message, when it asks for a summary of what came before it (a request that
+ * reuses a chat's prefix): a user or system message whose first lines, after an optional
+ * bracketed tag, start with "Summarize" or "Merge" and count the span back from
+ * themselves ("the N messages above that end M messages before this one"). A user who
+ * asks a chat to "summarize the article" names no such span.
+ */
+export function trailingInstruction(messages: Message[]): string | undefined {
+  const last = messages.at(-1);
+  if (!last || (last.role !== "user" && last.role !== "system")) return undefined;
+  const text = textOf(last.content);
+  // The tag may stand on a line of its own, the request on the next.
+  const opening = text.split(/\r?\n/).filter((line) => line.trim()).slice(0, 2).join(" ");
+  return /^\s*(?:\[[^\]]*\]\s*)?(?:summari[sz]e|merge)\b/i.test(opening) && SPAN.test(opening) ? text : undefined;
+}
+
+/**
+ * A summary request either ends with a message asking for one (tools offered or not), or
+ * offers no tools and opens with a system message asking for one.
+ */
 export function classify(body: Pick<CompletionBody, "messages" | "tools">): "chat" | "summary" {
+  if (trailingInstruction(body.messages) !== undefined) return "summary";
   const first = body.messages[0];
   if (offeredTools(body).length > 0 || !first || first.role !== "system") return "chat";
   return SUMMARY_CUE.test(textOf(first.content)) ? "summary" : "chat";
 }
 
-/** A summary request asks for a title when its first system message says the word. */
+/** A summary request asks for a title when its first system message, or its trailing instruction, says the word. */
 export function asksForTitle(messages: Message[]): boolean {
+  const instruction = trailingInstruction(messages);
+  if (instruction !== undefined) return /\btitle\b/i.test(instruction);
   const first = messages[0];
   return first?.role === "system" && /\btitle\b/i.test(textOf(first.content));
+}
+
+/** The messages a trailing instruction counts back from itself: the N that end M messages before it. */
+function instructedSpan(messages: Message[], instruction: string): Message[] {
+  const before = messages.slice(0, -1);
+  const match = SPAN.exec(instruction)!;
+  const count = Number(match[1]);
+  const end = before.length - Number(match[2] ?? 0);
+  return before.slice(Math.max(0, end - count), Math.max(0, end));
 }
 
 export function wantsJson(body: Pick<CompletionBody, "response_format">): boolean {
   return body.response_format?.type === "json_object";
 }
 
-/** Everything the summary is about: the non-system messages, one after another. */
+/**
+ * Everything the summary is about: the messages a trailing instruction names (summaries
+ * among them), or else the non-system messages, one after another.
+ */
 export function materialOf(messages: Message[]): string {
+  const instruction = trailingInstruction(messages);
+  if (instruction !== undefined) return instructedSpan(messages, instruction).map((message) => textOf(message.content)).join("\n");
   return messages
     .filter((message) => message.role !== "system")
     .map((message) => textOf(message.content))
@@ -366,6 +404,11 @@ export function cachedTokens(previous: Pick<CompletionBody, "messages" | "tools"
   }
   const cached = Math.floor(shared / CACHE_STEP_TOKENS) * CACHE_STEP_TOKENS;
   return cached >= CACHE_MIN_TOKENS ? Math.min(cached, promptTokens(current)) : 0;
+}
+
+/** The most a cache holding the prefixes of `previous` (the newest chat and summary requests) could serve of `current`. */
+export function cachedAfter(previous: readonly (Pick<CompletionBody, "messages" | "tools"> | undefined)[], current: Pick<CompletionBody, "messages" | "tools">): number {
+  return Math.max(0, ...previous.map((body) => cachedTokens(body, current)));
 }
 
 // ---------------------------------------------------------------- chat

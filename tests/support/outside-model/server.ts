@@ -9,7 +9,7 @@ import {
   TITLE_MODES,
   argumentPieces,
   asksForTitle,
-  cachedTokens,
+  cachedAfter,
   chatReply,
   classify,
   completionTokens,
@@ -65,8 +65,10 @@ export type RecordedRequest = {
 };
 
 export type OutsideModelStats = { chat: number; summary: number; failed: number; overWindow: number };
-/** Prompt tokens of the chat requests, and how many of them a prefix cache could have served (see cachedTokens). */
-export type PromptCacheStats = { promptTokens: number; cachedTokens: number };
+/** Prompt tokens of the chat and the summary requests, and how many of them a prefix cache could have served (see cachedAfter). */
+/** Chat requests' prompt and cacheable tokens, and the same for summary requests. */
+export type PromptCacheStats = { promptTokens: number; cachedTokens: number; summaryPromptTokens: number; summaryCachedTokens: number };
+const NO_CACHE: PromptCacheStats = { promptTokens: 0, cachedTokens: 0, summaryPromptTokens: 0, summaryCachedTokens: 0 };
 
 export type OutsideModel = {
   url: string;
@@ -131,9 +133,9 @@ export async function startOutsideModel(options: OutsideModelPatch = {}): Promis
   let rng = generators(config.seed);
   let recorded: RecordedRequest[] = [];
   let counters: OutsideModelStats = { chat: 0, summary: 0, failed: 0, overWindow: 0 };
-  let cache: PromptCacheStats = { promptTokens: 0, cachedTokens: 0 };
-  let lastChat: CompletionBody | undefined;
-  let lastSummary: CompletionBody | undefined;
+  let cache: PromptCacheStats = { ...NO_CACHE };
+  // The newest request of each kind: a cache keeps both prefixes.
+  let lastOf: Record<"chat" | "summary", CompletionBody | undefined> = { chat: undefined, summary: undefined };
   let ids = 0;
   let toolCalls = 0;
   const timers = new Set<NodeJS.Timeout>();
@@ -148,9 +150,8 @@ export async function startOutsideModel(options: OutsideModelPatch = {}): Promis
   function reset(): void {
     recorded = [];
     counters = { chat: 0, summary: 0, failed: 0, overWindow: 0 };
-    cache = { promptTokens: 0, cachedTokens: 0 };
-    lastChat = undefined;
-    lastSummary = undefined;
+    cache = { ...NO_CACHE };
+    lastOf = { chat: undefined, summary: undefined };
     ids = 0;
     toolCalls = 0;
     rng = generators(config.seed);
@@ -169,18 +170,16 @@ export async function startOutsideModel(options: OutsideModelPatch = {}): Promis
 
   async function completions(body: CompletionBody, res: http.ServerResponse): Promise<void> {
     const kind = classify(body);
-    // A chat request is served from what the previous chat request left in the cache; a
-    // summary request from the previous chat or summary request, whichever shares more.
-    const cached = kind === "chat" ? cachedTokens(lastChat, body) : Math.max(cachedTokens(lastChat, body), cachedTokens(lastSummary, body));
+    // Served from the newest chat or summary request, whichever shares more: a cache keeps both prefixes.
+    const cached = cachedAfter([lastOf.chat, lastOf.summary], body);
     const entry: RecordedRequest = { kind, promptTokens: promptTokens(body), cachedTokens: cached, maxTokens: maxTokensOf(body), body, status: 0, time: Date.now() };
     recorded.push(entry);
     counters[kind]++;
-    if (kind === "chat") {
-      cache = { promptTokens: cache.promptTokens + entry.promptTokens, cachedTokens: cache.cachedTokens + cached };
-      lastChat = body;
-    } else {
-      lastSummary = body;
-    }
+    cache =
+      kind === "chat"
+        ? { ...cache, promptTokens: cache.promptTokens + entry.promptTokens, cachedTokens: cache.cachedTokens + cached }
+        : { ...cache, summaryPromptTokens: cache.summaryPromptTokens + entry.promptTokens, summaryCachedTokens: cache.summaryCachedTokens + cached };
+    lastOf[kind] = body;
 
     const window = config.contextWindow;
     if (window !== undefined && entry.promptTokens > window) {

@@ -7,6 +7,7 @@ import {
   recallFact,
   requestKind,
   summaryKind,
+  summaryMaterial,
   summaryReply,
 } from "@/lib/llm/demo-server/behaviour";
 import { splitWords } from "@/lib/llm/demo-server";
@@ -24,6 +25,21 @@ describe("classification", () => {
     // A tag in a later system message doesn't make it a summary request.
     expect(requestKind([sys("You are helpful"), sys("[strata:summary]"), user("x")])).toBe("chat");
     expect(summaryKind([user("x")])).toBeUndefined();
+  });
+});
+
+describe("a summary request that reuses the chat request's prefix", () => {
+  it("is recognised by the tag that opens its last user message, and is about the span that message counts back", () => {
+    const chatPart = [sys("You are helpful"), user("FACT a=1"), user("FACT b=2"), user("FACT c=3")];
+    const request = [...chatPart, user("[strata:structured]\nSummarize the 2 messages above that end 1 message before this one.")];
+    expect(requestKind(request)).toBe("summary");
+    expect(summaryKind(request)).toBe("structured");
+    expect(summaryMaterial(request)).toEqual([user("FACT a=1"), user("FACT b=2")]);
+    expect(factLines(summaryMaterial(request))).toEqual(["FACT a=1", "FACT b=2"]);
+    expect(summaryMaterial([...chatPart, user("[strata:summary]\nMerge the 1 summaries above that end right before this one.")])).toEqual([user("FACT c=3")]);
+    // A user typing about summaries is still chatting; a request without a trailing tag is read whole.
+    expect(requestKind([...chatPart, user("Summarize the 2 messages above")])).toBe("chat");
+    expect(summaryMaterial(chatPart)).toBe(chatPart);
   });
 });
 
