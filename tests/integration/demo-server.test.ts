@@ -125,6 +125,7 @@ describe("chat completions over HTTP", () => {
       type: "usage",
       promptTokens: countRequestTokens(messages, "strata-demo", tools),
       completionTokens: expect.any(Number),
+      cachedTokens: 0,
     });
     expect(countRequestTokens(messages, "strata-demo", tools)).toBeGreaterThan(countRequestTokens(messages, "strata-demo"));
   });
