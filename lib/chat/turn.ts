@@ -265,10 +265,10 @@ export async function* streamReply(input: ReplyInput): AsyncGenerator<TurnEvent>
       }
       if (last) break;
 
-      const toolDrafts: MessageDraft[] = [];
-      for (const call of toolCalls) {
+      // The calls of one reply run at once; their results are stored in call order.
+      const toolDrafts: MessageDraft[] = await Promise.all(toolCalls.map(async (call): Promise<MessageDraft> => {
         const result = await runToolCall(toolSet, call, { userId, conversationId, settings, signal: turn.signal });
-        toolDrafts.push({
+        return {
           role: "tool",
           content: result.content,
           toolCallId: call.id,
@@ -277,8 +277,8 @@ export async function* streamReply(input: ReplyInput): AsyncGenerator<TurnEvent>
           durationMs: result.durationMs,
           ...(result.server ? { server: result.server } : {}),
           tokenCount: await countMessageTokensAsync({ role: "tool", content: result.content, tool_call_id: call.id }),
-        });
-      }
+        };
+      }));
       for (const message of await appendMessages(db, userId, conversationId, toolDrafts)) yield { type: "message", message };
       // The tool results are not in it: after the last round, the meter loads the context afresh.
       context = undefined;

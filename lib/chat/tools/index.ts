@@ -4,11 +4,12 @@ import type { ToolCall } from "../../compression/types";
 import { countToolsTokens, REPLY_PRIMING_TOKENS } from "../../llm/tokens";
 import { builtinSource } from "./builtin";
 import { compressContextSource } from "./compress-context";
+import { mcpSource } from "./mcp";
 import type { ToolCallContext, ToolResult, ToolSource, ToolSourceContext, TurnTool } from "./types";
 import type { ChatTool } from "../../llm/client";
 
 /** In the order the request lists them; a tool's name is unique across sources (the first wins). */
-const SOURCES: readonly ToolSource[] = [builtinSource, compressContextSource];
+const SOURCES: readonly ToolSource[] = [builtinSource, compressContextSource, mcpSource];
 
 export type TurnToolSet = {
   tools: readonly TurnTool[];
