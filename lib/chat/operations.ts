@@ -38,5 +38,13 @@ export {
   updateConversationSettings,
 } from "./settings-ops";
 export { signupState, adminSettings, saveDefaults, setSignupsOpen, modelInfo, modelInfoIfAvailable } from "./instance-ops";
+export {
+  listToolServers,
+  createToolServer,
+  updateToolServer,
+  deleteToolServer,
+  conversationToolServers,
+  setConversationToolServer,
+} from "./mcp-ops";
 export { listTokens, createToken, revokeToken, revokeAllTokens, listSessions, revokeSession } from "./account-ops";
 export { startTurn } from "./turn-ops";

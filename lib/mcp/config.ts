@@ -41,8 +41,8 @@ export type McpTransportView =
 
 export function transportView(transport: McpTransport): McpTransportView {
   return transport.kind === "stdio"
-    ? { kind: "stdio", command: transport.command, args: transport.args, envNames: Object.keys(transport.env) }
-    : { kind: "http", url: transport.url, headerNames: Object.keys(transport.headers) };
+    ? { kind: "stdio", command: transport.command, args: transport.args, envNames: Object.keys(transport.env).sort() }
+    : { kind: "http", url: transport.url, headerNames: Object.keys(transport.headers).sort() };
 }
 
 /**

@@ -28,6 +28,7 @@ export type PoolOptions = {
 const DEFAULT_OPTIONS: PoolOptions = { connectTimeoutMs: 15_000, backoffMs: 1_000, maxBackoffMs: 60_000 };
 const MAX_LIST_PAGES = 20;
 const STDERR_TAIL_CHARS = 600;
+const STDIO_BUFFER_BYTES = 64 * 1024 * 1024;
 
 /** Raised for a server that cannot be reached; its message is the reason shown. */
 export class ServerDownError extends Error {
@@ -39,7 +40,7 @@ export class ServerDownError extends Error {
 
 function describe(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
-  return message.replace(/^MCP error -?\d+: /, "").slice(0, 500) || "unknown error";
+  return message.replace(/MCP error -?\d+: /g, "").slice(0, 500) || "unknown error";
 }
 
 /** The transport's secrets, which a reason quoting the server's output must not repeat. */
@@ -91,6 +92,8 @@ class Connection {
       // Kept, not inherited: a server may print its environment; the tail (secrets
       // blanked) is the reason shown when it fails to start.
       stderr: "pipe",
+      // Room for a result of several megabytes (which the tool source then cuts to its bound).
+      maxBufferSize: STDIO_BUFFER_BYTES,
     });
     stdio.stderr?.on("data", (chunk: Buffer) => {
       this.stderrTail = (this.stderrTail + chunk.toString("utf8")).slice(-STDERR_TAIL_CHARS);
@@ -129,7 +132,8 @@ class Connection {
       this.client = undefined;
       this.transport = undefined;
       this.tools = undefined;
-      if (!this.closed) this.fail("the connection closed");
+      // Shown until the next use, which connects again at once (backing off only if that fails).
+      if (!this.closed) this.lastError = "the connection closed";
     };
     this.client = client;
     this.transport = transport;

@@ -15,6 +15,9 @@ import { boundResult, resultText } from "../../mcp/results";
 import type { McpToolInfo } from "../../mcp/tools";
 import type { ToolCallContext, ToolRun, ToolSource, TurnTool } from "./types";
 
+/** A protocol error's message can carry a whole validation report; the model gets its start. */
+const MAX_ERROR_CHARS = 200;
+
 const argumentsSchema = z.record(z.string(), z.unknown());
 
 function failed(content: string): ToolRun {
@@ -44,7 +47,8 @@ function callFailure(error: unknown, server: string, timeoutMs: number, signal: 
   if (error instanceof McpError) {
     if (error.code === ErrorCode.RequestTimeout) return `the tool did not answer within ${Math.round(timeoutMs / 1000)} s.`;
     if (error.code === ErrorCode.ConnectionClosed) return `the tool server "${server}" closed the connection during the call.`;
-    return `the tool server "${server}" answered with an error: ${error.message.replace(/^MCP error -?\d+: /, "")}`;
+    const message = error.message.replace(/MCP error -?\d+: /g, "");
+    return `the tool server "${server}" answered with an error: ${message.length > MAX_ERROR_CHARS ? `${message.slice(0, MAX_ERROR_CHARS)} …` : message}`;
   }
   // The SDK's own check of the answer's shape (a ZodError) or a transport error.
   return `the tool server "${server}" sent an answer that could not be read (${error instanceof Error ? error.name : "unknown error"}).`;
