@@ -86,7 +86,8 @@ class Connection {
       return new StreamableHTTPClientTransport(new URL(transport.url), { requestInit: { headers: transport.headers } });
     }
     const stdio = new StdioClientTransport({
-      command: transport.command,
+      // "node" is the Node.js running Strata, whatever the PATH says.
+      command: transport.command === "node" ? process.execPath : transport.command,
       args: transport.args,
       env: { ...getDefaultEnvironment(), ...transport.env },
       // Kept, not inherited: a server may print its environment; the tail (secrets

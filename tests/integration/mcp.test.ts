@@ -11,6 +11,8 @@ import { newConversation, refusal, send, setupHarness } from "../support/harness
 import * as ops from "../../lib/chat/operations";
 import { logger } from "../../lib/log/logger";
 import { mcpPool } from "../../lib/mcp/pool";
+import { addMissingMcpServers } from "../../lib/db/mcp-servers";
+import { demoServers } from "../../lib/mcp/demo-servers";
 import type { TurnEvent } from "../../lib/chat/events";
 import { startScriptedModel, toolResults, type ScriptedModel } from "../support/scripted-tool-model";
 
@@ -254,6 +256,22 @@ describe("faults", () => {
     expect(malformed!.content.length).toBeLessThan(400);
     expect(image).toMatchObject({ toolOutcome: "done" });
     expect(image!.content).toBe("[image: image/png, 2.9 KB]\n[resource link: report file:///tmp/report.txt (text/plain)]");
+  });
+});
+
+describe("the demo's servers", () => {
+  it("filesystem on demo/files and memory start from their relative paths and are on by default; added once", async () => {
+    expect(await addMissingMcpServers(h.db, demoServers())).toEqual(["filesystem", "memory"]);
+    expect(await addMissingMcpServers(h.db, demoServers())).toEqual([]);
+    const conversation = await newConversation();
+    model.steps = [{ calls: [{ name: "filesystem__list_directory", args: { path: "." }, id: "l" }, { name: "filesystem__read_text_file", args: { path: "notes.md" }, id: "r" }] }];
+    const [list, read] = toolResults(await send(conversation.id, "Files?"));
+    expect(offered()).toEqual(expect.arrayContaining(["filesystem__read_text_file", "memory__read_graph"]));
+    expect(list).toMatchObject({ toolOutcome: "done", toolServer: "filesystem" });
+    expect(list!.content).toMatch(/\[FILE\] notes\.md/);
+    expect(read!.content).toMatch(/Meeting with Ada moved to Thursday/);
+    const views = await ops.listToolServers(admin());
+    expect(views.find((view) => view.name === "filesystem")!.status).toMatchObject({ state: "up", tools: expect.arrayContaining([{ name: "write_file", description: expect.any(String), readOnly: false }]) });
   });
 });
 
