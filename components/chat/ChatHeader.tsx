@@ -10,6 +10,7 @@ import { CompressNowDialog } from "./CompressNowDialog";
 import { ConversationSettingsDialog } from "./ConversationSettingsDialog";
 import { ContextMeter } from "./ContextMeter";
 import { DemoBadge } from "./DemoBadge";
+import { ToolServersMenu } from "./ToolServersMenu";
 
 /** Where a conversation started from a summary came from; plain text once the source is gone. */
 function SourceLink({ source }: { source: ConversationSource }) {
@@ -59,6 +60,7 @@ export function ChatHeader({ conversation, demo }: { conversation: ConversationV
           <ContextMeter />
           <CompressNowDialog />
           <ConversationSettingsDialog conversationId={conversation.id} />
+          <ToolServersMenu conversationId={conversation.id} />
           <button
             type="button"
             data-testid="activity-toggle"
