@@ -1,5 +1,6 @@
 import { notFound } from "next/navigation";
-import { adminSettings, modelInfoIfAvailable } from "@/lib/chat/operations";
+import { adminSettings, listToolServers, modelInfoIfAvailable } from "@/lib/chat/operations";
+import { ToolServersAdmin } from "@/components/admin/ToolServersAdmin";
 import { requirePageUser } from "@/lib/auth/current-user";
 import { DEFAULT_SETTINGS } from "@/lib/compression/settings";
 import { REQUEST_OVERHEAD_TOKENS } from "@/lib/chat/tool-set";
@@ -14,7 +15,7 @@ export default async function AdminPage() {
   const user = await requirePageUser();
   // Not the admin: the page does not exist for them.
   if (user.role !== "admin") notFound();
-  const [{ defaults, signupsOpen }, info] = await Promise.all([adminSettings(user), modelInfoIfAvailable()]);
+  const [{ defaults, signupsOpen }, info, toolServers] = await Promise.all([adminSettings(user), modelInfoIfAvailable(), listToolServers(user)]);
   return (
     <div className="min-h-0 flex-1 overflow-y-auto">
       <header className="sticky top-0 z-10 flex h-12 items-center gap-3 border-b border-neutral-200 bg-white/90 px-6 backdrop-blur dark:border-neutral-800 dark:bg-neutral-950/90">
@@ -23,6 +24,9 @@ export default async function AdminPage() {
       </header>
       <div className="mx-auto max-w-3xl px-6 pt-6">
         <SignupSwitch initialOpen={signupsOpen} closedByEnvironment={authConfig().STRATA_SIGNUPS === "closed"} />
+        <div className="mt-4">
+          <ToolServersAdmin initialServers={toolServers} />
+        </div>
       </div>
       <SettingsForm
         initialSettings={defaults}
