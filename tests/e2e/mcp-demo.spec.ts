@@ -1,0 +1,45 @@
+// The demo's tool servers from a newcomer's seat: filesystem (on demo/files) and memory,
+// configured as the demo configures them for its first account, on by default. Asked to
+// read a file, the demo model calls the filesystem server; the timeline shows the call,
+// its result and the reply. The admin page shows the server up with its tools; the chat
+// header's Tools menu switches it off for one conversation.
+import { addMissingMcpServers } from "../../lib/db/mcp-servers";
+import { demoServers } from "../../lib/mcp/demo-servers";
+import { getDb } from "../../lib/db/client";
+import { test, expect } from "./support/fixtures";
+import { newConversation, sendMessage } from "./support/helpers";
+
+test.beforeAll(async () => {
+  process.env.DATABASE_URL = process.env.E2E_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/strata_e2e";
+  await addMissingMcpServers(await getDb(), demoServers());
+});
+
+test("a newcomer asks to read a file and sees the call, its result and the reply", async ({ page }) => {
+  await page.goto("/");
+  await newConversation(page);
+  await sendMessage(page, "Please read notes.md");
+  await expect(page.getByTestId("tool-call").first()).toContainText("filesystem__read_text_file");
+  const result = page.getByTestId("tool-result").first();
+  await expect(result).toContainText("Meeting with Ada moved to Thursday");
+  // The demo model answers from what the tool returned.
+  await expect(page.locator(`[data-testid="message"][data-role="assistant"]`).last()).toContainText("Meeting with Ada moved to Thursday");
+});
+
+test("the admin sees the server up with its tools; a conversation switches it off", async ({ page }) => {
+  await page.goto("/admin");
+  await page.getByTestId("tool-servers-check").click();
+  const server = page.getByTestId("tool-server-filesystem");
+  await expect(server.getByTestId("tool-server-status")).toContainText(/up, \d+ tools/);
+  await server.getByText("Tools", { exact: true }).click();
+  await expect(server).toContainText("read_text_file");
+
+  await newConversation(page);
+  await page.getByTestId("tool-servers-toggle").click();
+  const toggle = page.getByTestId("tool-server-switch-filesystem");
+  await expect(toggle).toBeChecked();
+  await toggle.uncheck();
+  await expect(toggle).not.toBeChecked();
+  await page.keyboard.press("Escape");
+  await sendMessage(page, "Please read notes.md");
+  await expect(page.getByTestId("tool-call")).toHaveCount(0);
+});
