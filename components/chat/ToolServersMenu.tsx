@@ -26,9 +26,15 @@ export function ToolServersMenu({ conversationId }: { conversationId: string }) 
 
   async function toggle(serverId: string, on: boolean) {
     setError(null);
+    // Shown switched at once; put back if the server refuses.
+    const flip = (value: boolean) => setServers((list) => list?.map((server) => (server.id === serverId ? { ...server, on: value } : server)) ?? null);
+    flip(on);
     const result = await setConversationToolServerAction({ conversationId, serverId, on });
     if (result.ok) setServers(result.data);
-    else setError(result.error.message);
+    else {
+      flip(!on);
+      setError(result.error.message);
+    }
   }
 
   return (

@@ -100,6 +100,20 @@ export async function conversationMcpServers(db: Db, userId: string, conversatio
   return servers.map((row) => ({ server: toRecord(row), on: own.get(row.id) ?? row.onByDefault }));
 }
 
+/**
+ * The servers a turn of the conversation uses (enabled, switched on), in one query:
+ * read when the turn starts and again before each call, as the user may switch one off
+ * meanwhile. The caller has checked that `userId` owns the conversation.
+ */
+export async function mcpServersInUse(db: Db, userId: string, conversationId: string): Promise<McpServerRecord[]> {
+  const rows = await db.mcpServer.findMany({
+    where: { enabled: true },
+    orderBy: { name: "asc" },
+    include: { conversations: { where: { conversationId, conversation: { userId } }, select: { on: true } } },
+  });
+  return rows.filter((row) => row.conversations[0]?.on ?? row.onByDefault).map(toRecord);
+}
+
 /** The conversation's own switch for one server. */
 export async function setConversationMcpServer(db: Db, userId: string, conversationId: string, serverId: string, on: boolean): Promise<void> {
   await assertOwnsConversation(db, userId, conversationId);

@@ -7,7 +7,7 @@ import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { config } from "../../config";
 import { getDb } from "../../db/client";
-import { conversationMcpServers } from "../../db/mcp-servers";
+import { mcpServersInUse } from "../../db/mcp-servers";
 import { logger } from "../../log/logger";
 import { modelToolName } from "../../mcp/names";
 import { mcpPool, ServerDownError, type ServerTarget } from "../../mcp/pool";
@@ -26,8 +26,8 @@ function failed(content: string): ToolRun {
 
 /** Whether the conversation still uses the server (it may have been switched off mid-turn). */
 async function stillOn(context: ToolCallContext, serverId: string): Promise<boolean> {
-  const servers = await conversationMcpServers(await getDb(), context.userId, context.conversationId);
-  return servers.some((entry) => entry.server.id === serverId && entry.on);
+  const servers = await mcpServersInUse(await getDb(), context.userId, context.conversationId);
+  return servers.some((server) => server.id === serverId);
 }
 
 function parseArguments(text: string): Record<string, unknown> | string {
@@ -81,11 +81,11 @@ function turnTool(target: ServerTarget, tool: McpToolInfo, name: string): TurnTo
 }
 
 export const mcpSource: ToolSource = async ({ userId, conversationId }) => {
-  const servers = (await conversationMcpServers(await getDb(), userId, conversationId)).filter((entry) => entry.on && entry.server.transport);
+  const servers = (await mcpServersInUse(await getDb(), userId, conversationId)).filter((server) => server.transport);
   if (servers.length === 0) return [];
   const pool = mcpPool();
   const listed = await Promise.all(
-    servers.map(async ({ server }) => {
+    servers.map(async (server) => {
       const target: ServerTarget = { id: server.id, name: server.name, transport: server.transport!, updatedAt: server.updatedAt };
       try {
         return { target, tools: (await pool.connection(target).listTools()).tools };
