@@ -83,23 +83,27 @@ describe("a stdio server (server-everything)", () => {
   it("runs several calls of one reply at once and stores the results in call order", async () => {
     await stdio("everything", EVERYTHING, ["stdio"]);
     const conversation = await newConversation();
+    // Warm: the server is started by the first turn, not timed here.
+    await send(conversation.id, "Hi.");
     model.steps = [
       {
         calls: [
-          { name: "everything__trigger-long-running-operation", args: { duration: 1.5, steps: 1 }, id: "slow" },
-          { name: "everything__get-sum", args: { a: 2, b: 3 }, id: "fast" },
+          { name: "everything__trigger-long-running-operation", args: { duration: 2, steps: 1 }, id: "first" },
+          { name: "everything__trigger-long-running-operation", args: { duration: 2, steps: 1 }, id: "second" },
+          { name: "everything__get-sum", args: { a: 2, b: 3 }, id: "third" },
         ],
       },
     ];
     const started = Date.now();
-    const events = await send(conversation.id, "Two things at once.");
+    const events = await send(conversation.id, "Three things at once.");
+    const elapsed = Date.now() - started;
     const results = toolResults(events);
-    expect(results.map((result) => result.toolCallId)).toEqual(["slow", "fast"]);
-    expect(results.map((result) => result.toolOutcome)).toEqual(["done", "done"]);
-    expect(results[1]!.content).toMatch(/5/);
-    // One after the other they would take the slow call's 1.5 s plus the fast one's; together, the slow one's.
-    expect(results[1]!.toolDurationMs!).toBeLessThan(1000);
-    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(results.map((result) => result.toolCallId)).toEqual(["first", "second", "third"]);
+    expect(results.map((result) => result.toolOutcome)).toEqual(["done", "done", "done"]);
+    expect(results[2]!.content).toMatch(/5/);
+    // One after the other the two 2-second calls take 4 s; together, 2.
+    expect(elapsed).toBeGreaterThanOrEqual(2000);
+    expect(elapsed).toBeLessThan(3800);
   });
 
   it("an error result, an unknown tool, invalid JSON arguments: failed results the model reads, and the turn goes on", async () => {
