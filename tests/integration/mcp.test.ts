@@ -13,6 +13,8 @@ import { logger } from "../../lib/log/logger";
 import { mcpPool } from "../../lib/mcp/pool";
 import { addMissingMcpServers } from "../../lib/db/mcp-servers";
 import { demoServers } from "../../lib/mcp/demo-servers";
+import { toolsForTurn } from "../../lib/chat/tools";
+import { DEFAULT_SETTINGS } from "../../lib/compression/settings";
 import type { TurnEvent } from "../../lib/chat/events";
 import { startScriptedModel, toolResults, type ScriptedModel } from "../support/scripted-tool-model";
 
@@ -274,6 +276,10 @@ describe("the demo's servers", () => {
     expect(list).toMatchObject({ toolOutcome: "done", toolServer: "filesystem" });
     expect(list!.content).toMatch(/\[FILE\] notes\.md/);
     expect(read!.content).toMatch(/Meeting with Ada moved to Thursday/);
+    // A tool the server marks read-only runs without asking; any other asks the user first.
+    const { tools } = await toolsForTurn({ userId: h.user.id, conversationId: conversation.id, settings: DEFAULT_SETTINGS });
+    const approval = (name: string) => tools.find((tool) => tool.definition.function.name === name)?.requiresApproval;
+    expect([approval("filesystem__read_text_file"), approval("filesystem__write_file")]).toEqual([false, true]);
     const views = await ops.listToolServers(admin());
     expect(views.find((view) => view.name === "filesystem")!.status).toMatchObject({ state: "up", tools: expect.arrayContaining([{ name: "write_file", description: expect.any(String), readOnly: false }]) });
   });
