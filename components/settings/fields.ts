@@ -131,6 +131,21 @@ export const SETTING_FIELDS: Record<SettingName, FieldMeta> = {
     help: "Lines written as FACT key=value reach the model verbatim through every summary and cut.",
     kind: { type: "boolean" },
   },
+  toolResultMaxTokens: {
+    label: "Largest tool result sent whole",
+    help: "A longer tool result reaches the model as its head and tail with a note of what was left out (it stays stored whole; the model can open it). At most 10% of the window.",
+    kind: { type: "integer", min: 256, max: 1_000_000, unit: "tokens" },
+  },
+  clearToolResults: {
+    label: "Clear old tool output",
+    help: "Before anything is summarized, results of older tool rounds become a one-line note (the call stays). No model call; the originals stay stored.",
+    kind: { type: "boolean" },
+  },
+  keepToolRounds: {
+    label: "Tool rounds kept whole",
+    help: "The newest this many tool rounds keep their results when old tool output is cleared.",
+    kind: { type: "integer", min: 0, max: 100 },
+  },
   budgetNote: {
     label: "Budget note",
     help: "Tell the model how full its context is in a short system note.",
@@ -150,6 +165,11 @@ export const SETTING_GROUPS: { title: string; description: string; fields: Setti
     fields: ["enabled", "triggerMode", "threshold", "preemptiveThreshold", "compressionTarget", "hardLimitReserve"],
   },
   { title: "Selection", description: "Which messages are compressed.", fields: ["keepRecentCount"] },
+  {
+    title: "Tool output",
+    description: "Large and old tool results, in the model's view only.",
+    fields: ["toolResultMaxTokens", "clearToolResults", "keepToolRounds"],
+  },
   {
     title: "Summary model & strategy",
     description: "How summaries are written.",

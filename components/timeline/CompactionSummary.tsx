@@ -3,7 +3,9 @@ import { useId, useState } from "react";
 import type { CompactionView } from "@/lib/views";
 import type { SummarySections } from "@/lib/compression/types";
 import { plural } from "@/components/format";
+import { CitedText, MessageLinkContext } from "../ui/citations";
 import { Markdown } from "../ui/Markdown";
+import { jumpToMessage } from "./jump";
 import { SECTION_LABELS, summaryPreview } from "./summary-preview";
 
 function StructuredSummary({ sections }: { sections: SummarySections }) {
@@ -16,7 +18,9 @@ function StructuredSummary({ sections }: { sections: SummarySections }) {
           <h4 className="text-[11px] font-semibold tracking-wide text-neutral-500 uppercase">{title}</h4>
           <ul className="mt-0.5 list-disc space-y-0.5 pl-4 text-[13px]">
             {sections[key].map((entry, index) => (
-              <li key={index}>{entry}</li>
+              <li key={index}>
+                <CitedText text={entry} />
+              </li>
             ))}
           </ul>
         </section>
@@ -26,7 +30,7 @@ function StructuredSummary({ sections }: { sections: SummarySections }) {
 }
 
 function FullSummary({ compaction }: { compaction: CompactionView }) {
-  return compaction.sections ? <StructuredSummary sections={compaction.sections} /> : <Markdown text={compaction.summary} breaks />;
+  return compaction.sections ? <StructuredSummary sections={compaction.sections} /> : <Markdown text={compaction.summary} breaks citations />;
 }
 
 /** A summary's first line, and the whole of it on request. */
@@ -43,7 +47,7 @@ function Summary({ compaction }: { compaction: CompactionView }) {
         </div>
       ) : (
         <p data-testid="compaction-summary-preview" className="text-neutral-700 dark:text-neutral-300">
-          {preview.text}
+          <CitedText text={preview.text} />
         </p>
       )}
       <button
@@ -60,22 +64,27 @@ function Summary({ compaction }: { compaction: CompactionView }) {
   );
 }
 
+/** A cite opens the original where it sits in the tree ("Go to #n"), whatever levels hide it. */
+const openCited = (seq: number) => void jumpToMessage(seq);
+
 /** What the model sees in place of the covered messages: a preview until asked for the whole. */
 export function CompactionSummary({ compaction }: { compaction: CompactionView }) {
   return (
-    <div data-testid="compaction-summary" className="text-[13px]">
-      {compaction.kind === "truncation" ? (
-        <p className="text-neutral-700 dark:text-neutral-300">
-          {plural(compaction.coveredMessageCount, "message")} dropped from the model&apos;s view to fit the window — still here.
-        </p>
-      ) : (
-        <Summary compaction={compaction} />
-      )}
-      {compaction.instructions ? (
-        <p className="mt-1.5 text-[11.5px] text-neutral-500">
-          Instructions: <span className="italic">{compaction.instructions}</span>
-        </p>
-      ) : null}
-    </div>
+    <MessageLinkContext value={openCited}>
+      <div data-testid="compaction-summary" className="text-[13px]">
+        {compaction.kind === "truncation" ? (
+          <p className="text-neutral-700 dark:text-neutral-300">
+            {plural(compaction.coveredMessageCount, "message")} dropped from the model&apos;s view to fit the window — still here.
+          </p>
+        ) : (
+          <Summary compaction={compaction} />
+        )}
+        {compaction.instructions ? (
+          <p className="mt-1.5 text-[11.5px] text-neutral-500">
+            Instructions: <span className="italic">{compaction.instructions}</span>
+          </p>
+        ) : null}
+      </div>
+    </MessageLinkContext>
   );
 }

@@ -1,5 +1,6 @@
 "use client";
 import type { CompactionView, TimelineItem } from "@/lib/views";
+import { ClearingNotice } from "./ClearingNotice";
 import { CompactionBlock } from "./CompactionBlock";
 import { MessageItem } from "./MessageItem";
 
@@ -7,6 +8,8 @@ import { MessageItem } from "./MessageItem";
 export function TimelineEntry({ item, ancestors }: { item: TimelineItem; ancestors?: CompactionView[] }) {
   return item.type === "message" ? (
     <MessageItem message={item.message} nested={ancestors !== undefined && ancestors.length > 0} />
+  ) : item.compaction.kind === "clearing" ? (
+    <ClearingNotice compaction={item.compaction} />
   ) : (
     <CompactionBlock compaction={item.compaction} {...(ancestors ? { ancestors } : {})} />
   );

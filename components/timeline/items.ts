@@ -9,8 +9,11 @@ export function itemKey(item: TimelineItem): string {
   return item.type === "message" ? `m:${item.message.id}` : `c:${item.compaction.id}`;
 }
 
+/** A compaction stands before a message of the same seq (a pinned one kept beside it, the first call under a clearing). */
+const rank = (item: TimelineItem) => (item.type === "message" ? 1 : 0);
+
 function sorted(items: TimelineItem[]): TimelineItem[] {
-  return [...items].sort((a, b) => itemSeq(a) - itemSeq(b));
+  return [...items].sort((a, b) => itemSeq(a) - itemSeq(b) || rank(a) - rank(b));
 }
 
 /** Adds a persisted message, replacing an earlier copy with the same seq. */
@@ -21,10 +24,17 @@ export function upsertMessage(items: TimelineItem[], message: MessageView): Time
 
 /** A compaction now stands where its messages (and any compactions it merged) were. */
 export function applyCompaction(items: TimelineItem[], compaction: CompactionView): TimelineItem[] {
+  // A clearing hides nothing from people: it stands before its messages, in place of the clearings it absorbed.
+  if (compaction.kind === "clearing") {
+    const overlaps = (c: CompactionView) => c.kind === "clearing" && c.toSeq >= compaction.fromSeq && c.fromSeq <= compaction.toSeq;
+    return sorted([...items.filter((item) => item.type === "message" || !overlaps(item.compaction)), { type: "compaction", compaction }]);
+  }
   const rest = items.filter((item) => {
     if (item.type === "message") return item.message.seq < compaction.fromSeq || item.message.seq > compaction.toSeq;
     const c = item.compaction;
     if (c.id === compaction.id) return false;
+    // A clearing stays unless the summary covers all of it (its later results are still in view).
+    if (c.kind === "clearing") return c.fromSeq < compaction.fromSeq || c.toSeq > compaction.toSeq;
     return c.toSeq < compaction.fromSeq || c.fromSeq > compaction.toSeq;
   });
   return sorted([...rest, { type: "compaction", compaction }]);

@@ -8,6 +8,7 @@ import ReactMarkdown, { type Options } from "react-markdown";
 import rehypeSanitize, { defaultSchema, type Options as SanitizeSchema } from "rehype-sanitize";
 import remarkGfm from "remark-gfm";
 import remarkMath from "remark-math";
+import { CITATION_LINK_CLASS, MessageLink, messageSeqOfHref, remarkCitationLinks } from "./citations";
 import { CodeBlock, HighlightContext } from "./CodeBlock";
 import { useLazyModule } from "./lazy-module";
 import { KATEX_OPTIONS, katexPlugin, mayHaveMath, remarkPricesAsText } from "./math";
@@ -34,6 +35,7 @@ const SCHEMA: SanitizeSchema = {
 };
 
 const remarkPlugins: Options["remarkPlugins"] = [remarkGfm, remarkMath, remarkPricesAsText, htmlAsText];
+const citingPlugins: Options["remarkPlugins"] = [...remarkPlugins, remarkCitationLinks];
 const sanitize: Options["rehypePlugins"] = [[rehypeSanitize, SCHEMA]];
 
 /** Single newlines become hard line breaks (outside code fences and math blocks), as people type them. */
@@ -44,9 +46,23 @@ export function keepLineBreaks(text: string): string {
     .join("");
 }
 
+// A link to a message of this conversation (`#m-12`) opens it here; any other opens a new tab.
 const COMPONENTS: Options["components"] = {
-  a: ({ node: _node, ...props }) => <a {...props} target="_blank" rel="noreferrer noopener" />,
+  a: ({ node: _node, ...props }) => {
+    const seq = messageSeqOfHref(props.href);
+    if (seq !== null) return <MessageLink {...props} seq={seq} />;
+    return <a {...props} target="_blank" rel="noreferrer noopener" />;
+  },
   pre: CodeBlock,
+};
+
+const CITING_COMPONENTS: Options["components"] = {
+  ...COMPONENTS,
+  a: ({ node: _node, ...props }) => {
+    const seq = messageSeqOfHref(props.href);
+    if (seq !== null) return <MessageLink {...props} seq={seq} data-testid="citation-link" data-seq={seq} className={CITATION_LINK_CLASS} />;
+    return <a {...props} target="_blank" rel="noreferrer noopener" />;
+  },
 };
 
 export const Markdown = memo(function Markdown({
@@ -54,6 +70,7 @@ export const Markdown = memo(function Markdown({
   className = "",
   breaks = false,
   streaming = false,
+  citations = false,
 }: {
   text: string;
   className?: string;
@@ -61,6 +78,8 @@ export const Markdown = memo(function Markdown({
   breaks?: boolean;
   /** The text is still growing: leave code plain (it is highlighted once complete). */
   streaming?: boolean;
+  /** A summary's cites ("(#12)") become links that open the cited message. */
+  citations?: boolean;
 }) {
   const source = normalizeMathDelimiters(text);
   const katex = useLazyModule(katexPlugin, mayHaveMath(source));
@@ -68,9 +87,9 @@ export const Markdown = memo(function Markdown({
     <div className={`markdown ${className}`}>
       <HighlightContext value={!streaming}>
         <ReactMarkdown
-          remarkPlugins={remarkPlugins}
+          remarkPlugins={citations ? citingPlugins : remarkPlugins}
           rehypePlugins={katex ? [...sanitize, [katex, KATEX_OPTIONS]] : sanitize}
-          components={COMPONENTS}
+          components={citations ? CITING_COMPONENTS : COMPONENTS}
         >
           {breaks ? keepLineBreaks(source) : source}
         </ReactMarkdown>

@@ -24,6 +24,16 @@ const MAX_SUMMARIES_SHARE = 0.3;
 const MAX_KEEP_SHARE = 0.25;
 /** Summaries and kept messages each take at most this share of what the target leaves after the fixed part. */
 const SHARE_OF_TARGET = 0.5;
+/** One tool result takes at most this share of the window in the request (the rest is cut from its middle). */
+const MAX_TOOL_RESULT_SHARE = 0.1;
+/** A cut result keeps at least this much of its head and tail. */
+const MIN_TOOL_RESULT_TOKENS = 256;
+/**
+ * A clearing pass is worth a cache break only when it frees at least this share of the
+ * threshold (or when the request is over the hard limit): old results are cleared in
+ * large chunks, not a round at a time.
+ */
+export const MIN_CLEARING_SHARE = 0.2;
 /**
  * The fan-out of the summary tree: a merge takes at most this many summaries of one
  * level, and a level that holds this many is merged one level up.
@@ -33,7 +43,7 @@ export const FAN_OUT = 4;
 export const MAX_SUMMARY_BLOCKS = 10;
 
 export type BudgetAdjustment = {
-  setting: "hardLimitReserve" | "threshold" | "preemptiveThreshold" | "summaryMaxTokens" | "maxSummaryTokensPerLevel";
+  setting: "hardLimitReserve" | "threshold" | "preemptiveThreshold" | "summaryMaxTokens" | "maxSummaryTokensPerLevel" | "toolResultMaxTokens";
   configured: number;
   effective: number;
   reason: string;
@@ -61,6 +71,10 @@ export type ContextBudget = {
   levelBudgetTokens: number;
   /** What all active summaries may cost together. */
   summaryBudgetTokens: number;
+  /** Largest tool result sent whole (our count, as stored); a larger one is sent as head and tail. */
+  toolResultMaxTokens: number;
+  /** Fewest tokens a clearing pass must free to be applied (unless the request is over the hard limit). */
+  minClearingTokens: number;
   adjustments: BudgetAdjustment[];
 };
 
@@ -124,6 +138,13 @@ export function contextBudget(contextWindow: number, settings: CompressionSettin
     `the summaries of one level take at most ${percent(MAX_LEVEL_SHARE)} of a ${formatCount(window)}-token window`,
   );
 
+  const toolResultMaxTokens = limited(
+    "toolResultMaxTokens",
+    settings.toolResultMaxTokens,
+    Math.min(settings.toolResultMaxTokens, Math.max(MIN_TOOL_RESULT_TOKENS, Math.floor(window * MAX_TOOL_RESULT_SHARE))),
+    `one tool result takes at most ${percent(MAX_TOOL_RESULT_SHARE)} of a ${formatCount(window)}-token window`,
+  );
+
   return {
     contextWindow: window,
     reserve,
@@ -137,6 +158,8 @@ export function contextBudget(contextWindow: number, settings: CompressionSettin
     summaryMaxTokens,
     levelBudgetTokens,
     summaryBudgetTokens: Math.max(levelBudgetTokens, summaryBudgetTokens),
+    toolResultMaxTokens,
+    minClearingTokens: Math.floor(thresholdTokens * MIN_CLEARING_SHARE),
     adjustments,
   };
 }

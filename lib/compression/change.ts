@@ -1,5 +1,5 @@
 import { applyCompaction } from "./apply";
-import type { AttemptRecord, CompactionRecord, CompressionChange, CompressionLogger, Transcript } from "./types";
+import type { AttemptRecord, CompactionRecord, CompressionChange, CompressionLogger, TokenCounter, Transcript } from "./types";
 
 /** Accumulates one call's records in insertion order, with the transcript as it becomes. */
 export class ChangeBuilder {
@@ -7,14 +7,17 @@ export class ChangeBuilder {
   readonly attempts: AttemptRecord[] = [];
   readonly setAside: { id: string; text: string }[] = [];
 
-  constructor(public transcript: Transcript) {}
+  constructor(
+    public transcript: Transcript,
+    private readonly tokens: TokenCounter,
+  ) {}
 
   apply(record: CompactionRecord): void {
     // A record that absorbs a summary out of view (a truncation) makes its stand-in moot.
     const absorbed = new Set(record.childIds);
     this.setAside.splice(0, this.setAside.length, ...this.setAside.filter((entry) => !absorbed.has(entry.id)));
     this.created.push(record);
-    this.transcript = applyCompaction(this.transcript, record);
+    this.transcript = applyCompaction(this.transcript, record, this.tokens);
   }
 
   /** `id` (an active summary) is out of the model's view and stands there as `text`; see CompactionRecord.outOfView. */

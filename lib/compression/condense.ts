@@ -77,8 +77,14 @@ export function endAtLastSentence(text: string): string {
 export function boundText(text: string, maxTokens: number, tokens: TokenCounter, preserveFacts: boolean): { text: string; shortened: boolean } {
   if (tokens.count(text) <= maxTokens) return { text, shortened: false };
   const marker = shortenedMarker(maxTokens);
-  const facts = preserveFacts ? extractFacts(text) : [];
   const isFactLine = (line: string) => preserveFacts && line.trim().startsWith("FACT ") && extractFacts(line).length > 0;
+  // A fact line keeps its cite ("FACT port=4021 (#4)"): each fact as its own line wrote it.
+  const written = new Map<string, string>();
+  for (const line of text.split("\n")) {
+    const lineFacts = isFactLine(line) ? extractFacts(line) : [];
+    if (lineFacts.length === 1 && !written.has(lineFacts[0]!)) written.set(lineFacts[0]!, line.trim());
+  }
+  const facts = preserveFacts ? extractFacts(text).map((fact) => written.get(fact) ?? fact) : [];
   const prose = text
     .split("\n")
     .filter((line) => !isFactLine(line))

@@ -1,3 +1,4 @@
+import { attachCitation, withoutCitations } from "./citations";
 import type { TokenCounter } from "./types";
 
 // Summaries are where specifics die: a model keeps the gist and drops the port number,
@@ -12,7 +13,9 @@ const WORD = /[\p{L}\p{N}][\p{L}\p{N}'’_-]*/gu;
 const NOT_NAMES = new Set(["I", "I'm", "I've", "I'll", "I'd", "OK", "Ok"]);
 
 /** The specific terms of one sentence: numbers, identifiers, paths, and capitalized words past its first. */
-export function keyTermsOf(sentence: string): string[] {
+export function keyTermsOf(cited: string): string[] {
+  // A cite's numbers say where a sentence came from, not what it says.
+  const sentence = withoutCitations(cited);
   const terms = new Set<string>();
   for (const match of sentence.matchAll(NUMBER)) terms.add(match[0].replace(/[.,:/_-]+$/, ""));
   for (const match of sentence.matchAll(IDENTIFIER)) if (/[A-Z0-9_-]/.test(match[0].slice(1))) terms.add(match[0]);
@@ -34,22 +37,26 @@ export function sentencesOf(text: string): string[] {
 
 export const DETAILS_LABEL = "Details kept verbatim:";
 
+/** A text a summary was written from, and the cite of where it stands (a message's number, a summary's range). */
+export type DetailSource = { text: string; cite?: string };
+
 /**
  * Appends the sentences of `sources` whose specifics `summary` does not mention, as
- * many as fit in `roomTokens`, in their original order. Returns the summary unchanged
- * when nothing is missing or nothing fits.
+ * many as fit in `roomTokens`, in their original order, each with its source's cite
+ * (a sentence of a summary that cites already keeps its own). Returns the summary
+ * unchanged when nothing is missing or nothing fits.
  */
-export function carryDetails(summary: string, sources: string[], roomTokens: number, tokens: TokenCounter): { text: string; carried: number } {
+export function carryDetails(summary: string, sources: DetailSource[], roomTokens: number, tokens: TokenCounter): { text: string; carried: number } {
   const label = tokens.count(DETAILS_LABEL) + 1;
   if (roomTokens <= label + 8) return { text: summary, carried: 0 };
   const seen = new Set<string>();
   const missing: string[] = [];
   for (const source of sources) {
-    for (const sentence of sentencesOf(source)) {
+    for (const sentence of sentencesOf(source.text)) {
       if (seen.has(sentence)) continue;
       seen.add(sentence);
       const terms = keyTermsOf(sentence);
-      if (terms.length > 0 && terms.some((term) => !summary.includes(term))) missing.push(sentence);
+      if (terms.length > 0 && terms.some((term) => !summary.includes(term))) missing.push(attachCitation(sentence, source.cite ?? ""));
     }
   }
   let room = roomTokens - label;

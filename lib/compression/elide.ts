@@ -7,10 +7,15 @@ import type { TokenCounter } from "./types";
  * tail survive because that is where instructions and questions usually sit. Facts
  * from the cut part follow the marker, and no cut splits a fact.
  */
-export function elideMiddle(content: string, maxTokens: number, tokens: TokenCounter, preserveFacts = true): string {
+export function elideMiddle(
+  content: string,
+  maxTokens: number,
+  tokens: TokenCounter,
+  preserveFacts = true,
+  marker: (elided: number) => string = (elided) => `[… ${formatCount(elided)} tokens elided …]`,
+): string {
   const originalTokens = tokens.count(content);
   if (originalTokens <= maxTokens) return content;
-  const marker = (elided: number) => `[… ${formatCount(elided)} tokens elided …]`;
   const charsPerToken = content.length / Math.max(1, originalTokens);
   let keepChars = Math.floor((maxTokens - tokens.count(marker(originalTokens)) - 2) * charsPerToken);
   while (keepChars > 0) {

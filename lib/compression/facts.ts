@@ -1,3 +1,5 @@
+import { citeSeqs, clampRanges, formatCitation, parseCitations, withoutCitations, type CoveredRange } from "./citations";
+
 // FACT lines ("FACT key=value") are the user's loss-free channel: whatever a summary
 // paraphrases, these must reach the model verbatim at every level. A fact may stand on
 // its own line (the value is the rest of the line) or sit inside a sentence (the value
@@ -23,6 +25,9 @@ export function findFacts(text: string): Fact[] {
       raw = text.slice(valueStart, lineEnd < 0 ? text.length : lineEnd);
       const next = raw.search(NEXT_FACT_ON_LINE);
       if (next >= 0) raw = raw.slice(0, next);
+      // A cite after a fact line ("FACT port=5433 (#12)") says where it came from; it is not the value.
+      const bare = withoutCitations(raw.trimEnd());
+      if (bare.length < raw.trimEnd().length) raw = bare;
     } else {
       raw = /^\S*/.exec(text.slice(valueStart))![0];
     }
@@ -55,13 +60,41 @@ function lastValues(facts: string[]): Map<string, string> {
   return values;
 }
 
+/** Where each fact was said: the numbers of the messages that state it. */
+export type FactSources = Map<string, string>;
+
+/** The facts of messages, each cited with every message that states it. */
+export function factSourcesOfMessages(messages: { seq: number; text: string }[]): FactSources {
+  const seqs = new Map<string, number[]>();
+  for (const message of messages) for (const fact of extractFacts(message.text)) seqs.set(fact, [...(seqs.get(fact) ?? []), message.seq]);
+  return new Map([...seqs].map(([fact, list]) => [fact, citeSeqs(list)]));
+}
+
+/**
+ * The facts of a summary, each with the cite its line carries (cut back to the
+ * summary's range), else the summary's whole range: all that is known of its source.
+ */
+export function factSourcesOfSummary(summary: string, covered: CoveredRange): FactSources {
+  const sources: FactSources = new Map();
+  const whole = formatCitation([{ from: covered.fromSeq, to: covered.toSeq }]);
+  for (const fact of findFacts(summary)) {
+    if (sources.has(fact.line)) continue;
+    const lineStart = summary.lastIndexOf("\n", fact.start - 1) + 1;
+    const lineEnd = summary.indexOf("\n", fact.start);
+    const line = summary.slice(lineStart, lineEnd < 0 ? summary.length : lineEnd);
+    const cited = formatCitation(clampRanges(parseCitations(line).flatMap((cite) => cite.ranges), covered));
+    sources.set(fact.line, cited || whole);
+  }
+  return sources;
+}
+
 /**
  * Appends the source's facts the summary lost (a model may paraphrase or drop them),
  * removes facts the model only copied from context summaries that stay active anyway,
  * and makes sure the newest value of each key is also the last one in the text, since
  * readers take the last occurrence.
  */
-export function reconcileFacts(summary: string, sourceFacts: string[], contextFacts: string[] = []): string {
+export function reconcileFacts(summary: string, sourceFacts: string[], contextFacts: string[] = [], sources?: FactSources): string {
   const source = new Set(sourceFacts);
   const contextOnly = new Set(contextFacts.filter((fact) => !source.has(fact)));
   let text = summary;
@@ -84,7 +117,9 @@ export function reconcileFacts(summary: string, sourceFacts: string[], contextFa
     order.push(newest);
   }
   if (appended.length === 0) return text.trim();
-  return `${text.trim()}\n${appended.join("\n")}`.trim();
+  // A restored fact says where it came from, like every statement of a summary.
+  const cited = appended.map((fact) => (sources?.get(fact) ? `${fact} ${sources.get(fact)}` : fact));
+  return `${text.trim()}\n${cited.join("\n")}`.trim();
 }
 
 /**

@@ -1,6 +1,7 @@
 import { boundText, endAtLastSentence } from "./condense";
-import { carryDetails } from "./details";
-import { capSummary, extractFacts, reconcileFacts } from "./facts";
+import { formatCitation, repairCitations, withoutCitations, type CoveredRange } from "./citations";
+import { carryDetails, type DetailSource } from "./details";
+import { capSummary, extractFacts, factSourcesOfMessages, factSourcesOfSummary, reconcileFacts, type FactSources } from "./facts";
 import { isFraming, NOTHING_KEPT, withoutFraming } from "./framing";
 import { formatCount, renderSections } from "./render";
 import { clipTitle, deriveTitle, takeTitle } from "./title";
@@ -21,6 +22,22 @@ export function factsOfCompactions(compactions: CompactionRecord[]): string[] {
   return extractFacts(compactions.map((c) => c.summary).join("\n"));
 }
 
+/** Where the facts of summaries and messages were said, for the cite of a fact the engine restores. */
+export function factSources(compactions: CompactionRecord[], messages: TranscriptMessage[]): FactSources {
+  const sources: FactSources = new Map();
+  for (const c of compactions) for (const [fact, cite] of factSourcesOfSummary(c.summary, c)) if (!sources.has(fact)) sources.set(fact, cite);
+  for (const [fact, cite] of factSourcesOfMessages(messages.map((m) => ({ seq: m.seq, text: messageText(m) })))) if (!sources.has(fact)) sources.set(fact, cite);
+  return sources;
+}
+
+/** The texts a summary was written from, each with its cite: a message's number, a summary's range. */
+export function detailSources(compactions: CompactionRecord[], messages: TranscriptMessage[]): DetailSource[] {
+  return [
+    ...compactions.map((c) => ({ text: c.summary, cite: formatCitation([{ from: c.fromSeq, to: c.toSeq }]) })),
+    ...messages.filter((m) => m.role !== "tool").map((m) => ({ text: m.content, cite: formatCitation([{ from: m.seq, to: m.seq }]) })),
+  ];
+}
+
 /** Summaries shown to the model as background (they stay in the request), and the texts it was asked to summarize. */
 export type Background = { summaries: string[]; sources: string[] };
 
@@ -37,8 +54,19 @@ function repeatsBackground(background: Background | undefined): (line: string) =
   return (line) => known.has(line.trim()) && !sources.includes(line.trim());
 }
 
-/** How long a stored summary may be, and the texts whose specifics it should carry if it left them out. */
-export type SummaryBound = { maxTokens: number; maxChars?: number; tokens: TokenCounter; preserveFacts: boolean; detailSources?: string[] };
+/**
+ * How long a stored summary may be, the texts whose specifics it should carry if it left
+ * them out, the range its cites must stay in, and where each fact of its sources was said.
+ */
+export type SummaryBound = {
+  maxTokens: number;
+  maxChars?: number;
+  tokens: TokenCounter;
+  preserveFacts: boolean;
+  detailSources?: DetailSource[];
+  covered?: CoveredRange;
+  factSources?: FactSources;
+};
 
 /**
  * Makes a strategy's output safe to store: what the model copied of the request's own
@@ -60,14 +88,16 @@ export function finalizeOutput(output: StrategyOutput, sourceFacts: string[], co
     const source = new Set(sourceFacts);
     const contextOnly = new Set(contextFacts.filter((fact) => !source.has(fact)));
     const items = (list: string[]) => list.map((item) => item.trim()).filter((item) => item && !isFraming(item) && !repeated(item));
-    const kept = items(sections.facts).filter((fact) => !contextOnly.has(fact));
-    const keptSet = new Set(kept);
+    const cited = (list: string[]) => (bound.covered ? list.map((item) => repairCitations(item, bound.covered!).text.trim()).filter(Boolean) : list);
+    const kept = cited(items(sections.facts)).filter((fact) => !contextOnly.has(fact));
+    const keptSet = new Set([...kept, ...kept.flatMap((fact) => extractFacts(fact))]);
+    const restore = (fact: string) => (bound.factSources?.get(fact) ? `${fact} ${bound.factSources.get(fact)}` : fact);
     sections = {
-      goals: items(sections.goals),
-      decisions: items(sections.decisions),
-      completed: items(sections.completed),
-      openItems: items(sections.openItems),
-      facts: [...kept, ...sourceFacts.filter((fact) => !keptSet.has(fact))],
+      goals: cited(items(sections.goals)),
+      decisions: cited(items(sections.decisions)),
+      completed: cited(items(sections.completed)),
+      openItems: cited(items(sections.openItems)),
+      facts: [...kept, ...sourceFacts.filter((fact) => !keptSet.has(fact)).map(restore)],
     };
     summary = renderSections(sections);
   } else {
@@ -79,7 +109,9 @@ export function finalizeOutput(output: StrategyOutput, sourceFacts: string[], co
       text = endAtLastSentence(text);
       notes.push("the summary model stopped at its length limit; its unfinished sentence was dropped");
     }
-    summary = reconcileFacts(text, sourceFacts, contextFacts);
+    // Cites are checked before facts are restored: a line copied from the background keeps none of its cites.
+    if (bound.covered) text = repairCitations(text, bound.covered).text;
+    summary = reconcileFacts(text, sourceFacts, contextFacts, bound.factSources);
   }
   if (bound.detailSources?.length) {
     const room = bound.maxTokens - bound.tokens.count(summary);
@@ -104,7 +136,7 @@ export function finalizeOutput(output: StrategyOutput, sourceFacts: string[], co
   const empty = !bounded.text.trim();
   const result: StrategyOutput = { ...output, summary: empty ? NOTHING_KEPT : bounded.text };
   // A summarizer that ignored the request for a title (or a strategy without a model) still gets one.
-  result.title = (givenTitle && clipTitle(givenTitle)) || deriveTitle(result.summary);
+  result.title = (givenTitle && clipTitle(withoutCitations(givenTitle))) || deriveTitle(result.summary);
   delete result.cut;
   if (sections && !empty) result.sections = sections;
   else delete result.sections;

@@ -1,12 +1,15 @@
+import { repairCitations } from "./citations";
 import { type ContextBudget } from "./budget";
 import { ChangeBuilder } from "./change";
 import { boundText } from "./condense";
 import { reconcileFacts } from "./facts";
-import { factsOfCompactions, factsOfMessages } from "./finalize";
+import { factSources, factsOfCompactions, factsOfMessages } from "./finalize";
 import { enforceHardLimit } from "./hard-limit";
 import { inViewSummaries, levelCap, planFold, planMerge, summaryRuns, type MergePlan } from "./levels";
 import { standIns } from "./out-of-view";
-import { budgetFor, measureTranscript } from "./measure";
+import { budgetFor, measureTranscript, toOurTokens } from "./measure";
+import { planClearing } from "./clearing";
+import { toolView } from "./tool-view";
 import { failureOf, passSignal, withNotes, type RunContext } from "./pass";
 import { Recorder } from "./records";
 import { formatCount, renderedCompactionTokens } from "./render";
@@ -83,13 +86,23 @@ export class AutoCompressionManager {
     return { settings, budget: this.budget(transcript, settings), trigger: "auto", strategy: settings.strategy, background: false, ...run };
   }
 
+  /** The context as the model sees it (tool results cleared or cut), measured. */
   measure(transcript: Transcript, settings: CompressionSettings): ContextBreakdown {
-    return measureTranscript(transcript, settings, this.deps);
+    return measureTranscript(this.view(transcript, settings), settings, this.deps);
   }
 
   /** The request for the next model call; guaranteed under the hard limit. */
   buildRequest(transcript: Transcript, settings: CompressionSettings): BuiltRequest {
-    return buildRequest(transcript, settings, this.deps, this.deps.logger);
+    return buildRequest(this.view(transcript, settings), settings, this.deps, this.deps.logger);
+  }
+
+  /**
+   * The transcript with its tool results as the model sees them (tool-view.ts). Every
+   * entry point works on this view, so what is measured, selected and summarized is
+   * what is sent; applying it twice changes nothing.
+   */
+  view(transcript: Transcript, settings: CompressionSettings): Transcript {
+    return toolView(transcript, this.budget(transcript, settings).toolResultMaxTokens, this.deps.tokens, settings.preserveFactLines);
   }
 
   planRewind(allCompactions: RewindCompaction[], fromSeq: number): RewindPlan {
@@ -102,9 +115,10 @@ export class AutoCompressionManager {
    * summarizing failed or the protected part alone does not fit. After a reply
    * (`background`) it only compacts pre-emptively and never truncates.
    */
-  async process(transcript: Transcript, settings: CompressionSettings, options: ProcessOptions = {}): Promise<CompressionChange> {
+  async process(stored: Transcript, settings: CompressionSettings, options: ProcessOptions = {}): Promise<CompressionChange> {
     const background = options.background ?? false;
-    const change = new ChangeBuilder(transcript);
+    const transcript = this.view(stored, settings);
+    const change = new ChangeBuilder(transcript, this.deps.tokens);
     const pass = passSignal(settings.summaryTimeoutMs, options.signal);
     const context = this.context(transcript, settings, {
       background,
@@ -135,25 +149,29 @@ export class AutoCompressionManager {
    * written: the summary under way is the compaction the trigger asks for, and waiting
    * for it would only add its latency to this turn.
    */
-  needBeforeCall(transcript: Transcript, settings: CompressionSettings): BeforeCallNeed {
+  needBeforeCall(stored: Transcript, settings: CompressionSettings): BeforeCallNeed {
+    const transcript = this.view(stored, settings);
     const context = this.context(transcript, settings);
     if (requestTokens(transcript, settings, this.deps) > context.budget.hardLimit) return "over_hard_limit";
-    return this.decide(transcript, context) !== null ? "due" : "nothing";
+    if (this.decide(transcript, context) !== null) return "due";
+    return settings.enabled && this.clearingPlan(transcript, context, null) !== null ? "due" : "nothing";
   }
 
   /** Whether the check after a reply (`process` with `background`) would compact pre-emptively. */
-  dueAfterReply(transcript: Transcript, settings: CompressionSettings): boolean {
+  dueAfterReply(stored: Transcript, settings: CompressionSettings): boolean {
     if (!settings.enabled) return false;
+    const transcript = this.view(stored, settings);
     const context = this.context(transcript, settings, { background: true });
-    return this.decide(transcript, context) !== null;
+    return this.decide(transcript, context) !== null || this.clearingPlan(transcript, context, null) !== null;
   }
 
   async compactNow(
-    transcript: Transcript,
+    stored: Transcript,
     settings: CompressionSettings,
     options: CompactNowOptions = {},
   ): Promise<CompressionChange & { proposal?: CompactionProposal }> {
-    const change = new ChangeBuilder(transcript);
+    const transcript = this.view(stored, settings);
+    const change = new ChangeBuilder(transcript, this.deps.tokens);
     const pass = passSignal(settings.summaryTimeoutMs, options.signal);
     const context = this.context(transcript, settings, {
       trigger: "manual",
@@ -199,8 +217,9 @@ export class AutoCompressionManager {
    * A compaction from text written elsewhere: the chat model's compress_context call
    * or a user-edited preview.
    */
-  applyProvided(transcript: Transcript, input: ApplyProvidedInput, settings: CompressionSettings): CompressionChange {
-    const change = new ChangeBuilder(transcript);
+  applyProvided(stored: Transcript, input: ApplyProvidedInput, settings: CompressionSettings): CompressionChange {
+    const transcript = this.view(stored, settings);
+    const change = new ChangeBuilder(transcript, this.deps.tokens);
     const strategy = input.strategy ?? "model_provided";
     const context = { settings, budget: this.budget(transcript, settings), trigger: input.trigger, strategy, background: false } as const;
     const started = this.deps.now().getTime();
@@ -219,7 +238,9 @@ export class AutoCompressionManager {
     let summary = input.summary.trim();
     const notes: string[] = [];
     if (input.trigger === "tool") {
-      if (settings.preserveFactLines) summary = reconcileFacts(summary, [...factsOfMessages(messages), ...factsOfCompactions(children)]);
+      // Its cites are checked like those of a summary we asked for.
+      summary = repairCitations(summary, range).text;
+      if (settings.preserveFactLines) summary = reconcileFacts(summary, [...factsOfMessages(messages), ...factsOfCompactions(children)], [], factSources(children, messages));
       const bounded = boundText(summary, context.budget.summaryMaxTokens, this.deps.tokens, settings.preserveFactLines);
       if (bounded.shortened) notes.push(`shortened to ${formatCount(context.budget.summaryMaxTokens)} tokens`);
       summary = bounded.text;
@@ -255,9 +276,16 @@ export class AutoCompressionManager {
 
   private async autoCompress(change: ChangeBuilder, context: RunContext): Promise<void> {
     let retried = false;
+    let cleared = false;
     for (let round = 0; round < MAX_ROUNDS; round++) {
       if (context.signal?.aborted) return;
-      const decision = this.decide(change.transcript, context);
+      let decision = this.decide(change.transcript, context);
+      // Old tool output goes first: it costs no model call, and a summary written after
+      // it reads the notes instead of the whole outputs.
+      if (!cleared && this.clearOldResults(change, context, decision)) {
+        cleared = true;
+        if (decision) decision = this.decide(change.transcript, context, true);
+      }
       if (!decision) return;
       let selection = selectRange(change.transcript, decision.rules);
       // Over the hard limit the alternative to summarizing the kept tail is cutting it.
@@ -285,8 +313,46 @@ export class AutoCompressionManager {
     }
   }
 
-  private decide(transcript: Transcript, context: RunContext): TriggerDecision | null {
+  /**
+   * The clearing pass, whether or not a summary is due. Each clearing changes the
+   * request from its first cleared result on, so a provider's prefix cache misses from
+   * there: on its own it is applied only when it frees a meaningful share of the
+   * threshold; before a summary (which changes the request from further back anyway)
+   * everything clearable goes.
+   */
+  private clearOldResults(change: ChangeBuilder, context: RunContext, decision: TriggerDecision | null): boolean {
+    const plan = this.clearingPlan(change.transcript, context, decision);
+    if (!plan) return false;
+    const { settings } = context;
+    const attemptContext = { ...context, strategy: "clearing" as const };
+    const base = this.recorder.attemptBase(change.transcript, attemptContext);
+    const record = this.recorder.make(change.transcript, settings, plan.fields);
+    change.apply(record);
+    change.attempt({
+      ...base,
+      outcome: "applied",
+      reason: `${decision?.reason ?? `${formatCount(plan.freedTokens)} tokens of old tool output to clear`}: cleared ${plural(plan.cleared, "old tool result", "old tool results")} of messages ${record.fromSeq}–${record.toSeq} (kept the newest ${plural(settings.keepToolRounds, "round", "rounds")})`,
+      compactionId: record.id,
+      messagesAfter: record.messagesAfter,
+      tokensAfter: record.tokensAfter,
+      durationMs: 0,
+    });
+    return true;
+  }
+
+  private clearingPlan(transcript: Transcript, context: RunContext, decision: TriggerDecision | null) {
+    const { settings, budget } = context;
+    if (!settings.clearToolResults) return null;
+    const plan = planClearing(transcript, settings.keepToolRounds, context.trigger, context.background, this.deps.tokens);
+    if (!plan || plan.freedTokens <= 0) return null;
+    const calibration = this.measure(transcript, settings).calibration;
+    return decision || plan.freedTokens >= toOurTokens(budget.minClearingTokens, calibration) ? plan : null;
+  }
+
+  /** `toTarget`: after a clearing, what is still over the target is summarized even under the threshold (one cache break, not two). */
+  private decide(transcript: Transcript, context: RunContext, toTarget = false): TriggerDecision | null {
     return decideTrigger({
+      toTarget,
       transcript,
       settings: context.settings,
       budget: context.budget,

@@ -19,6 +19,14 @@ const PRESERVE_RULES = [
   "Do not invent anything. Leave out small talk and repeated tool output.",
 ].join("\n");
 
+/**
+ * Asked of every summary, merge and structured summary, whatever the instructions (a
+ * custom prompt included): the material labels each message with its number, earlier
+ * summaries carry their own cites, and the engine removes any cite outside the range.
+ */
+export const CITATION_INSTRUCTION =
+  "After each statement, cite the numbers of the messages it came from, in parentheses before the full stop: (#12) for one message, (#12–#15) for a run, (#3, #7) for several. Keep the cites of statements you carry over from earlier summaries. Cite only numbers you were shown.";
+
 /** What a summary must keep: goals, decisions, completed work, open items; facts verbatim. */
 // The instructions never spell out a literal fact line: servers and reconcileFacts
 // pick fact lines out of the whole request, and an example would become a "fact".
@@ -71,6 +79,7 @@ export function buildPromptMessages(parts: PromptParts): ChatMessage[] {
   // Asked whatever the instructions (a custom prompt included); a reply without it gets a derived title.
   if (parts.kind === "summary") system.push(TITLE_INSTRUCTION);
   if (parts.kind === "structured") system.push(TITLE_FIELD_INSTRUCTION);
+  if (parts.kind !== "digest") system.push(CITATION_INSTRUCTION);
   if (parts.limits) system.push(parts.limits);
   if (parts.extraInstructions?.trim()) {
     system.push(`Additional instructions for this summary:\n${parts.extraInstructions.trim()}`);

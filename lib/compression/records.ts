@@ -1,11 +1,12 @@
 import { applyCompaction } from "./apply";
+import { worthClearing } from "./clearing";
 import type { ChangeBuilder } from "./change";
 import { contextEntryCount, measureTranscript, type MeasureDeps } from "./measure";
 import type { AttemptContext } from "./pass";
 import { formatCount, renderedCompactionTokens } from "./render";
 import { heldSeqs } from "./selection";
 import type { CompressionSettings } from "./settings";
-import type { AttemptRecord, CompactionRecord, Transcript } from "./types";
+import type { AttemptRecord, CompactionRecord, TokenCounter, Transcript, TranscriptMessage } from "./types";
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
@@ -20,6 +21,11 @@ export type CommitStep = { fields: RecordFields; replacedTokens: number; what: s
 
 export type RecorderDeps = MeasureDeps & { newId: () => string; now: () => Date };
 
+/** A result inside a clearing's range that it leaves as it is. */
+function keptByClearing(message: TranscriptMessage, tokens: TokenCounter): boolean {
+  return message.role === "tool" && message.shown?.as !== "cleared" && !worthClearing(message, tokens);
+}
+
 /** Makes compaction records and attempt records, with the context figures around them. */
 export class Recorder {
   constructor(private readonly deps: RecorderDeps) {}
@@ -31,14 +37,18 @@ export class Recorder {
       ...fields,
       id: this.deps.newId(),
       summaryTokens: this.deps.tokens.count(fields.summary),
-      keptSeqs: transcript.messages.filter((m) => m.seq >= fields.fromSeq && m.seq <= fields.toSeq && held.has(m.seq)).map((m) => m.seq),
+      // A clearing keeps the results of its range it does not clear (pinned ones, ones shorter than their note);
+      // anything else keeps what compression must leave alone.
+      keptSeqs: transcript.messages
+        .filter((m) => m.seq >= fields.fromSeq && m.seq <= fields.toSeq && (fields.kind === "clearing" ? keptByClearing(m, this.deps.tokens) : held.has(m.seq)))
+        .map((m) => m.seq),
       messagesBefore: contextEntryCount(transcript),
       messagesAfter: 0,
       tokensBefore: measureTranscript(transcript, settings, this.deps).totalTokens,
       tokensAfter: 0,
       createdAt: this.deps.now(),
     };
-    const after = applyCompaction(transcript, draft);
+    const after = applyCompaction(transcript, draft, this.deps.tokens);
     return { ...draft, messagesAfter: contextEntryCount(after), tokensAfter: measureTranscript(after, settings, this.deps).totalTokens };
   }
 

@@ -80,6 +80,19 @@ export const compressionSettingsObject = z.object({
   extractFieldMaxChars: positiveInt.default(200),
   /** turn_digest: concurrent digest calls. */
   digestConcurrency: z.number().int().min(1).max(16).default(4),
+  /**
+   * A tool result larger than this (tokens) reaches the model as its head and tail with
+   * a marker naming what was left out; the stored result stays whole. Scaled down for
+   * small windows (contextBudget).
+   */
+  toolResultMaxTokens: z.number().int().min(256).max(1_000_000).default(8000),
+  /**
+   * Before anything is summarized, the results of tool rounds older than the newest
+   * `keepToolRounds` are cleared from the model's view (the call stays, the output
+   * becomes a one-line note); no model call. Off: only summaries compress tool output.
+   */
+  clearToolResults: z.boolean().default(true),
+  keepToolRounds: z.number().int().min(0).max(100).default(3),
   /** Tell the model its context usage in a short system note. */
   budgetNote: z.boolean().default(false),
   /** Per-model context windows that override the built-in table. */

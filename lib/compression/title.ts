@@ -1,3 +1,4 @@
+import { withoutCitations } from "./citations";
 import { DETAILS_LABEL, keyTermsOf, sentencesOf } from "./details";
 import { isFraming } from "./framing";
 
@@ -41,7 +42,8 @@ export function takeTitle(reply: string): { text: string; title?: string } {
   const match = TITLE_LINE.exec(lines[first]!);
   if (!match) return { text: reply };
   const rest = [...lines.slice(0, first), ...lines.slice(first + 1)].join("\n");
-  const title = clipTitle(match[1] ?? "");
+  // A cite says where, not what: it is no part of a title (and clipTitle would leave "(261)").
+  const title = clipTitle(withoutCitations(match[1] ?? ""));
   return title ? { text: rest, title } : { text: rest };
 }
 
@@ -63,5 +65,5 @@ export function deriveTitle(summary: string): string {
   const worded = (sentence: string) => (sentence.match(/\p{L}{2,}/gu) ?? []).length >= 3;
   const specific = sentences.filter((sentence) => !GENERIC.test(sentence) && worded(sentence));
   const pick = specific.find((sentence) => keyTermsOf(sentence).length > 0) ?? specific[0] ?? sentences[0] ?? "";
-  return clipTitle(pick.replace(/^FACT\s+/, "")) || "Earlier conversation";
+  return clipTitle(withoutCitations(pick).replace(/^FACT\s+/, "")) || "Earlier conversation";
 }

@@ -47,6 +47,8 @@ export type TriggerInput = {
   maxInputTokens: number;
   /** The request as it would be sent (requestTokens), which the hard limit applies to. */
   requestTokens: number;
+  /** Fire whenever the context is above the target, not only past the threshold (after a clearing pass). */
+  toTarget?: boolean;
 };
 
 /**
@@ -63,7 +65,7 @@ function tokenDecision(input: TriggerInput): TriggerDecision | null {
   const { budget, breakdown, settings, background } = input;
   const over = overHardLimit(input);
   const limit = background ? budget.preemptiveTokens : budget.thresholdTokens;
-  if (!over && (limit <= 0 || breakdown.totalTokens < limit)) return null;
+  if (!over && (limit <= 0 || breakdown.totalTokens < limit) && !input.toTarget) return null;
   // Enough that the context lands at the target (a summary of about half its bound
   // comes back), so the next turns do not trigger again at once. A pre-emptive
   // compaction lands as far under the target as its threshold is under the auto
@@ -72,6 +74,7 @@ function tokenDecision(input: TriggerInput): TriggerDecision | null {
   // prompt cache misses from there on (docs/design.md, "A stable prefix").
   // (Never below half the target: a pre-emptive threshold set far down must not empty the context each time.)
   const target = background ? Math.max(budget.targetTokens / 2, budget.targetTokens - Math.max(0, budget.thresholdTokens - budget.preemptiveTokens)) : budget.targetTokens;
+  if (!over && input.toTarget && breakdown.totalTokens <= target) return null;
   const excess = toOurTokens(breakdown.totalTokens - target, breakdown.calibration);
   const enoughTokens = Math.max(1, excess + Math.round(budget.summaryMaxTokens / 2));
   const reason = over

@@ -1,4 +1,4 @@
-import { applyCompaction } from "./apply";
+import { replaceRange } from "./apply";
 import { condense } from "./condense";
 import { formatCount } from "./render";
 import { summarizable } from "./selection";
@@ -118,5 +118,5 @@ function whatRunSaid(run: Item[]): string[] {
 }
 
 function planOf(transcript: Transcript, draft: TruncationDraft, input: TruncationInput): TruncationPlan {
-  return { drafts: [draft], transcript: applyCompaction(transcript, input.toRecord(draft)) };
+  return { drafts: [draft], transcript: replaceRange(transcript, input.toRecord(draft)) };
 }

@@ -24,7 +24,17 @@ export type TranscriptMessage =
       /** API-reported usage of the call that produced this message and our own estimate of that prompt. */
       usage?: { promptTokens: number; completionTokens: number; requestTokens: number };
     })
-  | (MessageBase & { role: "tool"; toolCallId: string; toolName?: string });
+  | (MessageBase & {
+      role: "tool";
+      toolCallId: string;
+      toolName?: string;
+      /**
+       * Set on a result as the model sees it when that differs from what is stored (see
+       * lib/compression/tool-view.ts): "cut" to its head and tail, or "cleared" to a note.
+       * `content` and `tokens` are then the shown ones; `storedTokens` what the whole cost.
+       */
+      shown?: { as: "cut" | "cleared"; storedTokens: number };
+    });
 
 export type MessageRole = TranscriptMessage["role"];
 /** The roles as a schema for files read from outside (the export file); matches MessageRole (lib/db/mappers.ts). */
@@ -32,13 +42,13 @@ export const messageRoleSchema = z.enum(["system", "user", "assistant", "tool"])
 
 // Each list once, as a schema (the export file parses with these) with its type derived;
 // the Prisma enums of the same names must list the same values (checked in lib/db/mappers.ts).
-export const compactionKindSchema = z.enum(["summary", "truncation"]);
+export const compactionKindSchema = z.enum(["summary", "truncation", "clearing"]);
 export type CompactionKind = z.infer<typeof compactionKindSchema>;
 export const compactionTriggerSchema = z.enum(["auto", "manual", "tool", "hard_limit"]);
 export type CompactionTrigger = z.infer<typeof compactionTriggerSchema>;
 export type StrategyName = (typeof STRATEGIES)[number];
-/** What produced a compaction's text: a strategy, the chat model's own summary, or truncation. */
-export const compactionSourceSchema = z.enum([...STRATEGIES, "model_provided", "truncation"]);
+/** What produced a compaction's text: a strategy, the chat model's own summary, truncation, or clearing old tool output. */
+export const compactionSourceSchema = z.enum([...STRATEGIES, "model_provided", "truncation", "clearing"]);
 export type CompactionSource = z.infer<typeof compactionSourceSchema>;
 
 export type SummarySections = {
@@ -94,9 +104,20 @@ export type CompactionRecord =
       summaryModel?: string;
       instructions?: string;
     })
-  | (CompactionBase & { kind: "truncation"; trigger: "hard_limit"; strategy: "truncation" });
+  | (CompactionBase & { kind: "truncation"; trigger: "hard_limit"; strategy: "truncation" })
+  /**
+   * Old tool results cleared from the model's view (level 0): every tool result in the
+   * range but `keptSeqs` is sent as a one-line note, its call as it was. It replaces no
+   * message and covers nothing: the messages stay in the transcript, so it lives beside
+   * the summaries (Transcript.clearings), never among them. `childIds`: earlier
+   * clearings it absorbed. `summary`: what the timeline says about it.
+   */
+  | (CompactionBase & { kind: "clearing"; trigger: CompactionTrigger; strategy: "clearing" });
 
 export type SummaryCompaction = Extract<CompactionRecord, { kind: "summary" }>;
+export type ClearingRecord = Extract<CompactionRecord, { kind: "clearing" }>;
+/** A record that replaces messages in the model's view: a summary or a truncation. */
+export type ContextRecord = Exclude<CompactionRecord, { kind: "clearing" }>;
 
 /**
  * The active context of one conversation: what the next model call is built from.
@@ -111,7 +132,10 @@ export type Transcript = {
   systemPromptTokens: number;
   /** What the tool definitions sent with the request cost (0 when none are offered). */
   toolTokens: number;
+  /** Summaries and truncations; never a clearing (those are in `clearings`). */
   compactions: CompactionRecord[];
+  /** Active clearings (none when absent), ordered by fromSeq. */
+  clearings?: ClearingRecord[];
   messages: TranscriptMessage[];
   /** Every message ever written to the conversation (for the sliding window's dynamic sizing). */
   totalMessageCount: number;

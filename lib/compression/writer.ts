@@ -1,4 +1,6 @@
-import { factsOfCompactions, factsOfMessages, finalizeOutput, messageText } from "./finalize";
+import type { CoveredRange } from "./citations";
+import type { DetailSource } from "./details";
+import { detailSources, factSources, factsOfCompactions, factsOfMessages, finalizeOutput, messageText } from "./finalize";
 import { contextWindowFor } from "./measure";
 import { failureOf, type RunContext } from "./pass";
 import type { Selection } from "./selection";
@@ -36,6 +38,8 @@ export class SummaryWriter {
   async summarize(transcript: Transcript, selection: Selection, fold: CompactionRecord[], context: RunContext, maxChars?: number): Promise<Written> {
     const precedingSummary = transcript.compactions.filter((c) => c.kind === "summary" && c.outOfView === undefined && c.toSeq < selection.fromSeq).slice(-1);
     const preserve = context.settings.preserveFactLines;
+    // A fold's record starts where its oldest folded summary does.
+    const covered = { fromSeq: Math.min(selection.fromSeq, ...fold.map((c) => c.fromSeq)), toSeq: selection.toSeq };
     return this.write(transcript, context, async (strategyContext) =>
       finalizeOutput(
         await STRATEGY_REGISTRY[context.strategy].summarize({
@@ -49,7 +53,7 @@ export class SummaryWriter {
         }),
         preserve ? [...factsOfCompactions(fold), ...factsOfMessages(selection.messages)] : [],
         preserve && fold.length === 0 ? factsOfCompactions(precedingSummary) : [],
-        this.bound(context, maxChars, [...fold.map((c) => c.summary), ...selection.messages.filter((m) => m.role !== "tool").map((m) => m.content)]),
+        this.bound(context, covered, maxChars, detailSources(fold, selection.messages), preserve ? factSources(fold, selection.messages) : undefined),
         // The preceding summary is shown as background only when nothing is folded in.
         fold.length === 0 ? { summaries: precedingSummary.map((c) => c.summary), sources: selection.messages.map(messageText) } : undefined,
       ),
@@ -63,7 +67,13 @@ export class SummaryWriter {
         await STRATEGY_REGISTRY[context.strategy].merge({ ...strategyContext, children, level }),
         context.settings.preserveFactLines ? factsOfCompactions(children) : [],
         [],
-        this.bound(context, undefined, children.map((c) => c.summary)),
+        this.bound(
+          context,
+          { fromSeq: Math.min(...children.map((c) => c.fromSeq)), toSeq: Math.max(...children.map((c) => c.toSeq)) },
+          undefined,
+          detailSources(children, []),
+          context.settings.preserveFactLines ? factSources(children, []) : undefined,
+        ),
       ),
     );
   }
@@ -98,13 +108,16 @@ export class SummaryWriter {
     };
   }
 
-  private bound(context: RunContext, maxChars?: number, detailSources?: string[]) {
+  /** Every summary's cites are checked against `covered`, the range its record will cover. */
+  private bound(context: RunContext, covered: CoveredRange, maxChars?: number, sources?: DetailSource[], facts?: ReturnType<typeof factSources>) {
     return {
       maxTokens: context.budget.summaryMaxTokens,
       ...(maxChars ? { maxChars } : {}),
       tokens: this.deps.tokens,
       preserveFacts: context.settings.preserveFactLines,
-      ...(context.settings.carryDetails && detailSources ? { detailSources } : {}),
+      covered,
+      ...(facts ? { factSources: facts } : {}),
+      ...(context.settings.carryDetails && sources ? { detailSources: sources } : {}),
     };
   }
 }

@@ -62,6 +62,8 @@ export function compactionData(conversationId: string, record: CompactionRecord)
 async function insertCompaction(tx: Tx, conversationId: string, record: CompactionRecord): Promise<void> {
   // Anything active that overlaps the new range must be exactly what it merges;
   // otherwise another turn compacted these messages since we read them.
+  // A clearing lies over messages without replacing them: it overlaps only clearings
+  // (which it absorbs), and summaries and truncations only each other.
   const overlapping = await tx.compaction.findMany({
     where: {
       conversationId,
@@ -69,6 +71,7 @@ async function insertCompaction(tx: Tx, conversationId: string, record: Compacti
       undoneAt: null,
       fromSeq: { lte: record.toSeq },
       toSeq: { gte: record.fromSeq },
+      kind: record.kind === "clearing" ? "clearing" : { not: "clearing" },
     },
     select: { id: true },
   });
@@ -184,7 +187,9 @@ export async function loadTimeline(
     orderBy: { fromSeq: "asc" },
   });
   const upTo = options.beforeSeq != null ? options.beforeSeq - 1 : Math.max(conversation.lastSeq, 1);
-  const gaps = uncoveredRanges({ fromSeq: 1, toSeq: upTo }, compactions);
+  // A clearing hides nothing from people: its messages stay in the timeline, with a notice where it starts.
+  const covering = compactions.filter((c) => c.kind !== "clearing");
+  const gaps = uncoveredRanges({ fromSeq: 1, toSeq: upTo }, covering);
   const rows =
     gaps.length === 0
       ? []
@@ -197,8 +202,9 @@ export async function loadTimeline(
   const messages = rows.slice(0, options.limit);
   const oldestLoaded = messages.at(-1)?.seq ?? upTo + 1;
   const counts = await childCounts(db, compactions.map((c) => c.id));
+  const underSummary = (c: { fromSeq: number; toSeq: number }) => covering.some((s) => s.fromSeq <= c.fromSeq && c.toSeq <= s.toSeq);
   const shownCompactions = compactions.filter(
-    (c) => c.fromSeq <= upTo && (hasEarlier ? c.fromSeq >= oldestLoaded : true),
+    (c) => c.fromSeq <= upTo && (hasEarlier ? c.fromSeq >= oldestLoaded : true) && !(c.kind === "clearing" && underSummary(c)),
   );
   const items: TimelineItem[] = [
     ...shownCompactions.map((c) => ({ type: "compaction" as const, compaction: toCompactionView(c, counts.get(c.id) ?? 0) })),
@@ -222,7 +228,8 @@ export async function loadCompactionChildren(
   const start = Math.max(parent.fromSeq, (options.afterSeq ?? parent.fromSeq - 1) + 1);
   const children = await db.compaction.findMany({ where: { supersededById: parent.id }, orderBy: { fromSeq: "asc" } });
   const window = { fromSeq: start, toSeq: parent.toSeq };
-  const gaps = uncoveredRanges(window, children);
+  // What a clearing "replaced" is its messages themselves (the clearings it absorbed only said so earlier).
+  const gaps = uncoveredRanges(window, parent.kind === "clearing" ? [] : children);
   const rows =
     gaps.length === 0
       ? []
@@ -235,7 +242,7 @@ export async function loadCompactionChildren(
   const messages = rows.slice(0, options.limit);
   const lastLoadedSeq = more ? (messages.at(-1)?.seq ?? parent.toSeq) : parent.toSeq;
   const counts = await childCounts(db, children.map((c) => c.id));
-  const shownChildren = children.filter((c) => c.fromSeq >= start && c.fromSeq <= lastLoadedSeq);
+  const shownChildren = parent.kind === "clearing" ? [] : children.filter((c) => c.fromSeq >= start && c.fromSeq <= lastLoadedSeq);
   const items: TimelineItem[] = [
     ...shownChildren.map((c) => ({ type: "compaction" as const, compaction: toCompactionView(c, counts.get(c.id) ?? 0) })),
     ...messages.map((row) => ({ type: "message" as const, message: toMessageView(row) })),

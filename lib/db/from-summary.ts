@@ -37,7 +37,8 @@ export const CARRIED_PINNED_LIMIT = 50;
 /** Another user's compaction is answered like one that does not exist. */
 export async function loadSummarySource(db: Db, userId: string, compactionId: string): Promise<SummarySource> {
   const row = await db.compaction.findFirst({
-    where: { id: compactionId, conversation: { userId } },
+    // A clearing says only which results left the model's view: nothing to start from.
+    where: { id: compactionId, conversation: { userId }, kind: { not: "clearing" } },
     select: {
       id: true,
       kind: true,
@@ -49,7 +50,8 @@ export async function loadSummarySource(db: Db, userId: string, compactionId: st
     },
   });
   if (!row) throw notFound("compaction", compactionId);
-  const { conversation, id, ...compaction } = row;
+  const { conversation, id, kind, ...compaction } = row;
+  if (kind === "clearing") throw notFound("compaction", compactionId);
   const pinned = await db.message.findMany({
     where: { conversationId: conversation.id, pinned: true, rewoundAt: null, seq: { gte: row.fromSeq, lte: row.toSeq } },
     select: { seq: true, role: true, content: true },
@@ -58,6 +60,7 @@ export async function loadSummarySource(db: Db, userId: string, compactionId: st
   });
   return {
     ...compaction,
+    kind,
     pinned,
     compactionId: id,
     conversationId: conversation.id,

@@ -98,8 +98,9 @@ export function toCompactionRecord(row: Compaction & { children?: { id: string }
     createdAt: row.createdAt,
   };
   if (row.kind === "truncation") return { ...base, kind: "truncation", trigger: "hard_limit", strategy: "truncation" };
-  // A summary row always has a summary source; the enum column cannot hold anything else but "truncation".
-  const strategy = row.strategy === "truncation" ? "model_provided" : row.strategy;
+  if (row.kind === "clearing") return { ...base, kind: "clearing", trigger: row.trigger, strategy: "clearing" };
+  // A summary row always has a summary source; the enum column cannot hold anything else but "truncation" or "clearing".
+  const strategy = row.strategy === "truncation" || row.strategy === "clearing" ? "model_provided" : row.strategy;
   const sections = sectionsOf(row);
   return {
     ...base,

@@ -116,7 +116,7 @@ export async function searchHistory(db: Db, userId: string, query: string, optio
              k."supersededById" IS NOT NULL
       FROM "Compaction" k JOIN "Conversation" c ON c.id = k."conversationId", q
       WHERE c."userId" = ${userId} ${inConversation}
-        AND k."undoneAt" IS NULL AND k."searchVector" @@ q.query
+        AND k."undoneAt" IS NULL AND k.kind <> 'clearing' AND k."searchVector" @@ q.query
       ) matched
       ORDER BY rank DESC, kind = 'message' DESC, "createdAt" DESC
       LIMIT ${options.limit}
@@ -126,7 +126,7 @@ export async function searchHistory(db: Db, userId: string, query: string, optio
            -- Whether compression replaced it, for the kept rows only (not for every match).
            CASE WHEN hits.kind = 'summary' THEN hits.superseded ELSE EXISTS (
              SELECT 1 FROM "Compaction" k
-             WHERE k."conversationId" = hits."conversationId" AND k."undoneAt" IS NULL
+             WHERE k."conversationId" = hits."conversationId" AND k."undoneAt" IS NULL AND k.kind <> 'clearing'
                AND hits.seq BETWEEN k."fromSeq" AND k."toSeq" AND NOT (hits.seq = ANY (k."keptSeqs"))
            ) END AS covered,
            ts_headline('english', hits.body, q.query, ${HEADLINE_OPTIONS}) AS snippet

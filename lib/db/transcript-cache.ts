@@ -3,7 +3,7 @@
 // may be used). Per database client, so tests and scripts that reopen the database
 // never see another one's copies; the least recently used go first.
 import type { Db } from "./client.ts";
-import type { CompactionRecord, TranscriptMessage } from "../compression/types";
+import type { ClearingRecord, CompactionRecord, TranscriptMessage } from "../compression/types";
 
 export type CachedContext = {
   /** The conversation row's versions and last sequence number the copy was read at. */
@@ -12,6 +12,7 @@ export type CachedContext = {
   lastSeq: number;
   /** Frozen records, shared by every transcript handed out from this copy. */
   compactions: readonly CompactionRecord[];
+  clearings: readonly ClearingRecord[];
   messages: readonly TranscriptMessage[];
   /** The prompt its count belongs to (null: not counted yet). */
   systemPrompt: string | null;

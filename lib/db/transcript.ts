@@ -3,7 +3,7 @@ import { toCompactionRecord, toTranscriptMessage, TRANSCRIPT_MESSAGE_COLUMNS, ty
 import { seqFilters, uncoveredRanges } from "./ranges.ts";
 import { cachedContext, rememberContext, type CachedContext } from "./transcript-cache.ts";
 import { notFound } from "../errors.ts";
-import type { CompactionRecord, Transcript, TranscriptMessage } from "../compression/types";
+import type { ClearingRecord, CompactionRecord, Transcript, TranscriptMessage } from "../compression/types";
 import { span } from "../log/timing.ts";
 
 const ACTIVE_COMPACTION = { supersededById: null, undoneAt: null } as const;
@@ -70,6 +70,7 @@ async function readTranscript(
     toolTokens: 0,
     // Copies: the records themselves are frozen, shared with the cached context.
     compactions: [...current.compactions],
+    ...(current.clearings.length ? { clearings: [...current.clearings] } : {}),
     messages: [...current.messages],
     totalMessageCount: head.lastSeq,
   };
@@ -133,7 +134,10 @@ async function readHead(db: Db, userId: string, conversationId: string, after: n
  * leaves the copy older than its version says, never newer: the next turn reads again).
  */
 async function readActive(db: Db, conversationId: string, head: ConversationHead): Promise<CachedContext> {
-  const compactionRows = await db.compaction.findMany({ where: { conversationId, ...ACTIVE_COMPACTION }, orderBy: { fromSeq: "asc" } });
+  const rows = await db.compaction.findMany({ where: { conversationId, ...ACTIVE_COMPACTION }, orderBy: { fromSeq: "asc" } });
+  // A clearing covers nothing: its messages stay in the context, shown as notes by the engine.
+  const compactionRows = rows.filter((row) => row.kind !== "clearing");
+  const clearingRows = rows.filter((row) => row.kind === "clearing");
   const gaps = uncoveredRanges({ fromSeq: 1, toSeq: Math.max(head.lastSeq, 1) }, compactionRows);
   const keptSeqs = compactionRows.flatMap((row) => row.keptSeqs ?? []);
   const messageRows = await db.message.findMany({
@@ -155,6 +159,7 @@ async function readActive(db: Db, conversationId: string, head: ConversationHead
     // childIds stay empty: the engine reads them only on the records it creates, so
     // the hot path skips the query that would load them.
     compactions: compactionRows.map((row) => Object.freeze(toCompactionRecord(row)) as CompactionRecord),
+    clearings: clearingRows.map((row) => Object.freeze(toCompactionRecord(row)) as ClearingRecord),
     messages: messageRows.map(frozenMessage),
     // Counted by the caller against the row's prompt.
     systemPrompt: null,

@@ -31,7 +31,8 @@ export async function pathToSeq(db: Db, userId: string, conversationId: string, 
   const message = await db.message.findFirst({ where: { conversationId, seq, rewoundAt: null }, select: { id: true } });
   if (!message) throw new AppError("not_found", `Message #${seq} is no longer in this conversation (it was rewound or replaced).`);
   const holding = await db.compaction.findMany({
-    where: { conversationId, undoneAt: null, fromSeq: { lte: seq }, toSeq: { gte: seq } },
+    // A clearing hides no message from the timeline: it is never on the way to one.
+    where: { conversationId, undoneAt: null, fromSeq: { lte: seq }, toSeq: { gte: seq }, kind: { not: "clearing" } },
     select: { id: true, level: true, fromSeq: true, toSeq: true, supersededById: true },
   });
   const byParent = new Map(holding.map((row) => [row.supersededById, row]));
@@ -52,7 +53,7 @@ export async function coveredPinnedMessages(db: Db, userId: string, conversation
   const conversation = await db.conversation.findFirst({ where: ownedConversation(userId, conversationId), select: { id: true } });
   if (!conversation) throw notFound("conversation", conversationId);
   const top = await db.compaction.findMany({
-    where: { conversationId, supersededById: null, undoneAt: null },
+    where: { conversationId, supersededById: null, undoneAt: null, kind: { not: "clearing" } },
     select: { fromSeq: true, toSeq: true },
   });
   if (top.length === 0) return [];

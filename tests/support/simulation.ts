@@ -8,6 +8,7 @@ import { AutoCompressionManager } from "@/lib/compression/manager";
 import { DEFAULT_SETTINGS, type CompressionSettings } from "@/lib/compression/settings";
 import type {
   ChatMessage,
+  ClearingRecord,
   CompactionRecord,
   CompressionChange,
   CompressionLogger,
@@ -31,6 +32,8 @@ export type SummarizerSpec = {
   slow?: boolean;
   /** Whether summaries open with the title line the request asks for (default: they do). */
   titles?: outside.TitleMode;
+  /** Whether summaries cite the labelled messages they came from (default: they do not). */
+  cite?: outside.CiteMode;
 };
 export type Scenario = {
   window: number;
@@ -68,7 +71,7 @@ export type SimResult = {
   /** What the conversation itself added per turn, by the outside count (user, replies, tool results). */
   tokensPerTurn: number;
   /** Compactions made, by what made them. */
-  made: { summaries: number; merges: number; truncations: number };
+  made: { summaries: number; merges: number; truncations: number; clearings: number };
   /** Attempts by outcome, and the most common reasons of the ones that failed. */
   attempts: { applied: number; failed: number; skipped: number; failedReasons: Record<string, number> };
   /** The highest level of any summary written. */
@@ -80,6 +83,8 @@ export type SimResult = {
   /** Share of the chat requests' prompt tokens a provider's prefix cache could serve (the outside model's rule and count). */
   cachedShare: number;
   violations: Violation[];
+  /** Every summary written (superseded ones too), with the range it covers. */
+  summaries: { fromSeq: number; toSeq: number; level: number; summary: string }[];
 };
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
@@ -122,7 +127,10 @@ export class OutsideSummarizer implements Summarizer {
       });
     }
     const title = (this.spec.titles ?? "follow") === "follow" && outside.asksForTitle(messages);
-    const reply = outside.summarize(outside.materialOf(messages), this.spec.mode, request.maxTokens, request.json ?? false, this.rng, { title });
+    const reply = outside.summarize(outside.materialOf(messages), this.spec.mode, request.maxTokens, request.json ?? false, this.rng, {
+      title,
+      ...(this.spec.cite ? { cite: this.spec.cite } : {}),
+    });
     this.completionTokens += outside.countText(reply.text);
     return { text: reply.text, finishReason: reply.finishReason };
   }
@@ -142,13 +150,17 @@ export class MemoryStore {
   }
 
   active(): Transcript {
-    const compactions = [...this.compactions.values()].filter((c) => !c.supersededById).sort((a, b) => a.fromSeq - b.fromSeq);
+    const all = [...this.compactions.values()].filter((c) => !c.supersededById).sort((a, b) => a.fromSeq - b.fromSeq);
+    // Clearings cover nothing: their messages stay, shown as notes (as lib/db/transcript.ts loads them).
+    const compactions = all.filter((c) => c.kind !== "clearing");
+    const clearings = all.filter((c): c is ClearingRecord & { supersededById?: string } => c.kind === "clearing");
     const kept = new Set(compactions.flatMap((c) => c.keptSeqs));
     const covered = (seq: number) => compactions.some((c) => c.fromSeq <= seq && seq <= c.toSeq);
     return {
       ...this.base,
       toolTokens: this.base.toolTokens ?? REQUEST_OVERHEAD_TOKENS,
       compactions: compactions.map(({ supersededById: _parent, ...c }) => c),
+      ...(clearings.length ? { clearings: clearings.map(({ supersededById: _parent, ...c }) => c) } : {}),
       messages: this.messages.filter((m) => m.pinned || kept.has(m.seq) || !covered(m.seq)),
       totalMessageCount: this.messages.length,
     };
@@ -161,8 +173,15 @@ export class MemoryStore {
         if (!child || child.supersededById) throw new Error(`compaction ${record.id} merges ${childId}, which is not active`);
         child.supersededById = record.id;
       }
+      // A clearing overlaps only clearings (it absorbs them); summaries and truncations only each other.
       const overlap = [...this.compactions.values()].find(
-        (c) => !c.supersededById && c.id !== record.id && !record.childIds.includes(c.id) && c.fromSeq <= record.toSeq && c.toSeq >= record.fromSeq,
+        (c) =>
+          !c.supersededById &&
+          c.id !== record.id &&
+          (c.kind === "clearing") === (record.kind === "clearing") &&
+          !record.childIds.includes(c.id) &&
+          c.fromSeq <= record.toSeq &&
+          c.toSeq >= record.fromSeq,
       );
       if (overlap) throw new Error(`compaction ${record.fromSeq}–${record.toSeq} overlaps active ${overlap.fromSeq}–${overlap.toSeq}`);
       this.compactions.set(record.id, { ...record });
@@ -175,7 +194,8 @@ export class MemoryStore {
     // What the engine says the transcript now is must be what loading it gives.
     const loaded = this.active();
     const same = (a: number[] | string[], b: number[] | string[]) => a.length === b.length && a.every((value, index) => value === b[index]);
-    if (!same(change.transcript.compactions.map((c) => c.id), loaded.compactions.map((c) => c.id)) || !same(change.transcript.messages.map((m) => m.seq), loaded.messages.map((m) => m.seq))) {
+    const ids = (t: Transcript) => [...t.compactions, ...(t.clearings ?? [])].map((c) => c.id);
+    if (!same(ids(change.transcript), ids(loaded)) || !same(change.transcript.messages.map((m) => m.seq), loaded.messages.map((m) => m.seq))) {
       throw new Error("the change's transcript differs from the one the store loads");
     }
   }
@@ -213,7 +233,8 @@ export class MemoryStore {
           problems.push(`compaction ${node.id} is merged into ${node.supersededById}, which is not stored`);
           break;
         }
-        if (parent.fromSeq > node.fromSeq || parent.toSeq < node.toSeq || parent.level <= node.level) {
+        // A clearing absorbs earlier clearings at its own level 0; every other parent stands above its children.
+        if (parent.fromSeq > node.fromSeq || parent.toSeq < node.toSeq || (parent.kind !== "clearing" && parent.level <= node.level)) {
           problems.push(`compaction ${node.fromSeq}–${node.toSeq} (level ${node.level}) is not inside its parent ${parent.fromSeq}–${parent.toSeq} (level ${parent.level})`);
         }
         node = parent;
@@ -342,7 +363,7 @@ export async function simulate(scenario: Scenario): Promise<SimResult> {
     return store.append(message);
   };
 
-  const made = { summaries: 0, merges: 0, truncations: 0 };
+  const made = { summaries: 0, merges: 0, truncations: 0, clearings: 0 };
   const attempts = { applied: 0, failed: 0, skipped: 0, failedReasons: {} as Record<string, number> };
   // SIM_FACTS: say which change took a planted fact out of the active context, and what each summary then held.
   let factsHeld = new Set<string>();
@@ -361,6 +382,7 @@ export async function simulate(scenario: Scenario): Promise<SimResult> {
     if (process.env.SIM_FACTS) traceFacts(turn, change);
     for (const record of change.created) {
       if (record.kind === "truncation") made.truncations++;
+      else if (record.kind === "clearing") made.clearings++;
       else if (record.childIds.length > 0) made.merges++;
       else made.summaries++;
     }
@@ -497,5 +519,6 @@ export async function simulate(scenario: Scenario): Promise<SimResult> {
     made,
     attempts,
     violations,
+    summaries: everything.map(({ fromSeq, toSeq, level, summary }) => ({ fromSeq, toSeq, level, summary })),
   };
 }

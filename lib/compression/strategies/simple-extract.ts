@@ -1,4 +1,5 @@
-import { extractFacts, findFacts } from "../facts";
+import { citeSeqs, formatCitation, withoutCitations } from "../citations";
+import { extractFacts, factSourcesOfMessages, factSourcesOfSummary, findFacts, type FactSources } from "../facts";
 import { clipTitle, MAX_TITLE_CHARS } from "../title";
 import type { TranscriptMessage } from "../types";
 import type { CompressionStrategy } from "./types";
@@ -11,9 +12,14 @@ function clip(text: string, maxChars: number): string {
   return flat.length <= maxChars ? flat : `${flat.slice(0, maxChars)}...`;
 }
 
-/** The key information of a message: role, seq and the content cut to the field limit. */
+/** Each fact once, with where it was said. */
+function citedFactLines(facts: FactSources): string[] {
+  return [...facts].map(([fact, cite]) => `${fact} ${cite}`);
+}
+
+/** The key information of a message: its cite (its number), role and the content cut to the field limit. */
 function keyLine(message: TranscriptMessage, maxChars: number): string {
-  const head = `#${message.seq} ${message.role}`;
+  const head = `${citeSeqs([message.seq])} ${message.role}`;
   if (message.role === "assistant" && message.toolCalls?.length) {
     const calls = message.toolCalls.map((call) => call.name).join(", ");
     const text = clip(message.content, maxChars);
@@ -33,8 +39,10 @@ export const simpleExtractStrategy: CompressionStrategy = {
   async summarize(input) {
     const maxChars = input.settings.extractFieldMaxChars;
     const lines = input.messages.map((message) => keyLine(message, maxChars));
-    const facts = extractFacts(
-      input.messages.map((m) => [m.content, ...(m.role === "assistant" ? (m.toolCalls ?? []).map((c) => c.arguments) : [])].join("\n")).join("\n"),
+    const facts = citedFactLines(
+      factSourcesOfMessages(
+        input.messages.map((m) => ({ seq: m.seq, text: [m.content, ...(m.role === "assistant" ? (m.toolCalls ?? []).map((c) => c.arguments) : [])].join("\n") })),
+      ),
     );
     const summary = [`Key points of messages ${input.fromSeq}–${input.toSeq}:`, ...lines, ...facts].join("\n");
     // Without a model, the title is what the first user message of the range asked.
@@ -48,11 +56,13 @@ export const simpleExtractStrategy: CompressionStrategy = {
       const childFacts = new Set(extractFacts(child.summary));
       const prose = child.summary
         .split("\n")
-        .filter((line) => !childFacts.has(line.trim()) && !line.startsWith("Key points of messages"))
+        .filter((line) => !childFacts.has(withoutCitations(line).trim()) && !line.startsWith("Key points of messages"))
         .join(" / ");
-      return `Messages ${child.fromSeq}–${child.toSeq}: ${clip(prose, maxChars)}`;
+      return `${formatCitation([{ from: child.fromSeq, to: child.toSeq }])} ${clip(prose, maxChars)}`;
     });
-    const facts = extractFacts(input.children.map((child) => child.summary).join("\n"));
+    const sources: FactSources = new Map();
+    for (const child of input.children) for (const [fact, cite] of factSourcesOfSummary(child.summary, child)) if (!sources.has(fact)) sources.set(fact, cite);
+    const facts = citedFactLines(sources);
     const first = input.children.find((child) => child.title);
     return { summary: [...lines, ...facts].join("\n"), ...(first?.title ? { title: first.title } : {}) };
   },

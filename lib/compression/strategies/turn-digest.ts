@@ -1,3 +1,4 @@
+import { formatCitation } from "../citations";
 import { SEPARATOR, turnHeader, withoutFraming } from "../framing";
 import { mapWithConcurrency } from "../limiter";
 import { buildPromptMessages, DIGEST_INSTRUCTIONS } from "../prompts";
@@ -54,7 +55,7 @@ export const turnDigestStrategy: CompressionStrategy = {
         });
         // A copied header would otherwise be the "first line" and the whole digest of the turn.
         const line = withoutFraming(text).split("\n").find((candidate) => candidate.trim())?.trim() ?? "";
-        return `(#${turn[0]!.seq}–${turn[turn.length - 1]!.seq}) ${line}`;
+        return `${formatCitation([{ from: turn[0]!.seq, to: turn[turn.length - 1]!.seq }])} ${line}`;
       });
     } catch (error) {
       siblings.abort();

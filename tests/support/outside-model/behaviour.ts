@@ -24,6 +24,12 @@ export type Reply = { text: string; finishReason: "stop" | "length" };
 /** Whether the summarizer writes the title line a request asks for, or ignores the request. */
 export const TITLE_MODES = ["follow", "ignore"] as const;
 export type TitleMode = (typeof TITLE_MODES)[number];
+/**
+ * How summaries cite (when asked to): `exact` puts the number of the labelled message a
+ * sentence came from after it, `(#N)`; `wild` adds numbers that are nowhere in the material.
+ */
+export const CITE_MODES = ["exact", "wild"] as const;
+export type CiteMode = (typeof CITE_MODES)[number];
 /** Share of the sentences `lossy` leaves out of every summary. */
 export const LOSSY_DROP_RATE = 0.1;
 export type ChatReply = { kind: "text"; text: string } | { kind: "tool_call"; name: string; arguments: string };
@@ -132,16 +138,65 @@ export function isSalient(sentence: string): boolean {
   return words.slice(1).some((word) => /^[^\p{L}\p{N}]*\p{Lu}/u.test(word));
 }
 
-/** Sentences as they appear in the output: labels stripped, duplicates and empties dropped. */
-function outputSentences(material: string, keep: (sentence: string) => boolean): string[] {
+// ---------------------------------------------------------------- citing
+
+/** The message number of a line's leading label (`[user #3]:`, `[tool result #4 x]:`); null for a label without one. */
+function labelNumber(line: string): number | null | undefined {
+  const label = /^\s*\[([^\]]*)\]/.exec(line);
+  if (!label) return undefined;
+  const number = /#(\d+)/.exec(label[1]!);
+  return number ? Number(number[1]) : null;
+}
+
+/** Every sentence of the material with the number of the labelled message it belongs to (a label holds until an empty line or another label). */
+function numberedSentences(material: string): { sentence: string; seq: number | null }[] {
+  const result: { sentence: string; seq: number | null }[] = [];
+  let current: number | null = null;
+  for (const line of material.split(/\r?\n/)) {
+    if (!line.trim()) current = null;
+    const label = labelNumber(line);
+    if (label !== undefined) current = label;
+    for (const sentence of splitSentences(line)) result.push({ sentence, seq: current });
+  }
+  return result;
+}
+
+/** The cite goes before the sentence's closing punctuation, where a sentence splitter keeps it. */
+function withCite(sentence: string, cite: string): string {
+  const match = /^([\s\S]*?)([.!?]*)$/.exec(sentence)!;
+  return `${match[1]!.trimEnd()} ${cite}${match[2]}`;
+}
+
+/** What `wild` adds: a number past every label of the material, alone, in a list, or as a range's end. */
+function wildCite(seq: number | null, highest: number, index: number): string {
+  const outside = highest + 1 + (index % 5) * 3;
+  if (seq === null) return `(#${outside})`;
+  switch (index % 3) {
+    case 0:
+      return `(#${seq}) (#${outside})`;
+    case 1:
+      return `(#${seq}, #${outside})`;
+    default:
+      return `(#${seq}–#${outside})`;
+  }
+}
+
+/** Sentences as they appear in the output: labels stripped, duplicates and empties dropped; cited if asked. */
+function outputSentences(material: string, keep: (sentence: string) => boolean, cite?: CiteMode): string[] {
   const seen = new Set<string>();
   const result: string[] = [];
-  for (const sentence of splitSentences(material)) {
+  const numbered = numberedSentences(material);
+  const highest = Math.max(0, ...numbered.map((entry) => entry.seq ?? 0));
+  for (const { sentence, seq } of numbered) {
     if (!keep(sentence)) continue;
     const shown = stripLabel(sentence);
     if (!shown || seen.has(shown)) continue;
     seen.add(shown);
-    result.push(shown);
+    // A sentence that cites already (copied from an earlier summary) keeps its own cite.
+    if (cite === "exact" && /\(#\d/.test(shown)) result.push(shown);
+    else if (cite === "wild") result.push(withCite(shown, wildCite(seq, highest, result.length)));
+    else if (cite === "exact" && seq !== null) result.push(withCite(shown, `(#${seq})`));
+    else result.push(shown);
   }
   return result;
 }
@@ -209,23 +264,25 @@ export function titleOf(material: string): string {
   return first.split(/\s+/).slice(0, 8).join(" ").replace(/[.!?,;:]+$/, "");
 }
 
-export type SummarizeOptions = { title?: boolean };
+export type SummarizeOptions = { title?: boolean; cite?: CiteMode };
 
 /**
  * What the outside model answers to a summary request. `rng` only matters for `mixed`
  * and `lossy`; without one the choice is seeded by the material, so the function stays
  * pure. With `title`, the answer opens with a `Title: ` line (a JSON answer gets a
- * `title` field).
+ * `title` field). With `cite`, each sentence taken from a labelled message ends in that
+ * message's number, `(#N)`; `wild` adds numbers that are nowhere in the material.
  */
 export function summarize(material: string, mode: SummaryMode, maxTokens: number | undefined, json: boolean, rng?: () => number, options: SummarizeOptions = {}): Reply {
   const random = rng ?? mulberry32(hashText(material));
   const resolved = resolveMode(mode, random);
   const title = options.title ? titleOf(material) : undefined;
   const titled = (text: string) => (title ? `Title: ${title}\n${text}` : text);
-  const salient = outputSentences(material, isSalient);
-  const facts = outputSentences(material, hasFact);
-  const all = outputSentences(material, () => true);
-  const nonFacts = salient.filter((sentence) => !hasFact(sentence));
+  const salient = outputSentences(material, isSalient, options.cite);
+  const facts = outputSentences(material, hasFact, options.cite);
+  const all = outputSentences(material, () => true, options.cite);
+  // Judged before citing: a cite's number is not a fact.
+  const nonFacts = outputSentences(material, (sentence) => isSalient(sentence) && !hasFact(sentence), options.cite);
 
   switch (resolved) {
     case "empty":

@@ -1,7 +1,7 @@
-// npx tsx tests/support/outside-model/cli.ts --port 4020 [--summary extractive] [--titles follow|ignore] [--usage always|never|random]
+// npx tsx tests/support/outside-model/cli.ts --port 4020 [--summary extractive] [--titles follow|ignore] [--cite exact|wild] [--usage always|never|random]
 //   [--context-window 8192] [--seed 1] [--summary-latency-ms 0] [--chat-latency-ms 0] [--fail-rate 0] [--hang]
 import { parseArgs } from "node:util";
-import { SUMMARY_MODES, TITLE_MODES, type SummaryMode, type TitleMode } from "./behaviour";
+import { CITE_MODES, SUMMARY_MODES, TITLE_MODES, type CiteMode, type SummaryMode, type TitleMode } from "./behaviour";
 import { startOutsideModel, type OutsideModelOptions, type OutsideModelPatch } from "./server";
 
 const { values } = parseArgs({
@@ -9,6 +9,7 @@ const { values } = parseArgs({
     port: { type: "string", default: "4020" },
     summary: { type: "string", default: "extractive" },
     titles: { type: "string", default: "follow" },
+    cite: { type: "string" },
     usage: { type: "string", default: "always" },
     "context-window": { type: "string" },
     seed: { type: "string", default: "1" },
@@ -34,6 +35,7 @@ function number(name: string, text: string | undefined): number | undefined {
 
 if (!(SUMMARY_MODES as readonly string[]).includes(values.summary)) fail(`--summary must be one of ${SUMMARY_MODES.join(", ")}`);
 if (!(TITLE_MODES as readonly string[]).includes(values.titles)) fail(`--titles must be one of ${TITLE_MODES.join(", ")}`);
+if (values.cite !== undefined && !(CITE_MODES as readonly string[]).includes(values.cite)) fail(`--cite must be one of ${CITE_MODES.join(", ")}`);
 if (!["always", "never", "random"].includes(values.usage)) fail("--usage must be always, never or random");
 const failRate = number("fail-rate", values["fail-rate"]) ?? 0;
 if (failRate > 1) fail("--fail-rate must be between 0 and 1");
@@ -42,6 +44,7 @@ const options: OutsideModelPatch = {
   port: number("port", values.port),
   summaryMode: values.summary as SummaryMode,
   titles: values.titles as TitleMode,
+  ...(values.cite ? { cite: true, citeMode: values.cite as CiteMode } : {}),
   usage: values.usage as OutsideModelOptions["usage"],
   contextWindow: number("context-window", values["context-window"]),
   seed: number("seed", values.seed),

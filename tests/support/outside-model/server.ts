@@ -4,6 +4,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { z } from "zod";
 import {
+  CITE_MODES,
   SUMMARY_MODES,
   TITLE_MODES,
   argumentPieces,
@@ -22,17 +23,22 @@ import {
   wantsJson,
   type ChatReply,
   type CompletionBody,
+  type CiteMode,
   type SummaryMode,
   type TitleMode,
 } from "./behaviour";
 
-export type { SummaryMode, TitleMode } from "./behaviour";
+export type { CiteMode, SummaryMode, TitleMode } from "./behaviour";
 
 export type OutsideModelOptions = {
   port?: number;
   summaryMode?: SummaryMode;
   /** Whether summaries open with the title line a request asks for. */
   titles?: TitleMode;
+  /** Summaries cite the labelled messages their sentences came from. */
+  cite?: boolean;
+  /** `wild`: the cites also name numbers that are nowhere in the material. */
+  citeMode?: CiteMode;
   usage?: "always" | "never" | "random";
   contextWindow?: number;
   seed?: number;
@@ -75,6 +81,8 @@ const optionsPatch = z
   .object({
     summaryMode: z.enum(SUMMARY_MODES),
     titles: z.enum(TITLE_MODES),
+    cite: z.boolean(),
+    citeMode: z.enum(CITE_MODES),
     usage: z.enum(["always", "never", "random"]),
     contextWindow: z.number().int().positive().nullable(),
     seed: z.number().int(),
@@ -92,7 +100,7 @@ const completionBody = z.looseObject({
 
 type Config = Required<Omit<OutsideModelOptions, "port" | "contextWindow">> & { contextWindow?: number };
 
-const DEFAULTS: Config = { summaryMode: "extractive", titles: "follow", usage: "always", seed: 1, summaryLatencyMs: 0, chatLatencyMs: 0, failRate: 0, hang: false };
+const DEFAULTS: Config = { summaryMode: "extractive", titles: "follow", cite: false, citeMode: "exact", usage: "always", seed: 1, summaryLatencyMs: 0, chatLatencyMs: 0, failRate: 0, hang: false };
 
 /** Separate streams per purpose, so e.g. chunking does not shift which request fails. */
 function generators(seed: number) {
@@ -184,7 +192,10 @@ export async function startOutsideModel(options: OutsideModelPatch = {}): Promis
         throw new HttpError(500, "The outside model failed on purpose (failRate).", "server_error");
       }
       const title = config.titles === "follow" && asksForTitle(body.messages);
-      const summary = summarize(materialOf(body.messages), config.summaryMode, entry.maxTokens, wantsJson(body), rng.mixed, { title });
+      const summary = summarize(materialOf(body.messages), config.summaryMode, entry.maxTokens, wantsJson(body), rng.mixed, {
+        title,
+        ...(config.cite ? { cite: config.citeMode } : {}),
+      });
       reply = { kind: "text", text: summary.text };
       finishReason = summary.finishReason;
     } else {

@@ -82,8 +82,9 @@ describe("specifics a summary left out are carried over verbatim (carryDetails)"
     const change = await manager.process(transcriptOf(withFacts()));
     const summary = change.created[0]!.summary;
     expect(summary).toContain(DETAILS_LABEL);
-    expect(summary).toContain("The deploy key lives in vault slot 7413.");
-    expect(summary).toContain("We deploy to Frankfurt.");
+    // Each carried sentence cites the message it was taken from.
+    expect(summary).toContain("The deploy key lives in vault slot 7413 (#1).");
+    expect(summary).toContain("We deploy to Frankfurt (#1).");
     expect(counter.count(summary)).toBeLessThanOrEqual(200);
     expect(summarizer.calls[0]!.maxTokens).toBe(160);
     expect(change.attempts[0]!.reason).toMatch(/with specifics the summary left out kept verbatim/);

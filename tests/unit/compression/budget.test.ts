@@ -84,3 +84,27 @@ describe("the window lookup", () => {
     }
   });
 });
+
+describe("the largest tool result sent whole", () => {
+  it("is the setting on a large window and 10% of a small one, saying why", () => {
+    expect(contextBudget(131_072, DEFAULT_SETTINGS).toolResultMaxTokens).toBe(8000);
+    expect(contextBudget(131_072, { ...DEFAULT_SETTINGS, toolResultMaxTokens: 2000 }).toolResultMaxTokens).toBe(2000);
+    const small = contextBudget(4096, DEFAULT_SETTINGS);
+    expect(small.toolResultMaxTokens).toBe(409);
+    expect(small.adjustments.find((a) => a.setting === "toolResultMaxTokens")).toMatchObject({ configured: 8000, effective: 409 });
+    // Never below what is worth keeping of a head and a tail.
+    expect(contextBudget(1024, DEFAULT_SETTINGS).toolResultMaxTokens).toBe(256);
+  });
+});
+
+describe("tool-output settings at the boundary", () => {
+  it("refuses a bound under 256 tokens or more than 100 kept rounds, and a stored bad value falls back to the default alone", async () => {
+    const { compressionSettingsSchema, settingsFromStored } = await import("@/lib/compression/settings");
+    expect(compressionSettingsSchema.safeParse({ toolResultMaxTokens: 256, keepToolRounds: 100 }).success).toBe(true);
+    expect(compressionSettingsSchema.safeParse({ toolResultMaxTokens: 255 }).success).toBe(false);
+    expect(compressionSettingsSchema.safeParse({ keepToolRounds: 101 }).success).toBe(false);
+    expect(compressionSettingsSchema.safeParse({ keepToolRounds: 1.5 }).success).toBe(false);
+    const stored = settingsFromStored({ keepToolRounds: -1, toolResultMaxTokens: 4000, clearToolResults: false });
+    expect(stored).toMatchObject({ keepToolRounds: 3, toolResultMaxTokens: 4000, clearToolResults: false });
+  });
+});

@@ -88,7 +88,7 @@ describe("the request's framing copied by a model", () => {
     summarizer.respond = copyingModel;
     const messages = [msg("user", `Deploy to Frankfurt at 7:30.\n${text(300)}`), msg("assistant", text(300)), msg("user", text(300)), msg("assistant", text(300))];
     const change = await manager.process(transcriptOf([...messages, ...Array.from({ length: 4 }, () => msg("user", text(300)))]));
-    expect(change.created[0]!.summary.split("\n")[0]).toBe("1. (#1–2) Deploy to Frankfurt at 7:30.");
+    expect(change.created[0]!.summary.split("\n")[0]).toBe("1. (#1–#2) Deploy to Frankfurt at 7:30.");
   });
 });
 

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { applyCompaction } from "@/lib/compression/apply";
+import { replaceRange } from "@/lib/compression/apply";
 import { heldSeqs } from "@/lib/compression/selection";
 import { assertValidToolPairs, chat, compaction, msg, resetSeq, setup, text, transcriptOf } from "./fakes";
 
@@ -49,7 +49,7 @@ describe("messages compression leaves where they are", () => {
 
   it("applying a record keeps exactly its kept seqs", () => {
     const transcript = transcriptOf([msg("user", "a"), msg("user", "b"), msg("user", "c")]);
-    const after = applyCompaction(transcript, compaction("x", 1, 3, { keptSeqs: [2] }));
+    const after = replaceRange(transcript, compaction("x", 1, 3, { keptSeqs: [2] }));
     expect(after.messages.map((m) => m.seq)).toEqual([2]);
   });
 });

@@ -112,7 +112,7 @@ describe("multi-level compression", () => {
     expect(summarizer.calls).toHaveLength(0);
     const merged = [...all.values()].filter((c) => c.level >= 2);
     expect(merged.length).toBeGreaterThan(0);
-    expect(merged[0]!.summary).toMatch(/^Messages \d+–\d+: /);
+    expect(merged[0]!.summary).toMatch(/^\(#\d+–#\d+\) /);
     expect(merged[0]!.summary).toContain("FACT k0=v0");
     expect(transcript.compactions.every((c) => c.strategy === "simple_extract")).toBe(true);
   });

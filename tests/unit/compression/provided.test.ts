@@ -17,7 +17,7 @@ describe("applyProvided", () => {
       kind: "summary", trigger: "tool", strategy: "model_provided", level: 3, childIds: ["older"], fromSeq: 1, toSeq: 18, summaryModel: "chat-model",
     });
     // The model forgot a fact; it is restored.
-    expect(change.created[0]!.summary).toBe("We planned the trip.\nFACT city=Oslo");
+    expect(change.created[0]!.summary).toBe("We planned the trip.\nFACT city=Oslo (#11)");
     expect(change.created[0]!.coveredMessageCount).toBe(10 + 8);
     expect(change.transcript.messages.map((m) => m.seq)).toEqual([19, 20, 21, 22]);
     expect(change.attempts[0]).toMatchObject({ outcome: "applied", trigger: "tool", compactionId: change.created[0]!.id });

@@ -58,7 +58,7 @@ describe("ai_summary", () => {
     const { manager, summarizer } = setup(countMode, 1_000_000);
     summarizer.respond = () => "A short summary that forgot the facts.";
     const change = await manager.process(withFacts());
-    expect(change.created[0]!.summary).toBe("A short summary that forgot the facts.\nFACT db_port=5433\nFACT owner=Dana Scully");
+    expect(change.created[0]!.summary).toBe("A short summary that forgot the facts.\nFACT db_port=5433 (#2)\nFACT owner=Dana Scully (#5)");
   });
 
   it("with preserveFactLines off, stores the model's summary exactly as written", async () => {
@@ -91,9 +91,9 @@ describe("simple_extract", () => {
     const summary = change.created[0]!.summary;
     const lines = summary.split("\n");
     expect(lines[0]).toBe("Key points of messages 1–8:");
-    expect(lines[1]).toMatch(/^#1 user: question 0: .{1,50}\.\.\.$/);
-    expect(lines[3]).toBe("#3 assistant: calling → tool_call read_file");
-    expect(lines[4]).toMatch(/^#4 tool read_file: contents/);
+    expect(lines[1]).toMatch(/^\(#1\) user: question 0: .{1,50}\.\.\.$/);
+    expect(lines[3]).toBe("(#3) assistant: calling → tool_call read_file");
+    expect(lines[4]).toMatch(/^\(#4\) tool read_file: contents/);
     expect(summary).toContain("\nFACT db_port=5433");
     expect(summary).toContain("\nFACT owner=Dana Scully");
     expect(summaryRecord(change.created[0]).summaryModel).toBeUndefined();
@@ -117,10 +117,11 @@ describe("structured", () => {
       completed: ["step 1"],
       openItems: ["step 2"],
       // The server reads "owner=Dana" (one word); the whole-line fact is restored after it.
-      facts: ["FACT db_port=5433", "FACT owner=Dana", "FACT owner=Dana Scully"],
+      // Restored facts cite the message that said them.
+      facts: ["FACT db_port=5433", "FACT owner=Dana", "FACT owner=Dana Scully (#5)"],
     });
     expect(record.summary).toBe(
-      "Goals:\n- finish the task\n\nDecisions:\n- use plan A\n\nCompleted:\n- step 1\n\nOpen items:\n- step 2\n\nFacts:\nFACT db_port=5433\nFACT owner=Dana\nFACT owner=Dana Scully",
+      "Goals:\n- finish the task\n\nDecisions:\n- use plan A\n\nCompleted:\n- step 1\n\nOpen items:\n- step 2\n\nFacts:\nFACT db_port=5433\nFACT owner=Dana\nFACT owner=Dana Scully (#5)",
     );
   });
 
@@ -141,12 +142,12 @@ describe("turn_digest", () => {
     expect(summarizer.maxInFlight).toBe(2);
     const lines = change.created[0]!.summary.split("\n");
     expect(lines.slice(0, 4)).toEqual([
-      "1. (#1–2) user asked, assistant answered",
-      "2. (#3–4) user asked, assistant answered",
-      "3. (#5–6) user asked, assistant answered",
-      "4. (#7–8) user asked, assistant answered",
+      "1. (#1–#2) user asked, assistant answered",
+      "2. (#3–#4) user asked, assistant answered",
+      "3. (#5–#6) user asked, assistant answered",
+      "4. (#7–#8) user asked, assistant answered",
     ]);
-    expect(lines.slice(4)).toEqual(["FACT db_port=5433", "FACT owner=Dana Scully"]);
+    expect(lines.slice(4)).toEqual(["FACT db_port=5433 (#2)", "FACT owner=Dana Scully (#5)"]);
   });
 
   it("one failed digest fails the attempt and changes nothing", async () => {

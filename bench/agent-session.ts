@@ -1,0 +1,153 @@
+// An agent-style session: tool rounds whose outputs are 1–20k tokens with facts planted
+// in them, run three ways against the outside model — (a) clearing old tool output, then
+// summarizing; (b) summarizing only; (c) one rolling summary — at 32k and 128k. Prompt
+// tokens, summary calls, cached share and the facts the model can still answer
+// (`<<recall WORD>>` on the last request, the outside model's rule).
+import { execSync } from "node:child_process";
+import { contextBudget } from "../lib/compression/budget";
+import { elideMiddle } from "../lib/compression/elide";
+import { DEFAULT_SETTINGS } from "../lib/compression/settings";
+import type { ChatMessage } from "../lib/compression/types";
+import { TOOL_DEFINITIONS } from "../lib/chat/tool-set";
+import { createTokenCounter } from "../lib/llm/tokens";
+import * as outside from "../tests/support/outside-model/behaviour";
+import { agentScript, factsAnswered, runAgentSession, type AgentScenario } from "../tests/support/agent-session";
+import { fmt, fmtInt, printTable, runMain, type Table, type Verdict, verdictTable, writeResults } from "./lib/common";
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 200);
+const WINDOWS = process.env.BENCH_WINDOWS ? process.env.BENCH_WINDOWS.split(",").map(Number) : [32_768, 131_072];
+const KEEP_ROUNDS = DEFAULT_SETTINGS.keepToolRounds;
+const TOOLS = TOOL_DEFINITIONS as unknown as outside.ToolShape[];
+
+type Row = { name: string; requests: number; promptTokens: number; cachedTokens: number; summaryCalls: number; summaryCostTokens: number; clearings: number; overWindow: number; factsAnswered: number; factsPlanted: number };
+
+const uptime = () => execSync("uptime").toString().trim().replace(/^.*load average/, "load average");
+
+/**
+ * (c) What Claude Code's or Codex's compaction does: at the threshold, everything but the
+ * newest rounds is rewritten into one summary together with the previous one; results
+ * over the same bound are cut the same way as Strata cuts them, so only the compression differs.
+ */
+function rollingSummary(scenario: AgentScenario): Row {
+  const window = scenario.window;
+  const budget = contextBudget(window, DEFAULT_SETTINGS);
+  const tokens = createTokenCounter();
+  const rng = outside.mulberry32(scenario.seed ?? 1);
+  const row: Row = { name: "(c) one rolling summary", requests: 0, promptTokens: 0, cachedTokens: 0, summaryCalls: 0, summaryCostTokens: 0, clearings: 0, overWindow: 0, factsAnswered: 0, factsPlanted: 0 };
+  const system: ChatMessage = { role: "system", content: "You are a coding agent. Read what you need with the tools, then report." };
+  let summary = "";
+  let history: ChatMessage[][] = []; // one group per round (task message, call, result)
+  let previous: { messages: outside.Message[]; tools: outside.ToolShape[] } | undefined;
+  let last: ChatMessage[] = [];
+  const request = () => [system, ...(summary ? [{ role: "system" as const, content: `Summary of the session so far:\n${summary}` }] : []), ...history.flat()];
+  const send = () => {
+    let messages = request();
+    if (outside.promptTokens({ messages: messages as unknown as outside.Message[], tools: TOOLS }) > budget.thresholdTokens && history.length > KEEP_ROUNDS) {
+      const older = history.slice(0, history.length - KEEP_ROUNDS).flat();
+      const prompt: ChatMessage[] = [
+        { role: "system", content: "Summarize the session so far for the agent to continue: goals, findings, every name and number." },
+        { role: "user", content: [summary ? `Previous summary:\n${summary}` : "", ...older.map((m) => `${m.role}: ${m.content ?? ""}`)].filter(Boolean).join("\n") },
+      ];
+      const reply = outside.summarize(outside.materialOf(prompt as unknown as outside.Message[]), "extractive", budget.summaryMaxTokens, false, rng);
+      row.summaryCalls++;
+      row.summaryCostTokens += outside.promptTokens({ messages: prompt as unknown as outside.Message[] }) + outside.countText(reply.text);
+      summary = reply.text.replace(/^Summary:\s*/, "");
+      history = history.slice(history.length - KEEP_ROUNDS);
+      messages = request();
+    }
+    const body = { messages: messages as unknown as outside.Message[], tools: TOOLS };
+    const count = outside.promptTokens(body);
+    row.requests++;
+    row.promptTokens += count;
+    row.cachedTokens += outside.cachedTokens(previous, body);
+    if (count > window) row.overWindow++;
+    previous = body;
+    last = messages;
+  };
+  const probes: string[] = [];
+  for (const [index, round] of agentScript(scenario).entries()) {
+    const group: ChatMessage[] = round.task ? [{ role: "user", content: round.task }] : [];
+    history.push(group);
+    if (round.probe) probes.push(round.probe);
+    send();
+    const id = `call_${index + 1}`;
+    group.push({ role: "assistant", content: round.note, tool_calls: [{ id, type: "function", function: { name: "read_file", arguments: JSON.stringify({ path: `src/module-${index + 1}.log` }) } }] });
+    const cut = elideMiddle(round.output, budget.toolResultMaxTokens, tokens, false, (elided) => `[… ${fmtInt(elided)} tokens of this result left out]`);
+    group.push({ role: "tool", content: cut, tool_call_id: id });
+  }
+  send();
+  row.factsPlanted = probes.length;
+  row.factsAnswered = factsAnswered(last, probes);
+  return row;
+}
+
+async function engineRow(name: string, scenario: AgentScenario): Promise<Row> {
+  const result = await runAgentSession(scenario);
+  return { name, ...result };
+}
+
+async function main() {
+  const loadBefore = uptime();
+  const started = performance.now();
+  const rows: (string | number)[][] = [];
+  const verdicts: Verdict[] = [];
+  for (const window of WINDOWS) {
+    const scenario: AgentScenario = { window, rounds: ROUNDS, seed: 7 };
+    const results = [
+      await engineRow("(a) clearing, then summarizing", scenario),
+      await engineRow("(b) summarizing only", { ...scenario, settings: { clearToolResults: false } }),
+      rollingSummary(scenario),
+      // Not part of the goal: how far the one setting that decides what stays whole moves the figures.
+      await engineRow("(a′) as (a), keepToolRounds 1", { ...scenario, settings: { keepToolRounds: 1 } }),
+    ];
+    const [a, b] = results as [Row, Row, Row];
+    for (const result of results) {
+      rows.push([
+        window,
+        result.name,
+        fmtInt(result.requests),
+        fmtInt(result.promptTokens),
+        fmt(result.promptTokens / b.promptTokens, 2),
+        fmtInt(result.summaryCalls),
+        fmtInt(result.summaryCostTokens),
+        fmtInt(result.clearings),
+        `${fmt((100 * result.cachedTokens) / Math.max(1, result.promptTokens), 1)}%`,
+        fmtInt(result.promptTokens - result.cachedTokens),
+        `${result.factsAnswered}/${result.factsPlanted}`,
+        fmtInt(result.overWindow),
+      ]);
+      console.log(window, result.name, result.promptTokens, result.factsAnswered);
+    }
+    verdicts.push({
+      target: `${window}: (a) ≤ 60% of (b)'s prompt tokens`,
+      measured: `${fmt((100 * a.promptTokens) / b.promptTokens, 1)}% (${fmtInt(a.promptTokens)} vs ${fmtInt(b.promptTokens)})`,
+      met: a.promptTokens <= 0.6 * b.promptTokens,
+    });
+    verdicts.push({ target: `${window}: (a) answers at least (b)'s facts`, measured: `${a.factsAnswered} vs ${b.factsAnswered} of ${a.factsPlanted}`, met: a.factsAnswered >= b.factsAnswered });
+  }
+  const table: Table = {
+    headers: ["window", "approach", "requests", "prompt tokens (outside count)", "÷ (b)", "summary calls", "summary tokens spent", "clearings", "cached share", "uncached prompt tokens", "facts answered", "requests over the window"],
+    rows,
+  };
+  printTable("Agent session", table);
+  printTable("Targets", verdictTable(verdicts));
+  const minutes = (performance.now() - started) / 60_000;
+  writeResults("agent-session", "Agent session: clearing old tool output before summarizing", {
+    command: "npx tsx bench/agent-session.ts",
+    load: `${loadBefore} at the start; ${uptime()} at the end; ran in ${fmt(minutes, 1)} min`,
+    intro:
+      `\`npx tsx bench/agent-session.ts\`: one scripted agent session of ${fmtInt(ROUNDS)} tool rounds (a task message every 4 rounds; each round a read_file call with a short note, ` +
+      "and an output of 1,000–20,000 tokens by the outside count; a plain-sentence fact at a random place in every fourth output, and the agent's next note restates half of them, " +
+      "as agents note what they found) at windows " + WINDOWS.join(", ") + ", against the outside model's rules (tests/support/outside-model: its own token count, an extractive summarizer). " +
+      "(a) and (b) run the real engine (default settings, `preserveFactLines` off) in memory through tests/support/agent-session.ts; (b) with `clearToolResults` off. " +
+      `(c) re-summarizes everything but the newest ${KEEP_ROUNDS} rounds into one summary at the threshold. All three send a result over the window's bound (10% of the window, at most 8,000 tokens) as its head and tail. ` +
+      "Facts answered: the outside model asked `<<recall Falcon-N>>` after the last request answers every sentence of it that names the fact; a fact cut from the middle of a long output is lost to all three alike. " +
+      "Cached share: prompt tokens a provider's prefix cache could serve (the outside model's rule).",
+    tables: [
+      { caption: "Results", table },
+      { caption: "Targets: (a) ≤ 60% of (b)'s prompt tokens with at least (b)'s facts answered", table: verdictTable(verdicts) },
+    ],
+  });
+}
+
+runMain(main);

@@ -1,0 +1,82 @@
+import { formatCount } from "./render";
+import type { RecordFields } from "./records";
+import { clearedView, storedTokensOf } from "./tool-view";
+import type { ClearingRecord, CompactionTrigger, TokenCounter, Transcript, TranscriptMessage } from "./types";
+
+// Clearing old tool output: the cheap pass before any summary (docs/design.md, "Tool
+// output"). The results of every tool round but the newest `keepRounds` become a note
+// each; the calls stay, so the model still sees what it did and where to look again.
+
+/** What a clearing pass would do: the record to make and what it frees in the request (our count). */
+export type ClearingPlan = { fields: Extract<RecordFields, { kind: "clearing" }>; freedTokens: number; cleared: number };
+
+/**
+ * Whether clearing this result makes the request smaller: not pinned, not cleared yet, and
+ * longer than its note (a timestamp or an "ok" stays as it is).
+ */
+export function worthClearing(message: TranscriptMessage, tokens: TokenCounter): boolean {
+  return message.role === "tool" && !message.pinned && message.shown?.as !== "cleared" && clearedView(message, tokens).tokens < message.tokens;
+}
+
+/** Index in `messages` of the first message of each tool round (an assistant message with calls). */
+function roundStarts(messages: readonly TranscriptMessage[]): number[] {
+  const starts: number[] = [];
+  messages.forEach((message, index) => {
+    if (message.role === "assistant" && message.toolCalls?.length) starts.push(index);
+  });
+  return starts;
+}
+
+/**
+ * Clears every result of the rounds older than the newest `keepRounds`, pinned ones
+ * excepted, all at once: one change to the request instead of one per round, since
+ * each moves where a provider's prefix cache stops matching. Null when nothing new
+ * would be cleared. A clearing that overlaps an earlier one absorbs it (one range).
+ */
+export function planClearing(transcript: Transcript, keepRounds: number, trigger: CompactionTrigger, background: boolean, tokens: TokenCounter): ClearingPlan | null {
+  const { messages } = transcript;
+  const starts = roundStarts(messages);
+  if (starts.length <= keepRounds) return null;
+  const boundary = keepRounds === 0 ? messages.length : starts[starts.length - keepRounds]!;
+  const older = messages.slice(0, boundary);
+  const fresh = older.filter((m) => worthClearing(m, tokens));
+  if (fresh.length === 0) return null;
+  // The call of the first result opens the range, so a call and its result are never split by it.
+  const callSeq = new Map<string, number>();
+  for (const message of older) if (message.role === "assistant") for (const call of message.toolCalls ?? []) callSeq.set(call.id, message.seq);
+  const first = fresh[0]!;
+  let fromSeq = first.role === "tool" ? (callSeq.get(first.toolCallId) ?? first.seq) : first.seq;
+  // To the last result of the older rounds (pinned or already cleared ones included), so no round is split either.
+  let toSeq = older.findLast((m) => m.role === "tool")!.seq;
+  const absorbed: ClearingRecord[] = [];
+  for (const clearing of transcript.clearings ?? []) {
+    if (clearing.toSeq < fromSeq || clearing.fromSeq > toSeq) continue;
+    absorbed.push(clearing);
+    fromSeq = Math.min(fromSeq, clearing.fromSeq);
+    toSeq = Math.max(toSeq, clearing.toSeq);
+  }
+  const inRange = messages.filter((m) => m.role === "tool" && m.seq >= fromSeq && m.seq <= toSeq);
+  const cleared = inRange.filter((m) => (m.role === "tool" && m.shown?.as === "cleared") || worthClearing(m, tokens));
+  const storedTokens = cleared.reduce((sum, m) => sum + storedTokensOf(m), 0);
+  const freedTokens = cleared.reduce((sum, m) => sum + m.tokens - (m.role === "tool" ? clearedView(m, tokens).tokens : m.tokens), 0);
+  const count = `${cleared.length} tool result${cleared.length === 1 ? "" : "s"}`;
+  return {
+    cleared: cleared.length,
+    freedTokens,
+    fields: {
+      kind: "clearing",
+      trigger,
+      strategy: "clearing",
+      level: 0,
+      fromSeq,
+      toSeq,
+      summary: `${count} of messages ${fromSeq}–${toSeq} (${formatCount(storedTokens)} tokens) cleared from the model's view: each call stays, its output is a one-line note.`,
+      title: `${count} cleared`,
+      childIds: absorbed.map((c) => c.id),
+      coveredMessageCount: cleared.length,
+      coveredTokens: storedTokens,
+      background,
+      durationMs: 0,
+    },
+  };
+}

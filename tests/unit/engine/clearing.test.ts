@@ -1,0 +1,204 @@
+// Tool output in the model's view, against the outside model (tests/support/outside-model):
+// old rounds' results cleared before anything is summarized, large results cut to head
+// and tail, and what the engine counts being what it sends.
+import { describe, expect, it } from "vitest";
+import { AutoCompressionManager } from "@/lib/compression/manager";
+import { DEFAULT_SETTINGS, type CompressionSettings } from "@/lib/compression/settings";
+import type { ChatMessage, CompressionLogger, ToolCall } from "@/lib/compression/types";
+import { TOOL_DEFINITIONS } from "@/lib/chat/tool-set";
+import { countMessageTokens, createTokenCounter } from "@/lib/llm/tokens";
+import * as outside from "../../support/outside-model/behaviour";
+import { runAgentSession } from "../../support/agent-session";
+import { chatter, MemoryStore, OutsideSummarizer } from "../../support/simulation";
+
+const QUIET: CompressionLogger = { info() {}, warn() {}, error() {} };
+const tokens = createTokenCounter();
+const TOOLS = TOOL_DEFINITIONS as unknown as outside.ToolShape[];
+
+/** A conversation of `rounds` tool rounds (one task message first), each result about `outputTokens` outside tokens. */
+function agentStore(rounds: number, outputTokens: number) {
+  const systemPrompt = "You are a coding agent.";
+  const store = new MemoryStore({ conversationId: "t", model: "outside", systemPrompt, systemPromptTokens: countMessageTokens({ role: "system", content: systemPrompt }) });
+  const rng = outside.mulberry32(5);
+  const task = "Task: read every module log.";
+  store.append({ role: "user", content: task, tokens: countMessageTokens({ role: "user", content: task }), pinned: false });
+  for (let index = 1; index <= rounds; index++) {
+    const call: ToolCall = { id: `call_${index}`, name: "read_file", arguments: JSON.stringify({ path: `m${index}.log` }) };
+    const wire: ChatMessage = { role: "assistant", content: `reading module ${index}`, tool_calls: [{ id: call.id, type: "function", function: { name: call.name, arguments: call.arguments } }] };
+    store.append({ role: "assistant", content: `reading module ${index}`, toolCalls: [call], tokens: countMessageTokens(wire), pinned: false });
+    const output = chatter(rng, outputTokens);
+    store.append({ role: "tool", content: output, toolCallId: call.id, toolName: call.name, tokens: countMessageTokens({ role: "tool", content: output, tool_call_id: call.id }), pinned: false });
+  }
+  return store;
+}
+
+function engine(window: number) {
+  const summarizer = new OutsideSummarizer({ mode: "extractive" }, 1);
+  let id = 0;
+  const manager = new AutoCompressionManager({ summarizer, tokens, models: { contextWindow: () => window }, logger: QUIET, newId: () => `c${++id}` });
+  return { manager, summarizer };
+}
+
+const settings = (patch: Partial<CompressionSettings> = {}): CompressionSettings => ({ ...DEFAULT_SETTINGS, preserveFactLines: false, ...patch });
+
+describe("clearing old tool output", () => {
+  it("clears every result older than the newest K rounds, keeps every call, and writes no summary when that is enough", async () => {
+    // 12 rounds of ~2,300 outside tokens at 32k: past the 80% threshold (a summary is due) before the call.
+    const store = agentStore(12, 2300);
+    const { manager, summarizer } = engine(32_768);
+    const before = store.active();
+    expect(manager.measure(before, settings()).totalTokens).toBeGreaterThan(manager.budget(before, settings()).thresholdTokens);
+    expect(manager.needBeforeCall(before, settings())).toBe("due");
+    const change = await manager.process(before, settings());
+    store.save(change);
+    expect(summarizer.calls).toBe(0);
+    expect(change.created.map((c) => c.kind)).toEqual(["clearing"]);
+    const record = change.created[0]!;
+    const tools = store.messages.filter((m) => m.role === "tool");
+    const cleared = tools.slice(0, -3);
+    // The range opens at the call of the first cleared result and ends at the last cleared result.
+    expect(record.fromSeq).toBe(cleared[0]!.seq - 1);
+    expect(record.toSeq).toBe(cleared.at(-1)!.seq);
+    expect(record.coveredMessageCount).toBe(9);
+    expect(record.tokensAfter).toBeLessThan(record.tokensBefore);
+    expect(change.attempts).toMatchObject([{ outcome: "applied", strategy: "clearing", compactionId: record.id }]);
+
+    const { messages } = manager.buildRequest(store.active(), settings());
+    const results = messages.filter((m): m is Extract<ChatMessage, { role: "tool" }> => m.role === "tool");
+    expect(results).toHaveLength(12);
+    // Exactly the newest three rounds keep their output.
+    results.forEach((result, index) => {
+      if (index < 9) expect(result.content).toMatch(/^\[read_file result of [\d,]+ tokens cleared from view; open_history #\d+ reads it whole\]$/);
+      else expect(result.content).toBe(tools[index]!.content);
+    });
+    // Every result directly follows its call, and every call is sent as it was.
+    messages.forEach((message, index) => {
+      if (message.role !== "tool") return;
+      const owner = messages.slice(0, index).findLast((m) => m.role === "assistant");
+      expect(owner?.role === "assistant" && owner.tool_calls?.some((call) => call.id === message.tool_call_id)).toBe(true);
+    });
+    expect(messages.filter((m) => m.role === "assistant" && m.tool_calls?.length)).toHaveLength(12);
+    // The note names the message whose output it stands for, and its stored size.
+    const firstNote = results[0]!.content;
+    expect(firstNote).toContain(`#${cleared[0]!.seq} `);
+    expect(firstNote).toContain(`${cleared[0]!.tokens.toLocaleString("en-US")} tokens`);
+  });
+
+  it("clears before any summary, with fewer summary calls than summarizing alone", async () => {
+    const result = await runAgentSession({ window: 32_768, rounds: 40, seed: 2 });
+    const kinds = result.changes.flatMap(({ change }) => change.created.map((c) => c.kind));
+    expect(kinds).toContain("clearing");
+    expect(kinds.indexOf("clearing")).toBeLessThan(Math.max(0, kinds.indexOf("summary")) || Infinity);
+    for (const { change } of result.changes) {
+      const order = change.created.map((c) => c.kind);
+      const firstSummary = order.indexOf("summary");
+      if (firstSummary >= 0 && order.includes("clearing")) expect(order.indexOf("clearing")).toBeLessThan(firstSummary);
+    }
+    expect(result.overWindow).toBe(0);
+    expect(result.truncations).toBe(0);
+    // The same session without clearing writes more summaries.
+    const summariesOnly = await runAgentSession({ window: 32_768, rounds: 40, seed: 2, settings: { clearToolResults: false } });
+    expect(result.summaryCalls).toBeLessThan(summariesOnly.summaryCalls);
+    expect(result.summaryCostTokens).toBeLessThan(summariesOnly.summaryCostTokens);
+  }, 60_000);
+
+  it("leaves the newest K rounds whole whatever K is, and clears nothing with K rounds or fewer", async () => {
+    for (const keepToolRounds of [0, 1, 5]) {
+      const store = agentStore(14, 1800);
+      const { manager } = engine(32_768);
+      const change = await manager.process(store.active(), settings({ keepToolRounds }));
+      const clearing = change.created.find((c) => c.kind === "clearing")!;
+      const tools = store.messages.filter((m) => m.role === "tool");
+      expect(clearing.coveredMessageCount).toBe(14 - keepToolRounds);
+      expect(clearing.toSeq).toBe(tools[14 - keepToolRounds - 1]!.seq);
+    }
+    const few = agentStore(3, 9000);
+    const { manager } = engine(32_768);
+    const change = await manager.process(few.active(), settings({ keepToolRounds: 3 }));
+    expect(change.created.filter((c) => c.kind === "clearing")).toEqual([]);
+  });
+
+  it("a later clearing absorbs an earlier one it overlaps, and pinned results stay whole", async () => {
+    const store = agentStore(12, 1800);
+    const pinned = store.messages.filter((m) => m.role === "tool")[1]!;
+    (pinned as { pinned: boolean }).pinned = true;
+    const { manager } = engine(32_768);
+    const first = await manager.process(store.active(), settings());
+    store.save(first);
+    const record = first.created[0]!;
+    expect(record.keptSeqs).toEqual([pinned.seq]);
+    const { messages } = manager.buildRequest(store.active(), settings());
+    expect(messages.some((m) => m.role === "tool" && m.content === pinned.content)).toBe(true);
+    // Unpinned, the result is cleared by the next pass, which takes the earlier clearing in.
+    (pinned as { pinned: boolean }).pinned = false;
+    const second = await manager.process(store.active(), settings({ threshold: 0.1, preemptiveThreshold: 0 }));
+    store.save(second);
+    const next = second.created.find((c) => c.kind === "clearing")!;
+    expect(next.childIds).toEqual([record.id]);
+    expect(store.active().clearings?.map((c) => c.id)).toEqual([next.id]);
+  });
+
+  it("leaves a result shorter than its note as it is", async () => {
+    const store = agentStore(8, 1800);
+    const short = store.messages.filter((m) => m.role === "tool")[1]!;
+    (short as { content: string }).content = "ok";
+    (short as { tokens: number }).tokens = countMessageTokens({ role: "tool", content: "ok", tool_call_id: "call_2" });
+    const { manager } = engine(32_768);
+    const change = await manager.process(store.active(), settings({ threshold: 0.1, preemptiveThreshold: 0 }));
+    const clearing = change.created.find((c) => c.kind === "clearing")!;
+    expect(clearing.keptSeqs).toEqual([short.seq]);
+    expect(clearing.coveredMessageCount).toBe(4);
+    store.save(change);
+    const { messages } = manager.buildRequest(store.active(), settings());
+    expect(messages.filter((m) => m.role === "tool").map((m) => m.content)[1]).toBe("ok");
+  });
+
+  it("is off with clearToolResults: false", async () => {
+    const store = agentStore(12, 1800);
+    const { manager } = engine(32_768);
+    const change = await manager.process(store.active(), settings({ clearToolResults: false }));
+    expect(change.created.some((c) => c.kind === "clearing")).toBe(false);
+  });
+});
+
+describe("large results cut in the request", () => {
+  it("sends a result over the bound as head and tail with a marker that counts what was left out, and counts what it sends", async () => {
+    const store = agentStore(2, 12_000);
+    const { manager } = engine(32_768);
+    const active = store.active();
+    const bound = manager.budget(active, settings()).toolResultMaxTokens;
+    expect(bound).toBe(3276);
+    const { messages, breakdown } = manager.buildRequest(active, settings());
+    const stored = active.messages.filter((m) => m.role === "tool");
+    const sent = messages.filter((m): m is Extract<ChatMessage, { role: "tool" }> => m.role === "tool");
+    sent.forEach((result, index) => {
+      const original = stored[index]!;
+      const marker = /\n\[… ([\d,]+) tokens of this result left out; open_history #(\d+) reads it whole\]\n/.exec(result.content);
+      expect(marker).not.toBeNull();
+      expect(Number(marker![2])).toBe(original.seq);
+      const [head, tail] = result.content.split(marker![0]);
+      expect(original.content.startsWith(head!)).toBe(true);
+      expect(original.content.endsWith(tail!)).toBe(true);
+      expect(Number(marker![1]!.replace(/,/g, ""))).toBe(tokens.count(original.content) - tokens.count(head!) - tokens.count(tail!));
+      expect(countMessageTokens(result)).toBeLessThanOrEqual(bound);
+    });
+    // What the engine measures is what it sends, by our count...
+    const ours = messages.reduce((sum, m) => sum + countMessageTokens(m), 0);
+    expect(breakdown.systemTokens + breakdown.summaryTokens + breakdown.messageTokens).toBe(ours);
+    expect(manager.measure(active, settings()).messageTokens).toBe(breakdown.messageTokens);
+    // ...and the stored messages stay whole.
+    expect(stored.every((m) => m.content.length > 40_000)).toBe(true);
+  });
+
+  it("the calibrated measure matches the outside model's count of the request it is sent", async () => {
+    const result = await runAgentSession({ window: 32_768, rounds: 30, seed: 4 });
+    // Once replies report usage, our calibrated figure is the server's count of the request to within 3%.
+    const store = result.store;
+    const { manager } = engine(32_768);
+    const active = store.active();
+    const measured = manager.measure(active, settings()).totalTokens;
+    const { messages } = manager.buildRequest(active, settings());
+    const theirs = outside.promptTokens({ messages: messages as unknown as outside.Message[], tools: TOOLS });
+    expect(Math.abs(measured - theirs) / theirs).toBeLessThan(0.03);
+  }, 60_000);
+});
