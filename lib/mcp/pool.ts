@@ -6,7 +6,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport, getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { CallToolResultSchema, ToolListChangedNotificationSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { CallToolResultSchema, McpError, ToolListChangedNotificationSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { McpTransport } from "./config";
 import { checkTools, toolsPageSchema, type McpToolInfo, type SkippedTool } from "./tools";
 
@@ -183,10 +183,20 @@ class Connection {
 
   async callTool(name: string, args: Record<string, unknown>, options: { timeoutMs: number; signal: AbortSignal }): Promise<CallToolResult> {
     const client = await this.ready();
-    return (await client.callTool({ name, arguments: args }, CallToolResultSchema, {
-      timeout: options.timeoutMs,
-      signal: options.signal,
-    })) as CallToolResult;
+    try {
+      return (await client.callTool({ name, arguments: args }, CallToolResultSchema, {
+        timeout: options.timeoutMs,
+        signal: options.signal,
+      })) as CallToolResult;
+    } catch (error) {
+      // Not an answer but a broken connection (an HTTP server restarted and forgot the
+      // session, a network error): the next use connects afresh.
+      if (!(error instanceof McpError) && !options.signal.aborted && this.client === client) {
+        await this.drop();
+        this.lastError = `the connection failed: ${describe(error)}`;
+      }
+      throw error;
+    }
   }
 
   private async drop(): Promise<void> {

@@ -29,10 +29,12 @@ let httpServer: ChildProcess | undefined;
 let httpPort = 0;
 
 async function startEverythingHttp(): Promise<void> {
-  const probe = http.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  httpPort = (probe.address() as AddressInfo).port;
-  await new Promise((resolve) => probe.close(resolve));
+  if (!httpPort) {
+    const probe = http.createServer();
+    await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+    httpPort = (probe.address() as AddressInfo).port;
+    await new Promise((resolve) => probe.close(resolve));
+  }
   httpServer = spawn(process.execPath, [EVERYTHING, "streamableHttp"], { env: { ...process.env, PORT: String(httpPort) }, stdio: ["ignore", "ignore", "pipe"] });
   await new Promise<void>((resolve, reject) => {
     let said = "";
@@ -203,6 +205,20 @@ describe("a Streamable HTTP server (server-everything)", () => {
     expect(offered()).toContain("remote__echo");
     expect(result).toMatchObject({ toolOutcome: "done", toolServer: "remote" });
     expect(result!.content).toMatch(/42/);
+  });
+
+  it("restarted, it forgets the session: that call fails, the next one connects afresh", async () => {
+    await ops.createToolServer(admin(), { name: "remote", transport: { kind: "http", url: `http://127.0.0.1:${httpPort}/mcp` }, onByDefault: true });
+    const conversation = await newConversation();
+    model.steps = [{ calls: [{ name: "remote__echo", args: { message: "one" } }] }];
+    expect(toolResults(await send(conversation.id, "One."))[0]).toMatchObject({ toolOutcome: "done", content: "Echo: one" });
+    const exited = new Promise((resolve) => httpServer!.once("exit", resolve));
+    httpServer!.kill();
+    await exited;
+    await startEverythingHttp();
+    model.steps = [{ calls: [{ name: "remote__echo", args: { message: "two" } }] }, { text: "Lost it." }, { calls: [{ name: "remote__echo", args: { message: "three" } }] }];
+    expect(toolResults(await send(conversation.id, "Two."))[0]).toMatchObject({ toolOutcome: "failed" });
+    expect(toolResults(await send(conversation.id, "Three."))[0]).toMatchObject({ toolOutcome: "done", content: "Echo: three" });
   });
 });
 
