@@ -5,13 +5,22 @@
 // header's Tools menu switches it off for one conversation.
 import { addMissingMcpServers } from "../../lib/db/mcp-servers";
 import { demoServers } from "../../lib/mcp/demo-servers";
-import { getDb } from "../../lib/db/client";
+import { closeDb, getDb } from "../../lib/db/client";
+import { E2E_DATABASE_URL } from "./support/database";
 import { test, expect } from "./support/fixtures";
 import { newConversation, sendMessage } from "./support/helpers";
 
+// What the first account's creation does in demo mode (this suite's app talks to the test model instead).
 test.beforeAll(async () => {
-  process.env.DATABASE_URL = process.env.E2E_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/strata_e2e";
-  await addMissingMcpServers(await getDb(), demoServers());
+  const previous = process.env.DATABASE_URL;
+  process.env.DATABASE_URL = E2E_DATABASE_URL;
+  try {
+    await addMissingMcpServers(await getDb(), demoServers());
+  } finally {
+    await closeDb();
+    if (previous === undefined) delete process.env.DATABASE_URL;
+    else process.env.DATABASE_URL = previous;
+  }
 });
 
 test("a newcomer asks to read a file and sees the call, its result and the reply", async ({ page }) => {
