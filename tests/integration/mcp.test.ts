@@ -8,6 +8,7 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { newConversation, refusal, send, setupHarness } from "../support/harness";
+import { signUp, uniqueEmail } from "../support/accounts";
 import * as ops from "../../lib/chat/operations";
 import { logger } from "../../lib/log/logger";
 import { mcpPool } from "../../lib/mcp/pool";
@@ -298,6 +299,31 @@ describe("the demo's servers", () => {
     expect([approval("filesystem__read_text_file"), approval("filesystem__write_file")]).toEqual([false, true]);
     const views = await ops.listToolServers(admin());
     expect(views.find((view) => view.name === "filesystem")!.status).toMatchObject({ state: "up", tools: expect.arrayContaining([{ name: "write_file", description: expect.any(String), readOnly: false }]) });
+  });
+});
+
+describe("the demo's first account", () => {
+  it("configures filesystem and memory in demo mode only", async () => {
+    const instance = await h.db.instance.findUniqueOrThrow({ where: { id: 1 } });
+    const saved = { OPENAI_API_KEY: process.env.OPENAI_API_KEY, OPENAI_BASE_URL: process.env.OPENAI_BASE_URL };
+    const names = async () => (await h.db.mcpServer.findMany({ orderBy: { name: "asc" } })).map((server) => server.name);
+    try {
+      // With a model configured: no demo servers.
+      await h.db.instance.update({ where: { id: 1 }, data: { firstUserId: null } });
+      await signUp(uniqueEmail("first-real"));
+      expect(await names()).toEqual([]);
+      // The demo model: the first account gets them.
+      await h.db.instance.update({ where: { id: 1 }, data: { firstUserId: null } });
+      delete process.env.OPENAI_API_KEY;
+      delete process.env.OPENAI_BASE_URL;
+      const first = await signUp(uniqueEmail("first-demo"));
+      expect(await names()).toEqual(["filesystem", "memory"]);
+      expect((await h.db.user.findUniqueOrThrow({ where: { id: first.id } })).role).toBe("admin");
+      expect((await h.db.mcpServer.findMany()).every((server) => server.enabled && server.onByDefault)).toBe(true);
+    } finally {
+      Object.assign(process.env, saved);
+      await h.db.instance.update({ where: { id: 1 }, data: { firstUserId: instance.firstUserId } });
+    }
   });
 });
 
