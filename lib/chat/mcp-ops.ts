@@ -14,7 +14,7 @@ import {
   type McpServerRecord,
 } from "../db/mcp-servers";
 import { serverInputSchema, transportFromInput, transportView, type McpTransportView } from "../mcp/config";
-import { mcpPool, ServerDownError, type ServerStatus, type ServerTarget } from "../mcp/pool";
+import { isServerDown, mcpPool, type ServerStatus, type ServerTarget } from "../mcp/pool";
 import { type Actor, assertAdmin, parse } from "./actor";
 import { idSchema } from "./inputs";
 
@@ -58,7 +58,7 @@ async function statusOf(record: McpServerRecord, connect: boolean): Promise<McpS
     try {
       await mcpPool().connection(target).listTools();
     } catch (error) {
-      if (!(error instanceof ServerDownError)) throw error;
+      if (!isServerDown(error)) throw error;
     }
   }
   return statusView(mcpPool().status(target));

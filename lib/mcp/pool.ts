@@ -6,7 +6,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport, getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { CallToolResultSchema, McpError, ToolListChangedNotificationSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { CallToolResultSchema, ToolListChangedNotificationSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { McpTransport } from "./config";
 import { checkTools, toolsPageSchema, type McpToolInfo, type SkippedTool } from "./tools";
 
@@ -36,6 +36,19 @@ export class ServerDownError extends Error {
     super(message);
     this.name = "ServerDownError";
   }
+}
+
+// Next bundles server code more than once (pages, actions, routes), each with its own
+// copy of these classes, while the pool is one per process: errors are recognized by
+// their name and shape, never by instanceof.
+
+export function isServerDown(error: unknown): error is ServerDownError {
+  return error instanceof Error && error.name === "ServerDownError";
+}
+
+/** A JSON-RPC error the server (or the SDK, for a timeout or a closed connection) answered with. */
+export function isProtocolError(error: unknown): error is Error & { code: number } {
+  return error instanceof Error && error.name === "McpError" && typeof (error as { code?: unknown }).code === "number";
 }
 
 function describe(error: unknown): string {
@@ -191,7 +204,7 @@ class Connection {
     } catch (error) {
       // Not an answer but a broken connection (an HTTP server restarted and forgot the
       // session, a network error): the next use connects afresh.
-      if (!(error instanceof McpError) && !options.signal.aborted && this.client === client) {
+      if (!isProtocolError(error) && !options.signal.aborted && this.client === client) {
         await this.drop();
         this.lastError = `the connection failed: ${describe(error)}`;
       }

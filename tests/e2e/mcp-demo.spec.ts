@@ -42,6 +42,21 @@ test("the admin sees the server up with its tools; a conversation switches it of
   await server.getByText("Tools", { exact: true }).click();
   await expect(server).toContainText("read_text_file");
 
+  // A server added with the form that cannot start: down, with the reason; its secret never shown.
+  await page.getByTestId("tool-server-add").click();
+  const form = page.getByTestId("tool-server-form").last();
+  await form.getByTestId("tool-server-name").fill("broken");
+  await form.getByTestId("tool-server-command").fill("/nonexistent/mcp-server");
+  await form.getByTestId("tool-server-secrets").fill("API_TOKEN=e2e-secret-value");
+  await form.getByTestId("tool-server-save").click();
+  const broken = page.getByTestId("tool-server-broken");
+  await expect(broken).toContainText("API_TOKEN: set");
+  await page.getByTestId("tool-servers-check").click();
+  await expect(broken.getByTestId("tool-server-status")).toContainText(/down: could not connect.*ENOENT/);
+  await page.reload();
+  await expect(page.getByTestId("tool-server-broken")).toBeVisible();
+  expect(await page.content()).not.toContain("e2e-secret-value");
+
   await newConversation(page);
   await page.getByTestId("tool-servers-toggle").click();
   const toggle = page.getByTestId("tool-server-switch-filesystem");

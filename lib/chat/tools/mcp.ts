@@ -3,14 +3,14 @@
 // server with a time limit and the turn's stop signal, and whatever goes wrong (an
 // error result, a protocol error, a crash, a hang, a server switched off since the
 // turn began) is a failed result the model reads.
-import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { config } from "../../config";
 import { getDb } from "../../db/client";
 import { mcpServersInUse } from "../../db/mcp-servers";
 import { logger } from "../../log/logger";
 import { modelToolName } from "../../mcp/names";
-import { mcpPool, ServerDownError, type ServerTarget } from "../../mcp/pool";
+import { isProtocolError, isServerDown, mcpPool, type ServerTarget } from "../../mcp/pool";
 import { boundResult, resultText } from "../../mcp/results";
 import type { McpToolInfo } from "../../mcp/tools";
 import type { ToolCallContext, ToolRun, ToolSource, TurnTool } from "./types";
@@ -43,8 +43,8 @@ function parseArguments(text: string): Record<string, unknown> | string {
 
 function callFailure(error: unknown, server: string, timeoutMs: number, signal: AbortSignal): string {
   if (signal.aborted) return "the call was stopped by the user.";
-  if (error instanceof ServerDownError) return `the tool server "${server}" is unavailable (${error.message}).`;
-  if (error instanceof McpError) {
+  if (isServerDown(error)) return `the tool server "${server}" is unavailable (${error.message}).`;
+  if (isProtocolError(error)) {
     if (error.code === ErrorCode.RequestTimeout) return `the tool did not answer within ${Math.round(timeoutMs / 1000)} s.`;
     if (error.code === ErrorCode.ConnectionClosed) return `the tool server "${server}" closed the connection during the call.`;
     const message = error.message.replace(/MCP error -?\d+: /g, "");
@@ -91,7 +91,7 @@ export const mcpSource: ToolSource = async ({ userId, conversationId }) => {
         return { target, tools: (await pool.connection(target).listTools()).tools };
       } catch (error) {
         // Down: its tools are not offered; the admin page shows why.
-        if (!(error instanceof ServerDownError)) throw error;
+        if (!isServerDown(error)) throw error;
         logger.warn({ server: server.name, err: error.message }, "tool server unavailable; its tools are not offered");
         return { target, tools: [] };
       }
