@@ -20,6 +20,8 @@ export function contentSecurityPolicy(nonce: string, dev: boolean): string {
     // Widths and offsets computed at render (context meter, virtual list) are style attributes.
     "style-src-attr 'unsafe-inline'",
     "img-src 'self' data: blob:",
+    // Audio a tool returned (MCP audio content) plays from its data: URL.
+    "media-src 'self' data:",
     "font-src 'self'",
     `connect-src 'self'${dev ? " ws: wss:" : ""}`,
     "object-src 'none'",

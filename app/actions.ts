@@ -32,9 +32,11 @@ import type {
   updateConversationInput,
 } from "@/lib/chat/inputs";
 import type { compressionSettingsSchema } from "@/lib/compression/settings";
+import type { allowedToolInput, toolApprovalInput } from "@/lib/chat/approval-ops";
 import type { newTokenSchema } from "@/lib/auth/token-input";
 import type { serverInputSchema } from "@/lib/mcp/config";
 import type { conversationServerInput, updateServerInput } from "@/lib/chat/mcp-ops";
+import type { modelPriceSchema } from "@/lib/pricing";
 
 type ConversationId = z.input<typeof idSchema>;
 
@@ -90,6 +92,18 @@ export async function pinMessageAction(input: z.input<typeof pinInput>) {
 export async function stopTurnAction(conversationId: ConversationId) {
   return asUser((user) => ops.stop(user, conversationId));
 }
+/** Approves or denies a tool call the running turn waits on. */
+export async function answerToolApprovalAction(input: z.input<typeof toolApprovalInput>) {
+  return asUser((user) => ops.answerToolApproval(user, input));
+}
+/** The tools that run without asking in the conversation ("always allow"). */
+export async function allowedToolsAction(conversationId: ConversationId) {
+  return asUser((user) => ops.allowedTools(user, conversationId));
+}
+/** Asks again before the tool runs in the conversation. */
+export async function disallowToolAction(input: z.input<typeof allowedToolInput>) {
+  return asUser((user) => ops.disallowTool(user, input));
+}
 export async function rewindAction(input: z.input<typeof rewindInput>) {
   return asUser((user) => ops.rewind(user, input));
 }
@@ -119,6 +133,9 @@ export async function saveDefaultsAction(input: z.input<typeof compressionSettin
 }
 export async function setSignupsOpenAction(open: z.input<typeof signupsOpenInput>) {
   return asUser((user) => ops.setSignupsOpen(user, open));
+}
+export async function savePriceAction(input: z.input<typeof modelPriceSchema>) {
+  return asUser((user) => ops.savePrice(user, input));
 }
 // Tokens and sessions: from the browser's session only, never with an API token.
 function asSessionUser<T>(work: (user: CurrentUser) => Promise<T> | T) {

@@ -1,4 +1,5 @@
 // Display formatting shared by the chat, activity and settings views.
+import type { CostFigure } from "@/lib/pricing";
 
 const integer = new Intl.NumberFormat("en-US");
 
@@ -55,4 +56,17 @@ export function strategyLabel(item: WrittenBy): string {
   if (writtenByUser(item)) return "edited by you";
   if (item.strategy === "model_provided") return "written by the chat model";
   return item.strategy.replaceAll("_", " ");
+}
+
+/** Dollars: cents when there are some, otherwise two significant digits (a turn often costs a fraction of a cent). */
+export function formatCost(dollars: number): string {
+  if (dollars === 0) return "$0";
+  if (dollars >= 0.01) return `$${dollars.toFixed(2)}`;
+  return `$${Number(dollars.toPrecision(2))}`;
+}
+
+/** A figure in dollars when any of its calls was priced ("+": some were not), otherwise in tokens. */
+export function costLabel(figure: CostFigure): string {
+  if (figure.cost !== null) return formatCost(figure.cost) + (figure.unpricedCalls > 0 ? "+" : "");
+  return `${formatCount(figure.promptTokens + figure.completionTokens)} tok`;
 }

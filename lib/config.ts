@@ -67,6 +67,8 @@ export const configSchema = z.object({
   STRATA_MAX_IMPORT_BYTES: integer(1_024, 1024 * 1024 * 1024, 50 * 1024 * 1024),
   /** How long a turn's lease on its conversation lasts without renewal (one turn at a time). */
   STRATA_TURN_LEASE_MS: integer(1_000, 600_000, 30_000),
+  /** How long a tool call that requires approval waits for the user's answer before it is denied. */
+  STRATA_TOOL_APPROVAL_TIMEOUT_MS: integer(5_000, 1_800_000, 600_000),
   // Accounts
   STRATA_SIGNUPS: oneOf(["open", "closed"], "open"),
   STRATA_SIGNIN_RATE_LIMIT: integer(0, 1_000_000, 5),
@@ -91,6 +93,8 @@ export const configSchema = z.object({
   STRATA_SERVER_TIMING: oneOf(["0", "1"], "0"),
   /** "0" runs background work in-process even on PostgreSQL (no queue). */
   STRATA_QUEUE: oneOf(["0", "1"], "1"),
+  /** "0": requests carry no prompt_cache_key (for a server that rejects parameters it does not know). */
+  STRATA_PROMPT_CACHE_KEY: oneOf(["0", "1"], "1"),
 });
 
 export type Config = z.infer<typeof configSchema>;

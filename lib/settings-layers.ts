@@ -16,7 +16,7 @@ export type SettingSource = "default" | "user" | "conversation";
 export type SettingsLayer = Partial<CompressionSettings>;
 
 /** What one conversation may set for itself; everything else is the user's (or the admin's). */
-export const OVERRIDABLE_SETTINGS = ["threshold", "keepRecentCount", "strategy", "summaryModel", "customPrompt"] as const;
+export const OVERRIDABLE_SETTINGS = ["threshold", "keepRecentCount", "strategy", "summaryModel", "customPrompt", "recallMode", "recallMaxTokens"] as const;
 export type OverridableSetting = (typeof OVERRIDABLE_SETTINGS)[number];
 
 export type ResolvedSettings = {
@@ -28,7 +28,7 @@ export type ResolvedSettings = {
 
 // The schema's fields fill in their default when absent (unwrap() drops it): in a patch,
 // absent means "unchanged".
-const { threshold, keepRecentCount, strategy, summaryModel, customPrompt } = compressionSettingsObject.shape;
+const { threshold, keepRecentCount, strategy, summaryModel, customPrompt, recallMode, recallMaxTokens } = compressionSettingsObject.shape;
 
 /** A conversation's overrides as a request sends them: a value sets one, null removes it. */
 export const overridesPatchSchema = z.strictObject({
@@ -37,6 +37,8 @@ export const overridesPatchSchema = z.strictObject({
   strategy: strategy.unwrap().nullable().optional(),
   summaryModel: summaryModel.unwrap().nullable().optional(),
   customPrompt: customPrompt.unwrap().nullable().optional(),
+  recallMode: recallMode.unwrap().nullable().optional(),
+  recallMaxTokens: recallMaxTokens.unwrap().nullable().optional(),
 });
 export type OverridesPatch = z.infer<typeof overridesPatchSchema>;
 

@@ -9,7 +9,7 @@ import type { ChatMessage } from "../../lib/compression/types";
 import { TOOL_DEFINITIONS } from "../../lib/chat/tool-set";
 import * as outside from "../../tests/support/outside-model/behaviour";
 import { seededRandom } from "../../lib/random";
-import { requestText, type ScriptedTurn } from "../../tests/support/simulation";
+import { PrefixCache, requestText, type ScriptedTurn } from "../../tests/support/simulation";
 
 export type EconomyResult = {
   name: string;
@@ -24,6 +24,9 @@ export type EconomyResult = {
   factsPlanted: number;
   /** Prompt tokens a provider's prefix cache could serve (the outside model's rule: a shared prefix of 1,024+ tokens, in 128-token steps). */
   cachedTokens: number;
+  /** The summary calls' prompt tokens, and how many of them the same cache could serve. */
+  summaryPromptTokens: number;
+  summaryCachedTokens: number;
   /** Summaries of summaries: the highest level, and how often each planted fact was summarized (median, max); absent without summaries. */
   highestLevel?: number;
   passes?: { median: number; max: number };
@@ -34,16 +37,14 @@ const SYSTEM: ChatMessage = { role: "system", content: "You are a helpful assist
 
 const serverTokens = (messages: ChatMessage[]) => outside.promptTokens({ messages: messages as unknown as outside.Message[], tools: TOOLS });
 
-/** Counts an accepted request: its prompt tokens, and what it shares with the one before it. */
-function counter(result: EconomyResult): (request: ChatMessage[]) => number {
-  let previous: { messages: outside.Message[]; tools: outside.ToolShape[] } | undefined;
+/** Counts an accepted request: its prompt tokens, and what it shares with the requests before it (the outside model's cache rule). */
+function counter(result: EconomyResult, cache = new PrefixCache()): (request: ChatMessage[]) => number {
   return (request) => {
     const body = { messages: request as unknown as outside.Message[], tools: TOOLS };
     const tokens = outside.promptTokens(body);
     result.requests++;
     result.promptTokens += tokens;
-    result.cachedTokens += outside.cachedTokens(previous, body);
-    previous = body;
+    result.cachedTokens += cache.see("chat", body);
     return tokens;
   };
 }
@@ -65,7 +66,7 @@ function factsIn(text: string, script: ScriptedTurn[]): number {
 }
 
 function empty(name: string, script: ScriptedTurn[]): EconomyResult {
-  return { name, requests: 0, promptTokens: 0, rejected: 0, summaryCalls: 0, summaryCostTokens: 0, factsVisible: 0, factsPlanted: script.filter((t) => t.probe).length, cachedTokens: 0 };
+  return { name, requests: 0, promptTokens: 0, rejected: 0, summaryCalls: 0, summaryCostTokens: 0, factsVisible: 0, factsPlanted: script.filter((t) => t.probe).length, cachedTokens: 0, summaryPromptTokens: 0, summaryCachedTokens: 0 };
 }
 
 /** The newest whole messages that fit under `limit` (a tool call is never sent without its result). */
@@ -130,7 +131,8 @@ export function rollingSummary(
   options: { window: number; threshold: number; summaryTokens: number; mode: outside.SummaryMode; seed: number },
 ): EconomyResult {
   const result = empty("rolling summary at the threshold", script);
-  const sent = counter(result);
+  const cache = new PrefixCache();
+  const sent = counter(result, cache);
   const rng = seededRandom(options.seed);
   // Every summary rewrites the one before it: a planted fact goes through every later call.
   const plantedAt: number[] = [];
@@ -154,7 +156,10 @@ export function rollingSummary(
         const reply = outside.summarize(outside.materialOf(prompt as unknown as outside.Message[]), options.mode, options.summaryTokens, false, rng);
         result.summaryCalls++;
         callsAt.push(turnIndex);
-        result.summaryCostTokens += outside.promptTokens({ messages: prompt as unknown as outside.Message[] }) + outside.countText(reply.text);
+        const body = { messages: prompt as unknown as outside.Message[] };
+        result.summaryCostTokens += outside.promptTokens(body) + outside.countText(reply.text);
+        result.summaryPromptTokens += outside.promptTokens(body);
+        result.summaryCachedTokens += cache.see("summary", body);
         summary = reply.text.replace(/^Summary:\s*/, "");
         history = current;
         request = withSummary(history);

@@ -9,6 +9,7 @@ import { usePopover } from "../shell/use-dismiss";
 import { CompressNowDialog } from "./CompressNowDialog";
 import { ConversationSettingsDialog } from "./ConversationSettingsDialog";
 import { ContextMeter } from "./ContextMeter";
+import { ConversationCost } from "./ConversationCost";
 import { DemoBadge } from "./DemoBadge";
 import { ToolServersMenu } from "./ToolServersMenu";
 
@@ -58,6 +59,7 @@ export function ChatHeader({ conversation, demo }: { conversation: ConversationV
           className={`${menuOpen ? "flex" : "hidden"} absolute top-11 right-2 z-30 w-64 flex-col items-stretch gap-2 rounded-md border border-neutral-200 bg-white p-2 shadow-lg md:static md:flex md:w-auto md:flex-row md:items-center md:gap-3 md:border-0 md:bg-transparent md:p-0 md:shadow-none dark:border-neutral-700 dark:bg-neutral-900 md:dark:bg-transparent`}
         >
           <ContextMeter />
+          <ConversationCost />
           <CompressNowDialog />
           <ConversationSettingsDialog conversationId={conversation.id} />
           <ToolServersMenu conversationId={conversation.id} />

@@ -3,7 +3,7 @@ import { useId } from "react";
 import { useChat } from "@/components/stores/chat-store";
 import { formatCount, formatPercent } from "@/components/format";
 import type { ContextMeterView } from "@/lib/views";
-import { useHoverPopover } from "../ui/hover-popover";
+import { popoverTriggerProps, useHoverPopover } from "../ui/hover-popover";
 
 const SEGMENTS = [
   { key: "systemTokens", label: "System prompt", color: "bg-neutral-500 dark:bg-neutral-400" },
@@ -156,13 +156,7 @@ export function ContextMeter() {
         data-percent={percent}
         data-cut={cut}
         aria-label={cut ? `Context over the limit (${percent}%). ${cutExplanation(meter)}` : `Context ${percent}% full: ${summary}`}
-        aria-expanded={open}
-        aria-describedby={open ? detailsId : undefined}
-        onClick={() => send("click")}
-        onBlur={() => send("dismiss")}
-        onKeyDown={(event) => {
-          if (event.key === "Escape") send("dismiss");
-        }}
+        {...popoverTriggerProps(open, send, detailsId)}
         className="flex h-7 items-center gap-2 rounded-md px-2 hover:bg-neutral-100 dark:hover:bg-neutral-800"
       >
         <MeterBar meter={meter} />

@@ -10,6 +10,7 @@ import { Timeline } from "../timeline/Timeline";
 import { ActivityPanel } from "./ActivityPanel";
 import { ChatHeader } from "./ChatHeader";
 import { ChatStatus } from "./ChatStatus";
+import { ToolApprovals } from "./ToolApprovals";
 import { COMPOSER_ID, Composer } from "./Composer";
 import Link from "next/link";
 import { useConversationList } from "@/components/stores/conversation-list-store";
@@ -141,6 +142,7 @@ export function ConversationScreen({
           ) : (
             <div className="flex-1" />
           )}
+          <ToolApprovals />
           <ChatStatus />
           <Composer key={conversation.id} maxChars={maxMessageChars} shownConversationId={conversation.id} />
         </div>

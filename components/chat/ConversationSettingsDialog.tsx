@@ -4,11 +4,12 @@ import { useRef, useState } from "react";
 import { conversationSettingsAction, updateConversationSettingsAction } from "@/app/actions";
 import { useChat } from "@/components/stores/chat-store";
 import { SETTING_FIELDS, type SettingName } from "@/components/settings/fields";
-import { STRATEGIES } from "@/lib/compression/settings";
+import { RECALL_MODES, STRATEGIES } from "@/lib/compression/settings";
 import { OVERRIDABLE_SETTINGS, type OverridableSetting, type OverridesPatch, type ResolvedSettings, type SettingSource } from "@/lib/settings-layers";
 import { Button } from "../ui/Button";
 import { submitWith } from "../ui/forms";
 import { CloseIcon } from "../ui/icons";
+import { AllowedTools } from "./AllowedTools";
 import { SOURCE_PLACE, isNumericOverride, overrideErrors, parseNumber } from "./override-errors";
 
 type Row = { overridden: boolean; text: string };
@@ -65,6 +66,7 @@ export function ConversationSettingsDialog({ conversationId }: { conversationId:
   const [rows, setRows] = useState<Rows | null>(null);
   const [errors, setErrors] = useState<Record<string, string[]>>({});
   const [status, setStatus] = useState<{ tone: "ok" | "error"; text: string } | null>(null);
+  const [openedAt, setOpenedAt] = useState(0);
 
   const show = (next: ResolvedSettings) => {
     setResolved(next);
@@ -75,6 +77,7 @@ export function ConversationSettingsDialog({ conversationId }: { conversationId:
     setStatus(null);
     setErrors({});
     dialogRef.current?.showModal();
+    setOpenedAt(Date.now());
     const result = await conversationSettingsAction(conversationId);
     if (result.ok) show(result.data);
     else setStatus({ tone: "error", text: result.error.message });
@@ -150,11 +153,11 @@ export function ConversationSettingsDialog({ conversationId }: { conversationId:
                       />
                       Override for this conversation
                     </label>
-                    {name === "strategy" ? (
+                    {name === "strategy" || name === "recallMode" ? (
                       <select className={INPUT} disabled={!rows[name].overridden} value={rows[name].text} onChange={(event) => setRow(name, { text: event.target.value })} aria-label={SETTING_FIELDS[name].label}>
-                        {STRATEGIES.map((strategy) => (
-                          <option key={strategy} value={strategy}>
-                            {strategy}
+                        {(name === "strategy" ? STRATEGIES : RECALL_MODES).map((option) => (
+                          <option key={option} value={option}>
+                            {option}
                           </option>
                         ))}
                       </select>
@@ -204,6 +207,7 @@ export function ConversationSettingsDialog({ conversationId }: { conversationId:
         ) : (
           <p className="p-4 text-[12.5px] text-neutral-500">{status?.text ?? "Loading…"}</p>
         )}
+        <AllowedTools conversationId={conversationId} openedAt={openedAt} />
       </dialog>
     </>
   );

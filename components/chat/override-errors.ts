@@ -36,7 +36,7 @@ export function describeRule(label: string, rule: NumberRule): string {
   return `${label} must be ${kind}${low}${high}.`;
 }
 
-export const NUMERIC_OVERRIDES = ["threshold", "keepRecentCount"] as const satisfies readonly OverridableSetting[];
+export const NUMERIC_OVERRIDES = ["threshold", "keepRecentCount", "recallMaxTokens"] as const satisfies readonly OverridableSetting[];
 type NumericOverride = (typeof NUMERIC_OVERRIDES)[number];
 
 export const isNumericOverride = (name: OverridableSetting): name is NumericOverride => (NUMERIC_OVERRIDES as readonly string[]).includes(name);
@@ -44,6 +44,7 @@ export const isNumericOverride = (name: OverridableSetting): name is NumericOver
 const RULES: Record<NumericOverride, NumberRule> = {
   threshold: numberRule(compressionSettingsObject.shape.threshold.unwrap()),
   keepRecentCount: numberRule(compressionSettingsObject.shape.keepRecentCount.unwrap()),
+  recallMaxTokens: numberRule(compressionSettingsObject.shape.recallMaxTokens.unwrap()),
 };
 
 /** Where a value the dialog does not edit comes from. */

@@ -1,7 +1,7 @@
 // How the settings page presents each compression setting: its group, label, one-line
 // explanation and input kind. Typed against CompressionSettings so a new setting in
 // the schema fails to compile until it is described here.
-import { STRATEGIES, TRIGGER_MODES, type CompressionSettings } from "@/lib/compression/settings";
+import { RECALL_MODES, STRATEGIES, TRIGGER_MODES, type CompressionSettings } from "@/lib/compression/settings";
 
 export type SettingName = keyof CompressionSettings;
 
@@ -151,6 +151,18 @@ export const SETTING_FIELDS: Record<SettingName, FieldMeta> = {
     help: "Tell the model how full its context is in a short system note.",
     kind: { type: "boolean" },
   },
+  recallMode: {
+    label: "Recall",
+    help:
+      "How the model reaches compressed messages: history tools it may call (search, open by number), an automatic block of the best matches for your message, both, or off. Nothing is added until part of the conversation is compressed.",
+    kind: { type: "select", options: RECALL_MODES },
+  },
+  recallMaxTokens: {
+    label: "Recall size",
+    help:
+      "Largest automatic recall block and largest history-tool result (at most 8% of the window). The block is added for one turn only, counted in the request like everything else, and left out when the request has no room for it.",
+    kind: { type: "integer", min: 100, max: 20000, unit: "tokens" },
+  },
   contextWindowOverrides: {
     label: "Context-window overrides",
     help: "Per-model context windows (tokens, at least 256) that override the built-in table.",
@@ -187,6 +199,11 @@ export const SETTING_GROUPS: { title: string; description: string; fields: Setti
     fields: ["windowSize", "compressionBatchSize", "dynamicWindow"],
   },
   { title: "Extras", description: "Strategy details and model hints.", fields: ["carryDetails", "preserveFactLines", "extractFieldMaxChars", "digestConcurrency", "budgetNote"] },
+  {
+    title: "Recall",
+    description: "How the model finds the original words of what was summarized (the block is small and counted).",
+    fields: ["recallMode", "recallMaxTokens"],
+  },
   { title: "Context-window overrides", description: "Model → tokens.", fields: ["contextWindowOverrides"] },
 ];
 

@@ -6,6 +6,7 @@
 import { create } from "zustand";
 import { z } from "zod";
 import {
+  answerToolApprovalAction,
   applyProposalAction,
   compactNowAction,
   contextMeterAction,
@@ -15,7 +16,7 @@ import {
   switchVersionAction,
   timelineAction,
 } from "@/app/actions";
-import type { TurnEvent } from "@/lib/chat/events";
+import { toolApprovalPromptSchema, type ToolApprovalPrompt, type TurnEvent } from "@/lib/chat/events";
 import type { ContextMeterView, TimelineItem } from "@/lib/views";
 import { useActivity } from "@/components/stores/activity-store";
 import { notify, useNotices } from "@/components/stores/notices-store";
@@ -31,6 +32,9 @@ const STOP_GRACE_MS = 5000;
 
 export const TIMELINE_PAGE_SIZE = 200;
 
+/** A tool call the running turn waits on: the user approves or denies it. */
+export type PendingApproval = ToolApprovalPrompt & { answering: boolean };
+
 export type Proposal = { summary: string; fromSeq: number; toSeq: number; instructions: string };
 
 type ChatState = {
@@ -42,6 +46,8 @@ type ChatState = {
   busy: boolean;
   /** The assistant reply being streamed, before it is persisted. */
   streaming: { text: string; model: string | null } | null;
+  /** Tool calls the running turn waits on, in the order the model made them. */
+  approvals: PendingApproval[];
   /** A compaction is running; messageCount when the server said how many. */
   compressing: { messageCount: number | null } | null;
   lastError: { message: string; retryable: boolean } | null;
@@ -78,6 +84,8 @@ type ChatState = {
   /** Shows another version of a message, with the conversation as it went on from it. */
   switchVersion: (messageId: string) => Promise<void>;
   stop: () => Promise<void>;
+  /** Answers a tool call the running turn waits on; `always`: the tool runs without asking in this conversation from now on. */
+  answerApproval: (callId: string, approved: boolean, always?: boolean) => Promise<void>;
   loadEarlier: () => Promise<void>;
   refreshTimeline: () => Promise<void>;
   refreshMeter: () => Promise<void>;
@@ -103,7 +111,7 @@ function pendingMessage(content: string, items: TimelineItem[]): TimelineItem {
 
 const withoutPending = (items: TimelineItem[]) => items.filter((item) => !(item.type === "message" && item.message.id === PENDING_ID));
 
-const changeStateSchema = z.object({ version: z.string(), turnRunning: z.boolean() });
+const changeStateSchema = z.object({ version: z.string(), turnRunning: z.boolean(), approvals: z.array(toolApprovalPromptSchema).default([]) });
 
 /** The conversation's change state (a GET, outside the server-action queue); null when it could not be read this time. */
 async function fetchChanges(conversationId: string): Promise<z.infer<typeof changeStateSchema> | "not_found" | null> {
@@ -157,6 +165,15 @@ export const useChat = create<ChatState>()((set, get) => {
         case "delta":
           set((state) => ({ streaming: { text: (state.streaming?.text ?? "") + event.text, model: state.streaming?.model ?? null } }));
           break;
+        case "tool_approval": {
+          const { type: _type, ...approval } = event;
+          set((state) => ({ approvals: [...state.approvals.filter((known) => known.callId !== event.callId), { ...approval, answering: false }] }));
+          break;
+        }
+        case "tool_approval_settled":
+          set((state) => ({ approvals: state.approvals.filter((known) => known.callId !== event.callId) }));
+          if (event.decision === "denied" && event.reason === "timeout") notify("warning", "A tool call waited too long for your answer and was denied.");
+          break;
         case "error":
           turn.finished = true;
           set({ lastError: { message: event.message, retryable: event.retryable }, streaming: null, compressing: null });
@@ -205,7 +222,7 @@ export const useChat = create<ChatState>()((set, get) => {
       }
     } finally {
       forConversation(conversationId, () =>
-        set((state) => ({ busy: false, abort: null, streaming: null, compressing: null, items: withoutPending(state.items) })),
+        set((state) => ({ busy: false, abort: null, streaming: null, compressing: null, approvals: [], items: withoutPending(state.items) })),
       );
       // A stream that ended without its last event was cut short: the server still saved
       // what it had, so show the stored state.
@@ -227,6 +244,7 @@ export const useChat = create<ChatState>()((set, get) => {
     loadingEarlier: false,
     busy: false,
     streaming: null,
+    approvals: [],
     compressing: null,
     lastError: null,
     meter: null,
@@ -248,6 +266,7 @@ export const useChat = create<ChatState>()((set, get) => {
         busy: false,
         abort: null,
         streaming: null,
+        approvals: [],
         compressing: null,
         lastError: null,
         version,
@@ -271,9 +290,14 @@ export const useChat = create<ChatState>()((set, get) => {
           set({ deleted: true, remoteTurn: false });
           return;
         }
-        const { version, turnRunning } = result;
+        const { version, turnRunning, approvals } = result;
         const known = get().version;
-        set({ version, remoteTurn: turnRunning });
+        // A turn this tab did not start (or started before a reload) may wait on the user.
+        set((state) => ({
+          version,
+          remoteTurn: turnRunning,
+          approvals: approvals.map((prompt) => ({ ...prompt, answering: state.approvals.find((shown) => shown.callId === prompt.callId)?.answering ?? false })),
+        }));
         if (known === null || known === version) return;
         void (async () => {
           await Promise.all([get().refreshTimeline(), get().refreshMeter(), refreshActivity()]);
@@ -326,6 +350,27 @@ export const useChat = create<ChatState>()((set, get) => {
       // The server ends the turn and sends the kept partial reply as its last event, so
       // the stream is left to close by itself; it is cut only if the server goes quiet.
       if (abort) setTimeout(() => abort.abort(), STOP_GRACE_MS);
+    },
+
+    async answerApproval(callId, approved, always = false) {
+      const conversationId = get().conversationId;
+      const pending = get().approvals.find((approval) => approval.callId === callId);
+      if (!conversationId || !pending || pending.answering) return;
+      const mark = (answering: boolean) =>
+        set((state) => ({ approvals: state.approvals.map((approval) => (approval.callId === callId ? { ...approval, answering } : approval)) }));
+      mark(true);
+      const result = await answerToolApprovalAction({ conversationId, callId, approved, ...(always ? { always } : {}) });
+      forConversation(conversationId, () => {
+        if (result.ok) return;
+        // Not waiting any more (answered elsewhere, timed out, stopped): its settled event removes it, or the turn's end does.
+        if (result.error.code === "conflict") {
+          set((state) => ({ approvals: state.approvals.filter((approval) => approval.callId !== callId) }));
+          notify("warning", result.error.message);
+          return;
+        }
+        mark(false);
+        notify("error", `Your answer did not reach the server: ${result.error.message} Try again.`);
+      });
     },
 
     async loadEarlier() {

@@ -7,6 +7,7 @@ import { ChevronIcon } from "../ui/icons";
 import { dataAttributes } from "../ui/data-attributes";
 import { blockLabel, blockRange, blockTitle } from "./block-title";
 import { CompactionChildren } from "./CompactionChildren";
+import { CompactionCost } from "./CompactionCost";
 import { CompactionSummary } from "./CompactionSummary";
 import { ContinueFromSummary } from "./ContinueFromSummary";
 import { levelStyle } from "./levels";
@@ -105,6 +106,7 @@ export const CompactionBlock = memo(function CompactionBlock({
             </span>
             <Stats compaction={compaction} />
             <Provenance compaction={compaction} />
+            <CompactionCost compactionId={compaction.id} />
           </div>
         ) : (
           // Nested headers keep to one line: a path 22 levels deep stays readable on a phone.

@@ -6,7 +6,8 @@ import { itemKey } from "@/components/timeline/items";
 import { Button } from "../ui/Button";
 import { levelStyle } from "./levels";
 import { PathBar } from "./PathBar";
-import { TimelineEntry } from "./TimelineEntry";
+import { replyTools, TimelineEntry } from "./TimelineEntry";
+import { pairToolResults } from "./tool-cards";
 import { INDENTED_DEPTHS } from "./tree-layout";
 
 /** What an expanded compaction replaced: lower-level blocks (level ≥ 2) or the original messages. */
@@ -19,6 +20,7 @@ export function CompactionChildren({ compaction, ancestors, id }: { compaction: 
   const more = useRef<HTMLDivElement>(null);
   const nextAfterSeq = loaded?.nextAfterSeq ?? null;
   const busy = loaded?.loading ?? false;
+  const pairing = useMemo(() => pairToolResults(loaded?.items ?? []), [loaded?.items]);
 
   // Opened without its children (reopened after a reload): load the first page.
   useEffect(() => {
@@ -56,7 +58,12 @@ export function CompactionChildren({ compaction, ancestors, id }: { compaction: 
           </button>
         </p>
       ) : null}
-      {loaded?.items.map((item) => <TimelineEntry key={itemKey(item)} item={item} ancestors={path} />)}
+      {loaded?.items.map((item) => {
+        if (item.type === "message" && pairing.folded.has(item.message.id)) return null;
+        const tools = replyTools(item, pairing);
+        // No turn runs inside a summary: a call without a result here never got one.
+        return <TimelineEntry key={itemKey(item)} item={item} ancestors={path} {...(tools ? { tools: { ...tools, open: false } } : {})} />;
+      })}
       {loaded?.loaded && loaded.items.length === 0 ? (
         <p className="text-[12px] text-neutral-500">Nothing left to show (the covered messages were rewound).</p>
       ) : null}

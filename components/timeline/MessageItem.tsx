@@ -11,8 +11,10 @@ import { dataAttributes } from "../ui/data-attributes";
 import { MessageEditor } from "./MessageEditor";
 import { CopyButton } from "../ui/CopyButton";
 import { ToolCallList } from "./ToolCallList";
-import { ToolResult } from "./ToolResult";
+import { ToolCallCard } from "./ToolCallCard";
+import { sameResults, toolCallStatus, type ToolMessage } from "./tool-cards";
 import { LaterTurnsNotice, VersionSwitcher } from "./VersionSwitcher";
+import { PinToggle } from "./PinToggle";
 
 const ROLE_LABELS: Record<MessageView["role"], string> = {
   user: "You",
@@ -50,27 +52,6 @@ function StatusBadge({ message }: { message: MessageView }) {
   return null;
 }
 
-function PinToggle({ message }: { message: MessageView }) {
-  const setPinned = useChat((state) => state.setPinned);
-  return (
-    <button
-      type="button"
-      data-testid="pin-toggle"
-      aria-pressed={message.pinned}
-      aria-label={message.pinned ? "Unpin message" : "Pin message (always kept in the model's view)"}
-      title={message.pinned ? "Unpin" : "Pin: never compressed away"}
-      onClick={() => void setPinned(message.id, message.seq, !message.pinned)}
-      className={`rounded p-1 ${
-        message.pinned
-          ? "text-amber-600 hover:bg-amber-100 dark:text-amber-400 dark:hover:bg-amber-950"
-          : "text-neutral-400 hover:bg-neutral-200 hover:text-neutral-800 dark:hover:bg-neutral-800 dark:hover:text-neutral-200"
-      }`}
-    >
-      <PinIcon />
-    </button>
-  );
-}
-
 type IconActionProps = { testId: string; label: string; title: string; disabled: boolean; onClick: () => void; children: ReactNode };
 
 /** An icon button of the message's hover toolbar (edit, regenerate). */
@@ -90,7 +71,21 @@ function IconAction({ testId, label, title, disabled, onClick, children }: IconA
   );
 }
 
-export const MessageItem = memo(function MessageItem({ message, nested = false }: { message: MessageView; nested?: boolean }) {
+/** The results of a reply's tool calls, paired by the timeline that holds both (tool-cards.ts). */
+export type ReplyTools = { results: ReadonlyMap<string, ToolMessage> | undefined; open: boolean };
+
+type MessageItemProps = { message: MessageView; nested?: boolean; tools?: ReplyTools };
+
+function sameProps(a: MessageItemProps, b: MessageItemProps): boolean {
+  return (
+    a.message === b.message &&
+    a.nested === b.nested &&
+    a.tools?.open === b.tools?.open &&
+    sameResults(a.tools?.results, b.tools?.results)
+  );
+}
+
+export const MessageItem = memo(function MessageItem({ message, nested = false, tools }: MessageItemProps) {
   const busy = useChat((state) => state.busy);
   const regenerate = useChat((state) => state.regenerate);
   const continueReply = useChat((state) => state.continueReply);
@@ -167,11 +162,19 @@ export const MessageItem = memo(function MessageItem({ message, nested = false }
       {editing ? (
         <MessageEditor message={message} onClose={() => setEditing(false)} />
       ) : message.role === "tool" ? (
-        <ToolResult message={message} />
+        <ToolCallCard
+          call={null}
+          result={message}
+          status={toolCallStatus(message, false, false)}
+          cardKey={`${message.id}:${message.toolCallId}`}
+          holdsResult={false}
+        />
       ) : (
         <>
           {message.content ? <Markdown text={message.content} breaks={message.role === "user"} /> : null}
-          {message.role === "assistant" && message.toolCalls.length > 0 ? <ToolCallList calls={message.toolCalls} /> : null}
+          {message.role === "assistant" && message.toolCalls.length > 0 ? (
+            <ToolCallList replyId={message.id} calls={message.toolCalls} results={tools?.results} open={tools?.open ?? false} />
+          ) : null}
           {/* A reply the user stopped is not an error: only failed replies show why. */}
           {message.role === "assistant" && message.status === "error" && message.error ? (
             <p data-testid="message-error" className="mt-1 text-[12px] text-red-700 dark:text-red-400">
@@ -189,4 +192,4 @@ export const MessageItem = memo(function MessageItem({ message, nested = false }
       {message.versions && !nested && !pending ? <LaterTurnsNotice versions={message.versions} /> : null}
     </article>
   );
-});
+}, sameProps);

@@ -5,6 +5,7 @@ import { Markdown } from "../ui/Markdown";
 /** The assistant's reply while it streams (or a waiting indicator before the first token). */
 export function StreamingReply() {
   const streaming = useChat((state) => state.streaming);
+  const waitingOnUser = useChat((state) => state.approvals.length > 0);
   return (
     <article
       data-testid="streaming-reply"
@@ -20,7 +21,9 @@ export function StreamingReply() {
       {streaming?.text ? (
         <Markdown text={streaming.text} streaming />
       ) : (
-        <p className="text-[13px] text-neutral-500">{streaming ? "Thinking…" : "Waiting for the model…"}</p>
+        <p className="text-[13px] text-neutral-500">
+          {waitingOnUser ? "Waiting for your answer to the tool call below…" : streaming ? "Thinking…" : "Waiting for the model…"}
+        </p>
       )}
     </article>
   );

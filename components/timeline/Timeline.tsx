@@ -9,13 +9,15 @@ import type { TimelineItem } from "@/lib/views";
 import { Button } from "../ui/Button";
 import { RetryRow } from "./RetryRow";
 import { StreamingReply } from "./StreamingReply";
-import { TimelineEntry } from "./TimelineEntry";
+import { replyTools, TimelineEntry } from "./TimelineEntry";
+import type { ReplyTools } from "./MessageItem";
+import { pairToolResults } from "./tool-cards";
 import { TimelineToolbar } from "./TimelineToolbar";
 import { rememberPlace, rememberedPlace } from "./scroll-memory";
 
 type Row =
   | { kind: "earlier" }
-  | { kind: "item"; item: TimelineItem }
+  | { kind: "item"; item: TimelineItem; tools?: ReplyTools }
   | { kind: "streaming" }
   | { kind: "retry" };
 
@@ -38,9 +40,16 @@ export function Timeline() {
   const streamedText = useChat((state) => state.streaming?.text ?? "");
   const lastError = useChat((state) => state.lastError);
 
+  // A tool result is drawn in its call's card: it gets no row, and a request for its row
+  // (a link, a search hit) goes to the reply holding that card.
+  const pairing = useMemo(() => pairToolResults(items), [items]);
   const rows = useMemo<Row[]>(() => {
     const list: Row[] = hasEarlier ? [{ kind: "earlier" }] : [];
-    for (const item of items) list.push({ kind: "item", item });
+    for (const item of items) {
+      if (item.type === "message" && pairing.folded.has(item.message.id)) continue;
+      const tools = replyTools(item, pairing);
+      list.push(tools ? { kind: "item", item, tools } : { kind: "item", item });
+    }
     if (turnRunning) list.push({ kind: "streaming" });
     else {
       const last = lastMessage(items);
@@ -48,7 +57,7 @@ export function Timeline() {
       if (lastError?.retryable || (unanswered && !busy)) list.push({ kind: "retry" });
     }
     return list;
-  }, [items, hasEarlier, turnRunning, lastError, busy]);
+  }, [items, pairing, hasEarlier, turnRunning, lastError, busy]);
 
   // The pinned originals under top-level blocks: read again whenever those blocks change.
   const topBlocks = useMemo(() => items.flatMap((item) => (item.type === "compaction" ? [item.compaction.id] : [])).join(","), [items]);
@@ -137,7 +146,9 @@ export function Timeline() {
   const scrollTo = useReveal((state) => state.scrollTo);
   useEffect(() => {
     if (!scrollTo) return;
-    const index = rows.findIndex((row) => rowKey(row) === scrollTo.key);
+    const holder = scrollTo.key.startsWith("m:") ? pairing.folded.get(scrollTo.key.slice(2)) : undefined;
+    const key = holder ? `m:${holder}` : scrollTo.key;
+    const index = rows.findIndex((row) => rowKey(row) === key);
     if (index < 0) return;
     following.current = false;
     virtualizer.scrollToIndex(index, { align: "start" });
@@ -182,7 +193,7 @@ export function Timeline() {
                 return (
                   <div key={virtualRow.key} data-index={virtualRow.index} ref={virtualizer.measureElement} className="px-4 py-1">
                     {row.kind === "item" ? (
-                      <TimelineEntry item={row.item} />
+                      <TimelineEntry item={row.item} {...(row.tools ? { tools: row.tools } : {})} />
                     ) : row.kind === "streaming" ? (
                       <StreamingReply />
                     ) : row.kind === "retry" ? (

@@ -1,22 +1,40 @@
+"use client";
+import { useChat } from "@/components/stores/chat-store";
 import type { ToolCall } from "@/lib/compression/types";
-import { WrenchIcon } from "../ui/icons";
+import { toolCallStatus, type ToolMessage } from "./tool-cards";
+import { ToolCallCard } from "./ToolCallCard";
 
-function compactArguments(raw: string): string {
-  const trimmed = raw.trim();
-  if (!trimmed || trimmed === "{}") return "";
-  return trimmed.length > 80 ? `${trimmed.slice(0, 77)}…` : trimmed;
-}
+type ToolCallListProps = {
+  replyId: string;
+  calls: ToolCall[];
+  /** The results found for these calls, by call id. */
+  results: ReadonlyMap<string, ToolMessage> | undefined;
+  /** Nothing but these calls' results follows the reply: a running turn may still add some. */
+  open: boolean;
+};
 
-/** "called current_time()" — one line per tool call. */
-export function ToolCallList({ calls }: { calls: ToolCall[] }) {
+/** The calls of one reply, each a card with its result. */
+export function ToolCallList({ replyId, calls, results, open }: ToolCallListProps) {
+  const turnRunning = useChat((state) => open && (state.abort !== null || state.remoteTurn));
+  // Joined into one string so that the list draws again only when the waiting calls change.
+  const waiting = useChat((state) => (open ? state.approvals.map((approval) => approval.callId).join("\n") : ""));
+  const awaiting = new Set(waiting ? waiting.split("\n") : []);
   return (
-    <ul className="mt-1 space-y-0.5">
-      {calls.map((call) => (
-        <li key={call.id} data-testid="tool-call" className="flex items-center gap-1.5 font-mono text-[12px] text-neutral-600 dark:text-neutral-400">
-          <WrenchIcon className="size-3 text-neutral-400" />
-          called <span className="text-neutral-900 dark:text-neutral-100">{call.name}({compactArguments(call.arguments)})</span>
-        </li>
-      ))}
+    <ul className="mt-1.5 space-y-1.5" aria-label="Tool calls">
+      {calls.map((call) => {
+        const result = results?.get(call.id);
+        return (
+          <li key={call.id} className="min-w-0">
+            <ToolCallCard
+              call={call}
+              result={result}
+              status={toolCallStatus(result, open, turnRunning, awaiting.has(call.id))}
+              cardKey={`${replyId}:${call.id}`}
+              holdsResult
+            />
+          </li>
+        );
+      })}
     </ul>
   );
 }

@@ -1,17 +1,81 @@
-import type { MessageView } from "@/lib/views";
+"use client";
+import { formatCount } from "@/components/format";
+import { ClippedText } from "./ClippedText";
+import type { ResultPart } from "./mcp-content";
 
-/** A tool's result, collapsed to one line until opened. */
-export function ToolResult({ message }: { message: Extract<MessageView, { role: "tool" }> }) {
-  const preview = message.content.replace(/\s+/g, " ").trim();
+const CAPTION = "text-[11.5px] text-neutral-600 dark:text-neutral-400";
+
+function sizeLabel(bytes: number): string {
+  return bytes < 1024 ? `${formatCount(bytes)} bytes` : `${formatCount(Math.round(bytes / 1024))} KB`;
+}
+
+function Part({ part, openKey }: { part: ResultPart; openKey: string }) {
+  switch (part.kind) {
+    case "text":
+      return <ClippedText text={part.text} openKey={openKey} testId="tool-result-text" />;
+    case "image":
+      return (
+        // A data URL of a checked raster type: next/image would only add a loader round trip.
+        // eslint-disable-next-line @next/next/no-img-element
+        <img data-testid="tool-result-image" src={part.src} alt={`Image returned by the tool (${part.mimeType})`} className="max-h-80 max-w-full rounded border border-neutral-200 dark:border-neutral-800" />
+      );
+    case "audio":
+      return <audio data-testid="tool-result-audio" controls src={part.src} aria-label={`Audio returned by the tool (${part.mimeType})`} className="w-full max-w-sm" />;
+    case "withheld":
+      return (
+        <p data-testid="tool-result-withheld" className={CAPTION}>
+          {part.what === "image" ? "An image" : "Audio"} not shown: {part.reason}.
+        </p>
+      );
+    case "link":
+      return (
+        <p data-testid="tool-result-resource-link" className="text-[12.5px]">
+          <span className={CAPTION}>Resource: </span>
+          {part.href ? (
+            <a href={part.href} target="_blank" rel="noopener noreferrer nofollow" className="text-sky-700 underline dark:text-sky-400">
+              {part.label}
+            </a>
+          ) : (
+            <span className="font-medium">{part.label}</span>
+          )}{" "}
+          <span className="font-mono break-all text-neutral-600 dark:text-neutral-400">{part.uri}</span>
+          {part.mimeType || part.size !== null ? (
+            <span className={CAPTION}> ({[part.mimeType, part.size !== null ? sizeLabel(part.size) : null].filter(Boolean).join(", ")})</span>
+          ) : null}
+          {part.description ? <span className={`block ${CAPTION}`}>{part.description}</span> : null}
+        </p>
+      );
+    case "resource":
+      return (
+        <figure data-testid="tool-result-resource" className="space-y-1">
+          <figcaption className={CAPTION}>
+            Embedded resource <span className="font-mono break-all">{part.uri}</span>
+            {part.mimeType ? ` (${part.mimeType})` : ""}
+          </figcaption>
+          {"text" in part ? (
+            <ClippedText text={part.text} openKey={openKey} />
+          ) : (
+            // eslint-disable-next-line @next/next/no-img-element
+            <img src={part.image} alt={`Embedded image ${part.uri}`} className="max-h-80 max-w-full rounded border border-neutral-200 dark:border-neutral-800" />
+          )}
+        </figure>
+      );
+    case "blob":
+      return (
+        <p data-testid="tool-result-resource" className={CAPTION}>
+          Embedded resource <span className="font-mono break-all">{part.uri}</span>: {part.mimeType ?? "binary"}, {sizeLabel(part.bytes)} (not shown)
+        </p>
+      );
+  }
+}
+
+/** A tool's result as its parts: text, media, links and resources. */
+export function ToolResult({ parts, openKey }: { parts: ResultPart[]; openKey: string }) {
   return (
-    <details data-testid="tool-result" className="group/result text-[12px]">
-      <summary className="cursor-pointer list-none truncate font-mono text-neutral-600 marker:hidden hover:text-neutral-900 dark:text-neutral-400 dark:hover:text-neutral-100">
-        <span className="mr-1 inline-block transition-transform group-open/result:rotate-90">›</span>
-        {message.toolName ?? "tool"} result: <span className="text-neutral-500">{preview.length > 90 ? `${preview.slice(0, 87)}…` : preview}</span>
-      </summary>
-      <pre className="mt-1.5 max-h-72 overflow-auto rounded-md border border-neutral-200 bg-neutral-50 p-2 font-mono text-[12px] whitespace-pre-wrap dark:border-neutral-800 dark:bg-neutral-900">
-        {message.content}
-      </pre>
-    </details>
+    <div data-testid="tool-result" className="min-w-0 space-y-1.5">
+      {parts.map((part, index) => (
+        <Part key={index} part={part} openKey={`${openKey}:${index}`} />
+      ))}
+    </div>
   );
 }

@@ -1,7 +1,7 @@
 // A popover that hovering shows and clicking pins. Without the distinction, the click
 // that follows a hover (the pointer is already there; on touch screens the tap sends
 // both) toggled the popover shut the moment it was wanted.
-import { useState } from "react";
+import { useState, type KeyboardEvent } from "react";
 
 export type PopoverState = "closed" | "hover" | "pinned";
 export type PopoverEvent = "enter" | "leave" | "click" | "dismiss";
@@ -23,4 +23,17 @@ export function nextPopoverState(state: PopoverState, event: PopoverEvent): Popo
 export function useHoverPopover(): { open: boolean; send: (event: PopoverEvent) => void } {
   const [state, setState] = useState<PopoverState>("closed");
   return { open: state !== "closed", send: (event) => setState((current) => nextPopoverState(current, event)) };
+}
+
+/** What the popover's trigger button needs: its state for assistive technology, and the events that open, pin and close it. */
+export function popoverTriggerProps(open: boolean, send: (event: PopoverEvent) => void, detailsId: string) {
+  return {
+    "aria-expanded": open,
+    "aria-describedby": open ? detailsId : undefined,
+    onClick: () => send("click"),
+    onBlur: () => send("dismiss"),
+    onKeyDown: (event: KeyboardEvent) => {
+      if (event.key === "Escape") send("dismiss");
+    },
+  };
 }

@@ -45,7 +45,7 @@ export async function compactNow(actor: Actor, input: unknown): Promise<CompactR
   // answers "not found" for another user's conversation.
   await countMessageSend(actor.id);
   if (preview) {
-    const transcript = await activeTranscript(actor.id, conversationId);
+    const transcript = await activeTranscript(actor.id, conversationId, settings);
     const result = await compressionManager().compactNow(transcript, settings, options);
     return {
       compactions: [],

@@ -4,7 +4,7 @@
 import { logAttempts } from "../compression/change";
 import { AutoCompressionManager } from "../compression/manager";
 import { unapplied } from "../compression/records";
-import type { CompressionSettings } from "../compression/settings";
+import { DEFAULT_SETTINGS, type CompressionSettings } from "../compression/settings";
 import type { AttemptRecord, CompressionChange, ProcessOptions, Transcript } from "../compression/types";
 import { getDb } from "../db/client";
 import { tryConversationLease, withConversationLease } from "../db/cluster";
@@ -18,9 +18,10 @@ import { countMessageTokensAsync } from "../llm/token-pool";
 import { tokenCounter } from "../llm/tokens";
 import { modelCatalog } from "../llm/models";
 import { logger } from "../log/logger";
-import { recordCompression, timeSummary } from "../server/metrics";
+import { recordCallUsage, recordCompression, timeSummary } from "../server/metrics";
+import type { ChatTool } from "../llm/client";
 import { KeyedLock } from "./keyed-lock";
-import { REQUEST_OVERHEAD_TOKENS } from "./tool-set";
+import { offeredOutsideTurn } from "./tool-set";
 import type { BackgroundWorkView, CompactionView, ContextMeterView } from "../views";
 
 type BackgroundJob = { done: Promise<void>; controller: AbortController; startedAt: Date };
@@ -36,8 +37,15 @@ function services() {
   if (!globalForCompressor.strataCompressor) {
     const summarizer = createSummarizer();
     const manager = new AutoCompressionManager({
-      // Timed here, around the engine's injected summarizer, so the engine stays unaware of metrics.
-      summarizer: { complete: (request) => timeSummary(() => summarizer.complete(request)) },
+      // Timed and counted here, around the engine's injected summarizer, so the engine stays unaware of metrics.
+      summarizer: {
+        complete: (request) =>
+          timeSummary(async () => {
+            const reply = await summarizer.complete(request);
+            recordCallUsage("summary", reply.usage);
+            return reply;
+          }),
+      },
       tokens: tokenCounter,
       models: modelCatalog,
       logger: compressionLogger,
@@ -60,14 +68,21 @@ export function countSystemPrompt(text: string): Promise<number> {
   return systemPromptCounts.count(text, (content) => countMessageTokensAsync({ role: "system", content }));
 }
 
-async function loadActive(userId: string, conversationId: string, known?: ConversationHead): Promise<{ transcript: Transcript; historyVersion: number }> {
+async function loadActive(
+  userId: string,
+  conversationId: string,
+  settings: CompressionSettings | undefined,
+  known?: ConversationHead,
+): Promise<{ transcript: Transcript; historyVersion: number }> {
   const { transcript, historyVersion } = await loadTranscript(await getDb(), userId, conversationId, countSystemPrompt, known);
-  return { transcript: { ...transcript, toolTokens: REQUEST_OVERHEAD_TOKENS }, historyVersion };
+  // Without settings (a retry's check) the default recall mode decides.
+  const offered = offeredOutsideTurn(settings ?? DEFAULT_SETTINGS, transcript.compactions.length > 0);
+  return { transcript: { ...transcript, toolTokens: offered.overheadTokens, tools: offered.definitions }, historyVersion };
 }
 
 /** The active context as the next request will be built from it (tool definitions included). */
-export async function activeTranscript(userId: string, conversationId: string): Promise<Transcript> {
-  return (await loadActive(userId, conversationId)).transcript;
+export async function activeTranscript(userId: string, conversationId: string, settings?: CompressionSettings): Promise<Transcript> {
+  return (await loadActive(userId, conversationId, settings)).transcript;
 }
 
 /**
@@ -123,17 +138,18 @@ export function withTranscript(
   settings: CompressionSettings,
   work: (transcript: Transcript) => Promise<CompressionChange> | CompressionChange,
 ): Promise<AppliedChange> {
-  return services().lock.run(conversationId, () => withConversationLease(conversationId, loadedThen(userId, conversationId, work)));
+  return services().lock.run(conversationId, () => withConversationLease(conversationId, loadedThen(userId, conversationId, settings, work)));
 }
 
 /** Loads the active transcript (once the caller holds the locks), runs `work` on it and saves its change. */
 function loadedThen(
   userId: string,
   conversationId: string,
+  settings: CompressionSettings | undefined,
   work: (transcript: Transcript) => Promise<CompressionChange> | CompressionChange,
 ): () => Promise<AppliedChange> {
   return async () => {
-    const { transcript, historyVersion } = await loadActive(userId, conversationId);
+    const { transcript, historyVersion } = await loadActive(userId, conversationId, settings);
     return persist(userId, conversationId, transcript, await work(transcript), historyVersion);
   };
 }
@@ -142,9 +158,10 @@ function loadedThen(
 async function withTranscriptIfFree(
   userId: string,
   conversationId: string,
+  settings: CompressionSettings,
   work: (transcript: Transcript) => Promise<CompressionChange> | CompressionChange,
 ): Promise<AppliedChange | undefined> {
-  const attempt = services().lock.tryRun(conversationId, () => tryConversationLease(conversationId, loadedThen(userId, conversationId, work)));
+  const attempt = services().lock.tryRun(conversationId, () => tryConversationLease(conversationId, loadedThen(userId, conversationId, settings, work)));
   const result = await attempt;
   return result?.taken ? result.value : undefined;
 }
@@ -178,15 +195,18 @@ export async function compressBeforeCall(
     onAwaiting?: () => void;
     /** The conversation row as the turn's own statement just left it (see loadTranscript). */
     known?: ConversationHead | null;
-    /** What the request costs beyond its messages when it does not offer every tool (see REQUEST_OVERHEAD_TOKENS). */
-    overheadTokens?: number;
+    /** The tools the request offers (the turn's set), when not what a context loaded outside a turn assumes. */
+    offered?: { definitions: readonly ChatTool[]; overheadTokens: number };
   } = {},
 ): Promise<AppliedChange> {
-  const { onAwaiting, known, overheadTokens, ...processOptions } = options;
+  const { onAwaiting, known, offered, ...processOptions } = options;
   // The request is judged and fitted as it will be sent.
   const sized = (transcript: Transcript): Transcript =>
-    overheadTokens === undefined || overheadTokens === transcript.toolTokens ? transcript : { ...transcript, toolTokens: overheadTokens };
-  const current = sized((await loadActive(userId, conversationId, known ?? undefined)).transcript);
+    offered === undefined
+      ? transcript
+      : // The tools this request offers open its prefix: its summary requests offer the same.
+        { ...transcript, toolTokens: offered.overheadTokens, tools: offered.definitions.length > 0 ? offered.definitions : undefined };
+  const current = sized((await loadActive(userId, conversationId, settings, known ?? undefined)).transcript);
   const unchanged: AppliedChange = { change: { created: [], attempts: [], transcript: current }, transcript: current, compactions: [], attempts: [], saved: true };
   const need = compressionManager().needBeforeCall(current, settings);
   if (need === "nothing") return unchanged;
@@ -194,7 +214,7 @@ export async function compressBeforeCall(
   const running = services().background.get(conversationId);
   let applied: AppliedChange | undefined;
   if (need === "due") {
-    applied = running ? unchanged : await withTranscriptIfFree(userId, conversationId, compress);
+    applied = running ? unchanged : await withTranscriptIfFree(userId, conversationId, settings, compress);
   } else {
     if (running) {
       onAwaiting?.();
@@ -260,7 +280,7 @@ export async function contextMeter(
   transcript?: Transcript,
 ): Promise<ContextMeterView> {
   const applied = settings ?? (await readSettings(await getDb(), userId, conversationId)).settings;
-  const current = transcript ?? (await activeTranscript(userId, conversationId));
+  const current = transcript ?? (await activeTranscript(userId, conversationId, applied));
   const manager = compressionManager();
   const budget = manager.budget(current, applied);
   return {

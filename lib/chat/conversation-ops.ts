@@ -7,6 +7,7 @@ import { conversationChangeState } from "../db/turn-lease";
 import { defaultModel } from "../llm/client";
 import { createConversationInput, idSchema, pinInput, updateConversationInput } from "./inputs";
 import { stopTurnsEverywhere } from "./running-turns";
+import { waitingPrompts } from "./tools/approval";
 import { type Actor, parse } from "./actor";
 
 export async function createConversation(actor: Actor, input: unknown) {
@@ -40,9 +41,15 @@ export async function pinMessage(actor: Actor, input: unknown) {
   return setPinned(await getDb(), actor.id, conversationId, seq, pinned);
 }
 
-/** What an open tab polls to notice messages, compactions and turns from elsewhere (another tab, another process). */
+/**
+ * What an open tab polls to notice messages, compactions and turns from elsewhere
+ * (another tab, another process), with the tool calls waiting for the user's approval
+ * here: a tab that did not start the turn (or was reloaded) shows their prompts too.
+ */
 export async function changeState(actor: Actor, conversationId: unknown) {
-  return conversationChangeState(await getDb(), actor.id, parse(idSchema, conversationId));
+  const id = parse(idSchema, conversationId);
+  const state = await conversationChangeState(await getDb(), actor.id, id);
+  return { ...state, approvals: state.turnRunning ? waitingPrompts(actor.id, id) : [] };
 }
 
 export async function stop(actor: Actor, conversationId: unknown): Promise<{ stopped: number }> {

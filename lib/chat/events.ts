@@ -10,6 +10,26 @@ import type { AttemptView, CompactionView, ContextMeterView, MessageView } from 
 const view = <View>(name: string) =>
   z.custom<View>((value) => typeof value === "object" && value !== null && !Array.isArray(value), { message: `Expected ${name} object.` });
 
+/**
+ * Why a tool call did not run although the model asked for it: the user denied it,
+ * nobody answered within the wait, the user stopped the turn while it waited (or before
+ * it started), or another call with the same id already waited in the conversation.
+ */
+export const denialReasonSchema = z.enum(["user", "timeout", "stopped", "duplicate"]);
+
+/** A tool call waiting for the user's approval, as the browser shows it. */
+export const toolApprovalPromptSchema = z.object({
+  callId: z.string().min(1),
+  toolName: z.string(),
+  server: z.string().optional(),
+  /** The arguments as the model wrote them (JSON text, possibly invalid). */
+  arguments: z.string(),
+  /** When the wait ends denied by itself. */
+  expiresAt: z.iso.datetime(),
+});
+
+export type ToolApprovalPrompt = z.infer<typeof toolApprovalPromptSchema>;
+
 export const turnEventSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("message"), message: view<MessageView>("a message") }),
   /** The conversation was named after the message just stored (its first). */
@@ -23,6 +43,21 @@ export const turnEventSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("compaction_failed"), attempt: view<AttemptView>("an attempt") }),
   z.object({ type: z.literal("assistant_start"), model: z.string() }),
   z.object({ type: z.literal("delta"), text: z.string() }),
+  /**
+   * The turn waits for the user to approve or deny this call of the reply just stored
+   * (answered through answerToolApprovalAction or POST …/tool-approvals); denied by itself at `expiresAt`.
+   */
+  toolApprovalPromptSchema.extend({ type: z.literal("tool_approval") }),
+  /** A call's wait ended: approved (it runs next) or denied (the user, the timeout, Stop). */
+  z.discriminatedUnion("decision", [
+    z.object({ type: z.literal("tool_approval_settled"), callId: z.string().min(1), decision: z.literal("approved") }),
+    z.object({
+      type: z.literal("tool_approval_settled"),
+      callId: z.string().min(1),
+      decision: z.literal("denied"),
+      reason: denialReasonSchema,
+    }),
+  ]),
   z.object({ type: z.literal("error"), message: z.string(), retryable: z.boolean() }),
   z.object({ type: z.literal("done"), context: view<ContextMeterView>("a context meter") }),
 ]);

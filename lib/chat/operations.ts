@@ -48,3 +48,5 @@ export {
 } from "./mcp-ops";
 export { listTokens, createToken, revokeToken, revokeAllTokens, listSessions, revokeSession } from "./account-ops";
 export { startTurn } from "./turn-ops";
+export { answerToolApproval, allowedTools, disallowToolOp as disallowTool } from "./approval-ops";
+export { conversationCost, accountCost, prices, savePrice } from "./cost-ops";

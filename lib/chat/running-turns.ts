@@ -48,6 +48,11 @@ export async function stopTurnsEverywhere(conversationId: string): Promise<numbe
   return stopped;
 }
 
+/** Whether a turn of this conversation runs in this process. */
+export function turnRunsHere(conversationId: string): boolean {
+  return turns.has(conversationId);
+}
+
 export function runningTurnCount(): number {
   let count = 0;
   for (const set of turns.values()) count += set.size;

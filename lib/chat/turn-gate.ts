@@ -10,10 +10,13 @@ import { releasedWith, releaseTurnLease, renewTurnLease, takeTurnLease, type Cla
 import type { CompressionSettings } from "../compression/settings";
 import type { ConversationHead } from "../db/transcript";
 import { notFound } from "../errors";
+import { turnRunsHere } from "./running-turns";
 import { logger } from "../log/logger";
 import type { MessageView } from "../views";
 
 // A gate whose turn never ran (its events never read) stops renewing after this long.
+// A turn that runs keeps renewing however long it waits (a slow tool, the user's
+// approval of a call): it closes the gate itself when it ends.
 const MAX_TURN_MS = 30 * 60_000;
 
 export type TurnGate = {
@@ -45,7 +48,7 @@ export async function openTurnGate(userId: string, conversationId: string, userM
   const opened = Date.now();
   let closed = false;
   const renew = setInterval(() => {
-    if (Date.now() - opened > MAX_TURN_MS) return clearInterval(renew);
+    if (Date.now() - opened > MAX_TURN_MS && !turnRunsHere(conversationId)) return clearInterval(renew);
     renewTurnLease(db, userId, conversationId, leaseId, leaseMs).then(
       (kept) => {
         if (kept || closed) return;

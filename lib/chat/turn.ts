@@ -3,11 +3,12 @@
 // calls and loop until the model answers in text.
 import type { CompressionSettings } from "../compression/settings";
 import { assistantChat } from "../compression/request";
-import type { ToolCall, Transcript } from "../compression/types";
+import type { CallUsage, ToolCall, Transcript } from "../compression/types";
 import { getDb } from "../db/client";
 import { appendMessages, appendMessageRows, extendReply, type MessageDraft, type ReplyExtension } from "../db/messages";
 import { attemptRecordToView, toMessageView, toTranscriptMessage } from "../db/mappers";
 import { readSettings } from "../db/settings";
+import { listAllowedTools } from "../db/tool-allowances";
 import { AppError } from "../errors";
 import { ModelError, streamChat } from "../llm/client";
 import { countMessageTokensAsync } from "../llm/token-pool";
@@ -25,8 +26,12 @@ import { recordTurn } from "../server/metrics";
 import type { TurnEvent } from "./events";
 import { registerTurn } from "./running-turns";
 import type { TurnGate } from "./turn-gate";
-import { NO_TOOLS, runToolCall, toolsForTurn, type TurnToolSet } from "./tools";
+import { NO_TOOLS, toolsForTurn, type TurnToolSet } from "./tools";
+import { askApprovals, runDecidedCall } from "./tools/approval";
 import { continuationSeparator } from "./join-continuation";
+import { recallForTurn } from "./recall";
+import { requestOverheadTokens } from "./tool-set";
+import type { RecallBlock } from "../compression/recall";
 import type { MessageView } from "../views";
 
 const MAX_TOOL_ROUNDS = 6;
@@ -93,7 +98,7 @@ async function* opening(input: ReplyInput): AsyncGenerator<TurnEvent> {
   }
 }
 
-type Usage = { promptTokens: number; completionTokens: number };
+type Usage = CallUsage;
 type Interruption = { stopped: boolean; failure: ModelError | undefined };
 
 /** Stores what arrived before a Stop or a model failure (only called with some text). */
@@ -116,6 +121,7 @@ async function storeInterrupted(
       tokenCount: await countReplyTokens(reply.text),
       model: reply.model,
       status: stopped ? "stopped" : "error",
+      ...(reply.usage ? { usage: reply.usage } : {}),
       ...(failure ? { error: failure.message } : {}),
     },
   ]);
@@ -146,11 +152,13 @@ export async function* streamReply(input: ReplyInput): AsyncGenerator<TurnEvent>
     const settings = input.settings ?? gate.settings ?? (await span("settings", () => readSettings(db, userId, conversationId))).settings;
     const toolSet = await offer(input, settings);
     const tools = toolSet.definitions.length > 0 ? toolSet.definitions : undefined;
-    const overheadTokens = toolSet.overheadTokens;
     yield* opening(input);
 
     // The active context after the last reply, for the meter: what a fresh load would give.
     let context: Transcript | undefined;
+    // Found once, for the turn's first request, and sent with every round of the turn:
+    // the rounds then share their prefix up to the tool results they add.
+    let recall: RecallBlock | undefined;
     for (let round = 0; round < MAX_TOOL_ROUNDS; round++) {
       // Say "compressing" as soon as a summary starts (or the turn starts waiting for one
       // under way), not when it is done.
@@ -162,7 +170,7 @@ export async function* streamReply(input: ReplyInput): AsyncGenerator<TurnEvent>
         signal: turn.signal,
         // Only the first round: a tool round stored its results since.
         known: round === 0 ? gate.head : null,
-        overheadTokens,
+        offered: toolSet,
         onSummarizing: (range) => announce({ type: "status", stage: "compressing", messageCount: range.messageCount }),
         onAwaiting: () => announce({ type: "status", stage: "awaiting_compaction" }),
       });
@@ -178,7 +186,8 @@ export async function* streamReply(input: ReplyInput): AsyncGenerator<TurnEvent>
       if (turn.signal.aborted) return;
 
       const transcript = applied.transcript;
-      const { messages, breakdown } = spanSync("build", () => compressionManager().buildRequest(transcript, settings));
+      if (round === 0 && target.kind === "new") recall = await span("recall", () => recallForTurn(userId, conversationId, transcript, settings));
+      const { messages, breakdown } = spanSync("build", () => compressionManager().buildRequest(transcript, settings, recall));
       const model = transcript.model;
       // Our count of the whole request as the server will count it (tool definitions
       // included when offered), so that its reported prompt_tokens over this figure is
@@ -200,6 +209,7 @@ export async function* streamReply(input: ReplyInput): AsyncGenerator<TurnEvent>
           ...(tools ? { tools } : {}),
           signal: turn.signal,
           timeoutMs: config().STRATA_MODEL_TIMEOUT_MS,
+          cacheScope: conversationId,
         })) {
           if (event.type === "text") {
             // The space between a stopped reply and its continuation goes out with the first text.
@@ -211,7 +221,7 @@ export async function* streamReply(input: ReplyInput): AsyncGenerator<TurnEvent>
             // one call next time, which APIs reject: the first call of each id runs.
             toolCalls = event.calls.filter((call, index, calls) => calls.findIndex((other) => other.id === call.id) === index);
           } else if (event.type === "usage") {
-            usage = { promptTokens: event.promptTokens, completionTokens: event.completionTokens };
+            usage = { promptTokens: event.promptTokens, cachedTokens: event.cachedTokens, completionTokens: event.completionTokens };
           }
         }
       } catch (error) {
@@ -227,7 +237,7 @@ export async function* streamReply(input: ReplyInput): AsyncGenerator<TurnEvent>
           const partial = await storeInterrupted(input, { text, model, requestTokens, usage }, { stopped, failure });
           if (partial) yield { type: "message", message: partial };
         }
-        recordTurn(stopped ? "stopped" : "error", usage?.promptTokens);
+        recordTurn(stopped ? "stopped" : "error", usage);
         if (failure && !stopped) {
           logger.warn({ conversationId, kind: failure.kind, err: failure.message }, "model call failed");
           // A failed continuation leaves the reply stopped, to be continued again; Retry answers a user's message.
@@ -236,7 +246,7 @@ export async function* streamReply(input: ReplyInput): AsyncGenerator<TurnEvent>
         return;
       }
 
-      recordTurn("complete", usage?.promptTokens);
+      recordTurn("complete", usage);
       if (target.kind === "continuation") {
         const view = await span("append", () => extendReply(db, userId, conversationId, target.messageId, extension({ text, requestTokens, usage }, "complete"), countReplyTokens));
         yield { type: "message", message: view };
@@ -265,9 +275,19 @@ export async function* streamReply(input: ReplyInput): AsyncGenerator<TurnEvent>
       }
       if (last) break;
 
+      // Calls that need the user's approval wait for it (all of the reply's at once);
+      // a denied one, or one Stop reached before it started, is stored without running.
+      const approvalTimeoutMs = config().STRATA_TOOL_APPROVAL_TIMEOUT_MS;
+      const approvals = yield* askApprovals(toolSet, toolCalls, {
+        userId,
+        conversationId,
+        signal: turn.signal,
+        timeoutMs: approvalTimeoutMs,
+        allowedTools: () => listAllowedTools(db, userId, conversationId),
+      });
       // The calls of one reply run at once; their results are stored in call order.
       const toolDrafts: MessageDraft[] = await Promise.all(toolCalls.map(async (call): Promise<MessageDraft> => {
-        const result = await runToolCall(toolSet, call, { userId, conversationId, settings, signal: turn.signal });
+        const result = await runDecidedCall(toolSet, call, { userId, conversationId, settings, signal: turn.signal }, approvals, approvalTimeoutMs);
         return {
           role: "tool",
           content: result.content,
@@ -282,9 +302,14 @@ export async function* streamReply(input: ReplyInput): AsyncGenerator<TurnEvent>
       for (const message of await appendMessages(db, userId, conversationId, toolDrafts)) yield { type: "message", message };
       // The tool results are not in it: after the last round, the meter loads the context afresh.
       context = undefined;
+      // Stopped during the calls: every call has its result stored, and no model call follows.
+      if (turn.signal.aborted) break;
     }
 
-    const after = context ?? (await activeTranscript(userId, conversationId));
+    // Measured as the next turn will send it: with the history tools once something is
+    // compressed, even when this turn compressed first and so did not offer them yet.
+    const loaded = context ?? (await activeTranscript(userId, conversationId, settings));
+    const after = { ...loaded, toolTokens: Math.max(loaded.toolTokens, requestOverheadTokens(settings, loaded.compactions.length > 0)) };
     yield { type: "done", context: await span("meter", () => contextMeter(userId, conversationId, settings, after)) };
     // Only when the context is past the pre-emptive level: a job (and its transcript
     // load) for every turn would cost more than the turn itself.

@@ -14,6 +14,10 @@ const THRESHOLD_MARGIN = 0.05;
 const PREEMPTIVE_MARGIN = 0.1;
 /** One summary takes at most this share of the window. */
 const MAX_SUMMARY_SHARE = 0.08;
+/** Recalled history (the automatic block, one history-tool result) takes at most this share of the window. */
+const MAX_RECALL_SHARE = 0.08;
+/** Smallest recall bound: one or two earlier messages. */
+const MIN_RECALL_TOKENS = 100;
 /** Smallest summary bound worth asking a model for. */
 const MIN_SUMMARY_TOKENS = 64;
 /** The summaries of one level, as they cost in the request, take at most this share. */
@@ -43,7 +47,7 @@ export const FAN_OUT = 4;
 export const MAX_SUMMARY_BLOCKS = 10;
 
 export type BudgetAdjustment = {
-  setting: "hardLimitReserve" | "threshold" | "preemptiveThreshold" | "summaryMaxTokens" | "maxSummaryTokensPerLevel" | "toolResultMaxTokens";
+  setting: "hardLimitReserve" | "threshold" | "preemptiveThreshold" | "summaryMaxTokens" | "maxSummaryTokensPerLevel" | "toolResultMaxTokens" | "recallMaxTokens";
   configured: number;
   effective: number;
   reason: string;
@@ -75,6 +79,8 @@ export type ContextBudget = {
   toolResultMaxTokens: number;
   /** Fewest tokens a clearing pass must free to be applied (unless the request is over the hard limit). */
   minClearingTokens: number;
+  /** The largest automatic recall block, and the largest page a history tool returns. */
+  recallTokens: number;
   adjustments: BudgetAdjustment[];
 };
 
@@ -144,6 +150,12 @@ export function contextBudget(contextWindow: number, settings: CompressionSettin
     Math.min(settings.toolResultMaxTokens, Math.max(MIN_TOOL_RESULT_TOKENS, Math.floor(window * MAX_TOOL_RESULT_SHARE))),
     `one tool result takes at most ${percent(MAX_TOOL_RESULT_SHARE)} of a ${formatCount(window)}-token window`,
   );
+  const recallTokens = limited(
+    "recallMaxTokens",
+    settings.recallMaxTokens,
+    Math.min(settings.recallMaxTokens, Math.max(MIN_RECALL_TOKENS, Math.floor(window * MAX_RECALL_SHARE))),
+    `recalled history takes at most ${percent(MAX_RECALL_SHARE)} of a ${formatCount(window)}-token window`,
+  );
 
   return {
     contextWindow: window,
@@ -160,6 +172,7 @@ export function contextBudget(contextWindow: number, settings: CompressionSettin
     summaryBudgetTokens: Math.max(levelBudgetTokens, summaryBudgetTokens),
     toolResultMaxTokens,
     minClearingTokens: Math.floor(thresholdTokens * MIN_CLEARING_SHARE),
+    recallTokens,
     adjustments,
   };
 }

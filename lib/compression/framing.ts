@@ -15,6 +15,38 @@ export const conversationHeader = (fromSeq: number, toSeq: number) => `Conversat
 export const turnHeader = (fromSeq: number, toSeq: number) => `Turn (messages ${fromSeq}–${toSeq}):`;
 export const summaryLabel = (fromSeq: number, toSeq: number, level: number) => `[Summary of messages ${fromSeq}–${toSeq} (level ${level})]`;
 
+/** How the instruction of a request that shares the chat prefix names a message of it. */
+export type SharedAnchor = { role: string; text: string } | { role: "assistant"; calls: string };
+
+function describe(anchor: SharedAnchor): string {
+  if ("calls" in anchor) return `assistant message that calls ${anchor.calls}`;
+  if (anchor.role === "summary") return `summary headed "${anchor.text}"`;
+  if (anchor.role === "tool") return "tool result";
+  return `${anchor.role} message that begins "${anchor.text}"`;
+}
+
+// The material is named by counting (which a server can check) and by its first and
+// last message (which a reading model can find); the conversation's own numbers are not
+// in the chat request, so "messages 27–38" alone would name nothing.
+const place = (count: number, noun: string, after: number) =>
+  `the ${count} ${noun} above that end ${after === 0 ? "right before this one" : `${after} message${after === 1 ? "" : "s"} before this one`}`;
+const stay = (after: number) => (after === 0 ? "" : " The messages after them stay in the conversation as they are: leave them out.");
+const TEXT_ONLY = "Reply with the summary as text; do not call a tool.";
+
+type Named = { count: number; after: number; first: SharedAnchor; last: SharedAnchor };
+
+/** The first line of a summary request that shares the chat request's prefix: what to summarize. */
+export function sharedRangeLine(named: Named & { fromSeq: number; toSeq: number; folded: readonly { fromSeq: number; toSeq: number; level: number }[] }): string {
+  const folded = named.folded.length ? `, with the earlier ${named.folded.length === 1 ? "summary" : "summaries"} ${named.folded.map((c) => summaryLabel(c.fromSeq, c.toSeq, c.level)).join(", ")} before them` : "";
+  return `Summarize ${place(named.count, "messages", named.after)}: messages ${named.fromSeq}–${named.toSeq} of the conversation${folded}, from the ${describe(named.first)} to the ${describe(named.last)}. Your summary replaces them.${stay(named.after)} ${TEXT_ONLY}`;
+}
+
+/** The first line of a merge request that shares the chat request's prefix. */
+export function sharedMergeLine(named: Named & { children: readonly { fromSeq: number; toSeq: number; level: number }[] }): string {
+  const labels = named.children.map((c) => summaryLabel(c.fromSeq, c.toSeq, c.level)).join(", ");
+  return `Merge ${place(named.count, "summaries", named.after)} (${labels}) into one summary that replaces them.${stay(named.after)} ${TEXT_ONLY}`;
+}
+
 const RANGE = String.raw`\d[\d,]*\s*[–-]\s*\d[\d,]*`;
 const FIXED = new Set([CONTEXT_INTRO, FOLD_INTRO, MERGE_INTRO, SEPARATOR, NOTHING_KEPT].map((line) => line.toLowerCase()));
 // A model that writes one sentence a line copies an introduction as its sentences.
@@ -25,6 +57,7 @@ const PATTERNS = [
   new RegExp(String.raw`^conversation to summarize \(messages ${RANGE}\):?$`, "i"),
   new RegExp(String.raw`^turn \(messages ${RANGE}\):?$`, "i"),
   new RegExp(String.raw`^\[summary of messages ${RANGE} \(level \d+\)\]$`, "i"),
+  /^(?:summarize|merge) the \d+ (?:messages|summaries) above that end\b/i,
 ];
 /** A heading that only says "summary": the engine labels every summary itself. */
 const SUMMARY_HEADING = /^\s*(?:#+\s*)?(?:\*\*)?summary(?:\*\*)?(?:\s*:(?:\*\*)?\s*|\s*$)/i;

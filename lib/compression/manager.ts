@@ -7,8 +7,9 @@ import { factSources, factsOfCompactions, factsOfMessages } from "./finalize";
 import { enforceHardLimit } from "./hard-limit";
 import { inViewSummaries, levelCap, planFold, planMerge, summaryRuns, type MergePlan } from "./levels";
 import { standIns } from "./out-of-view";
-import { budgetFor, measureTranscript, toOurTokens } from "./measure";
+import { budgetFor, calibrationOf, measureTranscript, toOurTokens } from "./measure";
 import { planClearing } from "./clearing";
+import type { RecallBlock } from "./recall";
 import { toolView } from "./tool-view";
 import { failureOf, passSignal, withNotes, type RunContext } from "./pass";
 import { Recorder } from "./records";
@@ -91,9 +92,9 @@ export class AutoCompressionManager {
     return measureTranscript(this.view(transcript, settings), settings, this.deps);
   }
 
-  /** The request for the next model call; guaranteed under the hard limit. */
-  buildRequest(transcript: Transcript, settings: CompressionSettings): BuiltRequest {
-    return buildRequest(this.view(transcript, settings), settings, this.deps, this.deps.logger);
+  /** The request for the next model call, with the turn's recall block if any; guaranteed under the hard limit. */
+  buildRequest(transcript: Transcript, settings: CompressionSettings, recall?: RecallBlock): BuiltRequest {
+    return buildRequest(this.view(transcript, settings), settings, this.deps, this.deps.logger, recall);
   }
 
   /**
@@ -103,6 +104,18 @@ export class AutoCompressionManager {
    */
   view(transcript: Transcript, settings: CompressionSettings): Transcript {
     return toolView(transcript, this.budget(transcript, settings).toolResultMaxTokens, this.deps.tokens, settings.preserveFactLines);
+  }
+
+  /**
+   * Room a recall block may take in this transcript's request: the recall budget, or
+   * what is left under the hard limit when that is less (in our count, as a message).
+   */
+  recallRoom(transcript: Transcript, settings: CompressionSettings): number {
+    const viewed = this.view(transcript, settings);
+    const budget = this.budget(viewed, settings);
+    const calibration = calibrationOf(viewed.messages);
+    const left = budget.hardLimit - requestTokens(viewed, settings, this.deps);
+    return Math.max(0, toOurTokens(Math.min(budget.recallTokens, left), calibration));
   }
 
   planRewind(allCompactions: RewindCompaction[], fromSeq: number): RewindPlan {
@@ -203,7 +216,7 @@ export class AutoCompressionManager {
           ...(output.model ? { summaryModel: output.model } : {}),
         };
         const reason = `preview only: summary of messages ${selection.fromSeq}–${selection.toSeq} proposed, not applied`;
-        change.attempt(this.recorder.skipped(transcript, context, reason, written.durationMs, output.model));
+        change.attempt(this.recorder.skipped(transcript, context, reason, written.durationMs, output.model, written.usage));
         return { ...change.result(), proposal };
       }
       if (this.applySummary(change, selection, fold, written, context, "manual compaction requested")) await this.mergeLevels(change, context);
@@ -464,6 +477,7 @@ export class AutoCompressionManager {
         coveredTokens: selection.tokens + fold.reduce((sum, c) => sum + c.coveredTokens, 0),
         background: context.background,
         durationMs: written.durationMs,
+        ...(written.usage ? { usage: written.usage } : {}),
       },
       replacedTokens: selection.tokens + this.cost(fold),
       what: "summary",
@@ -498,6 +512,7 @@ export class AutoCompressionManager {
         coveredTokens: plan.children.reduce((sum, c) => sum + c.coveredTokens, 0),
         background: context.background,
         durationMs: written.durationMs,
+        ...(written.usage ? { usage: written.usage } : {}),
       },
       replacedTokens: this.cost(plan.children),
       what: "merged summary",

@@ -1,4 +1,5 @@
 import { contextBudget, type ContextBudget } from "./budget";
+import { historyNoticeTokens } from "./recall";
 import { compactionsInRequest, renderedCompactionTokens } from "./render";
 import type { CompressionSettings } from "./settings";
 import type { Calibration, ContextBreakdown, ModelCatalog, TokenCounter, Transcript, TranscriptMessage } from "./types";
@@ -76,7 +77,8 @@ export function measureTranscript(transcript: Transcript, settings: CompressionS
   const messageTokens = transcript.messages.reduce((sum, m) => sum + m.tokens, 0);
   return breakdownOf(
     {
-      systemTokens: transcript.systemPrompt.trim() ? transcript.systemPromptTokens : 0,
+      // The history notice rides with the system prompt once something is compressed.
+      systemTokens: (transcript.systemPrompt.trim() ? transcript.systemPromptTokens : 0) + historyNoticeTokens(transcript, settings, deps.tokens),
       summaryTokens,
       messageTokens,
       toolTokens: transcript.toolTokens,

@@ -73,8 +73,8 @@ export type PromptParts = {
   body: string;
 };
 
-/** Builds a summary-model request: the tagged system prompt, then the material as a user message. */
-export function buildPromptMessages(parts: PromptParts): ChatMessage[] {
+/** The instructions of a summary request: the kind's tag, the strategy's instructions, the title request, limits. */
+function instructionParts(parts: Omit<PromptParts, "context" | "body">): string[] {
   const system = [PROMPT_TAGS[parts.kind], parts.instructions.trim()];
   // Asked whatever the instructions (a custom prompt included); a reply without it gets a derived title.
   if (parts.kind === "summary") system.push(TITLE_INSTRUCTION);
@@ -84,15 +84,31 @@ export function buildPromptMessages(parts: PromptParts): ChatMessage[] {
   if (parts.extraInstructions?.trim()) {
     system.push(`Additional instructions for this summary:\n${parts.extraInstructions.trim()}`);
   }
+  return system;
+}
+
+/** Builds a summary-model request: the tagged system prompt, then the material as a user message. */
+export function buildPromptMessages(parts: PromptParts): ChatMessage[] {
   const user: string[] = [];
   if (parts.context?.trim()) {
     user.push(`${CONTEXT_INTRO}\n${parts.context.trim()}`);
   }
   user.push(parts.body);
   return [
-    { role: "system", content: system.join("\n\n") },
+    { role: "system", content: instructionParts(parts).join("\n\n") },
     { role: "user", content: user.join("\n\n") },
   ];
+}
+
+/**
+ * A summary request that is the chat request's prefix (`prefix`, the chat request's own
+ * messages in its order) followed by one message: the tag on its first line (servers
+ * recognise the kind by it), the line naming the material, then the same instructions
+ * the compact framing puts in its system prompt.
+ */
+export function buildSharedMessages(prefix: readonly ChatMessage[], rangeLine: string, parts: Omit<PromptParts, "context" | "body">): ChatMessage[] {
+  const [tag, ...rest] = instructionParts(parts);
+  return [...prefix, { role: "user", content: `${tag}\n${rangeLine}\n\n${rest.join("\n\n")}` }];
 }
 
 export function lengthLimit(maxTokens: number, maxChars?: number): string {

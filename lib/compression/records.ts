@@ -6,7 +6,7 @@ import type { AttemptContext } from "./pass";
 import { formatCount, renderedCompactionTokens } from "./render";
 import { heldSeqs } from "./selection";
 import type { CompressionSettings } from "./settings";
-import type { AttemptRecord, CompactionRecord, TokenCounter, Transcript, TranscriptMessage } from "./types";
+import type { AttemptRecord, CallUsage, CompactionRecord, TokenCounter, Transcript, TranscriptMessage } from "./types";
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
@@ -62,11 +62,11 @@ export class Recorder {
     };
   }
 
-  skipped(transcript: Transcript, context: AttemptContext, reason: string, durationMs = 0, model?: string): AttemptRecord {
-    return { ...this.attemptBase(transcript, context), outcome: "skipped", reason, durationMs, ...(model ? { model } : {}) };
+  skipped(transcript: Transcript, context: AttemptContext, reason: string, durationMs = 0, model?: string, usage?: CallUsage): AttemptRecord {
+    return { ...this.attemptBase(transcript, context), outcome: "skipped", reason, durationMs, ...(model ? { model } : {}), ...(usage ? { usage } : {}) };
   }
 
-  failed(transcript: Transcript, context: AttemptContext, failure: { reason: string; error?: string; model?: string; durationMs: number }): AttemptRecord {
+  failed(transcript: Transcript, context: AttemptContext, failure: { reason: string; error?: string; model?: string; durationMs: number; usage?: CallUsage }): AttemptRecord {
     return { ...this.attemptBase(transcript, context), outcome: "failed", ...failure };
   }
 
@@ -80,6 +80,7 @@ export class Recorder {
     const record = this.make(change.transcript, context.settings, step.fields);
     const recordTokens = renderedCompactionTokens(record, this.deps.tokens);
     const model = step.model ? { model: step.model } : {};
+    const usage = record.usage ? { usage: record.usage } : {};
     if (recordTokens >= step.replacedTokens) {
       change.attempt({
         ...base,
@@ -94,6 +95,7 @@ export class Recorder {
     change.attempt({
       ...base,
       ...model,
+      ...usage,
       outcome: "applied",
       reason: step.applied,
       compactionId: record.id,

@@ -1,11 +1,13 @@
 import { elideMiddle } from "./elide";
 import { breakdownOf, budgetFor, calibrationOf, measureTranscript, toServerTokens, type MeasureDeps } from "./measure";
 import { compactionsInRequest, formatCount, MESSAGE_OVERHEAD_TOKENS, renderCompactionText, renderedCompactionTokens } from "./render";
+import { historyNotice, type RecallBlock } from "./recall";
 import type { CompressionSettings } from "./settings";
 import type { BuiltRequest, ChatMessage, CompressionLogger, ToolCall, Transcript, TranscriptMessage } from "./types";
 
-type EntrySource = "system" | "summary" | "message" | "note";
-type Entry = { chat: ChatMessage; tokens: number; source: EntrySource; seq?: number; keep?: boolean };
+type EntrySource = "system" | "summary" | "message" | "note" | "recall";
+/** One message of the request: where it came from (a message's seq, a summary's id) and what it costs in our count. */
+export type Entry = { chat: ChatMessage; tokens: number; source: EntrySource; seq?: number; compactionId?: string; keep?: boolean };
 
 const MIN_ELIDED_TOKENS = 32;
 
@@ -46,6 +48,7 @@ function ordered(transcript: Transcript, deps: MeasureDeps): Entry[] {
         chat: { role: "system", content: renderCompactionText(compaction) },
         tokens: renderedCompactionTokens(compaction, deps.tokens),
         source: "summary",
+        compactionId: compaction.id,
       },
     });
   }
@@ -97,15 +100,23 @@ function budgetNoteText(totalTokens: number, contextWindow: number, settings: Co
   return `Context: ${used}% of ${formatCount(contextWindow)} tokens used; ${plan}.`;
 }
 
-/** Every entry of the request, in order, before it is made to fit. */
-export function assembleEntries(transcript: Transcript, settings: CompressionSettings, deps: MeasureDeps): Entry[] {
+/**
+ * Every entry of the request, in order, before it is made to fit. The history notice
+ * follows the system prompt (it appears with the first summary, which changes the
+ * request from there on anyway); a recall block goes just before the last user message,
+ * after everything a prefix cache could have kept.
+ */
+export function assembleEntries(transcript: Transcript, settings: CompressionSettings, deps: MeasureDeps, recall?: RecallBlock): Entry[] {
   const entries: Entry[] = [];
   if (transcript.systemPrompt.trim()) {
     entries.push({ chat: { role: "system", content: transcript.systemPrompt }, tokens: transcript.systemPromptTokens, source: "system", keep: true });
   }
+  const notice = historyNotice(transcript, settings);
+  if (notice !== null) entries.push({ chat: { role: "system", content: notice }, tokens: deps.tokens.count(notice) + MESSAGE_OVERHEAD_TOKENS, source: "system", keep: true });
   const body = repairToolPairs(ordered(transcript, deps), deps);
   const lastUser = body.findLastIndex((entry) => entry.chat.role === "user");
   if (lastUser >= 0) body[lastUser] = { ...body[lastUser]!, keep: true };
+  if (recall && lastUser >= 0) body.splice(lastUser, 0, { chat: { role: "system", content: recall.text }, tokens: recall.tokens, source: "recall" });
   entries.push(...body);
   if (settings.budgetNote) {
     const measured = measureTranscript(transcript, settings, deps);
@@ -115,7 +126,7 @@ export function assembleEntries(transcript: Transcript, settings: CompressionSet
   return entries;
 }
 
-function entryTokens(entries: Entry[]): number {
+export function entryTokens(entries: Entry[]): number {
   return entries.reduce((sum, entry) => sum + entry.tokens, 0);
 }
 
@@ -222,11 +233,15 @@ export function buildRequest(
   settings: CompressionSettings,
   deps: MeasureDeps,
   logger?: CompressionLogger,
+  recall?: RecallBlock,
 ): BuiltRequest {
-  const assembled = assembleEntries(transcript, settings, deps);
   const calibration = calibrationOf(transcript.messages);
   const budget = budgetFor(transcript, settings, deps.models);
   const limit = entryLimit(transcript, settings, deps);
+  // A recall block only ever uses room that is left: with it over the limit, it goes
+  // before any message is cut or dropped.
+  const withRecall = assembleEntries(transcript, settings, deps, recall);
+  const assembled = recall && entryTokens(withRecall) > limit ? withRecall.filter((entry) => entry.source !== "recall") : withRecall;
   const before = entryTokens(assembled);
   let elided = elideOversized(assembled, limit, deps, settings.preserveFactLines);
   const { kept: entries, dropped } = dropUntilFits(assembled, limit);
@@ -247,8 +262,9 @@ export function buildRequest(
   const sum = (source: EntrySource[]) => entries.filter((e) => source.includes(e.source)).reduce((total, e) => total + e.tokens, 0);
   return {
     messages: entries.map((entry) => entry.chat),
+    recallTokens: sum(["recall"]),
     breakdown: breakdownOf(
-      { systemTokens: sum(["system", "note"]), summaryTokens: sum(["summary"]), messageTokens: sum(["message"]), toolTokens: transcript.toolTokens },
+      { systemTokens: sum(["system", "note", "recall"]), summaryTokens: sum(["summary"]), messageTokens: sum(["message"]), toolTokens: transcript.toolTokens },
       calibration,
       budget.contextWindow,
     ),

@@ -6,6 +6,13 @@ import { z } from "zod";
 
 export const STRATEGIES = ["ai_summary", "simple_extract", "structured", "turn_digest"] as const;
 export const TRIGGER_MODES = ["tokens", "count", "sliding_window"] as const;
+/**
+ * How the model reaches what compression replaced: the history tools (search_history,
+ * open_history), an automatic recall block found by searching for the user's message,
+ * both, or neither (docs/design.md, "Recall").
+ */
+export const RECALL_MODES = ["off", "tools", "automatic", "both"] as const;
+export type RecallMode = (typeof RECALL_MODES)[number];
 
 const positiveInt = z.number().int().positive();
 const nonNegativeInt = z.number().int().nonnegative();
@@ -95,6 +102,14 @@ export const compressionSettingsObject = z.object({
   keepToolRounds: z.number().int().min(0).max(100).default(3),
   /** Tell the model its context usage in a short system note. */
   budgetNote: z.boolean().default(false),
+  /**
+   * Both by default: a model that calls tools looks up exactly what it needs, one that
+   * never does still gets the best matches from the compressed history; neither costs
+   * anything until part of the conversation is compressed.
+   */
+  recallMode: z.enum(RECALL_MODES).default("both"),
+  /** Largest automatic recall block and largest history-tool result (scaled down for small windows). */
+  recallMaxTokens: z.number().int().min(100).max(20_000).default(1500),
   /** Per-model context windows that override the built-in table. */
   contextWindowOverrides: contextWindowOverridesSchema.default({}),
 });
@@ -119,6 +134,16 @@ export const compressionSettingsSchema = compressionSettingsObject.superRefine((
 });
 
 export type CompressionSettings = z.infer<typeof compressionSettingsObject>;
+
+/** Whether the history tools may be offered (they are, once something is compressed). */
+export function recallByTools(settings: Pick<CompressionSettings, "recallMode">): boolean {
+  return settings.recallMode === "tools" || settings.recallMode === "both";
+}
+
+/** Whether the user's message is searched for in the compressed history before a model call. */
+export function recallAutomatically(settings: Pick<CompressionSettings, "recallMode">): boolean {
+  return settings.recallMode === "automatic" || settings.recallMode === "both";
+}
 
 export const DEFAULT_SETTINGS: CompressionSettings = compressionSettingsObject.parse({});
 

@@ -1,4 +1,4 @@
-import type { Summarizer, SummaryReply, SummaryRequest } from "./types";
+import type { Summarizer, SummaryRequest } from "./types";
 
 /** A summary that cannot be used; `reason` is what the attempt record and log show. */
 export class SummaryFailure extends Error {
@@ -13,11 +13,14 @@ export class SummaryFailure extends Error {
 
 export type SummaryCall = SummaryRequest & { summarizer: Summarizer };
 
+/** A request that offered tools (one that reuses the chat prefix) was answered with a tool call and no text. */
+export const TOOL_CALL_INSTEAD = "summary model called a tool instead of writing a summary";
+
 /**
  * One summary-model call with the timeout enforced here as well as passed on: a
  * summarizer that ignores its signal must still not hold up the turn.
  */
-export async function callSummaryModel(call: SummaryCall): Promise<Required<SummaryReply>> {
+export async function callSummaryModel(call: SummaryCall): Promise<{ text: string; finishReason: string }> {
   const timeout = AbortSignal.timeout(call.timeoutMs);
   const signal = call.signal ? AbortSignal.any([timeout, call.signal]) : timeout;
   // A caller that aborts with a SummaryFailure (the pass deadline) says why itself.
@@ -39,6 +42,7 @@ export async function callSummaryModel(call: SummaryCall): Promise<Required<Summ
       call.summarizer.complete({
         model: call.model,
         messages: call.messages,
+        ...(call.tools ? { tools: call.tools } : {}),
         maxTokens: call.maxTokens,
         temperature: call.temperature,
         timeoutMs: call.timeoutMs,
@@ -48,6 +52,7 @@ export async function callSummaryModel(call: SummaryCall): Promise<Required<Summ
       aborted,
     ]);
     const text = typeof reply?.text === "string" ? reply.text : "";
+    if (!text.trim() && call.tools?.length && reply?.finishReason === "tool_calls") throw new SummaryFailure(TOOL_CALL_INSTEAD);
     if (!text.trim()) throw new SummaryFailure("summary model returned empty output");
     return { text: text.trim(), finishReason: typeof reply?.finishReason === "string" ? reply.finishReason : "stop" };
   } catch (error) {

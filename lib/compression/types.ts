@@ -87,6 +87,8 @@ type CompactionBase = {
   keptSeqs: number[];
   background: boolean;
   durationMs: number;
+  /** What the summary model call(s) that wrote it cost, as the server reported (absent: no call, or no report). */
+  usage?: CallUsage;
   messagesBefore: number;
   messagesAfter: number;
   tokensBefore: number;
@@ -132,6 +134,11 @@ export type Transcript = {
   systemPromptTokens: number;
   /** What the tool definitions sent with the request cost (0 when none are offered). */
   toolTokens: number;
+  /**
+   * The tool definitions the chat request offers, as sent. A summary request that
+   * reuses the chat request's prefix offers the same ones (they open the cached prefix).
+   */
+  tools?: readonly RequestTool[] | undefined;
   /** Summaries and truncations; never a clearing (those are in `clearings`). */
   compactions: CompactionRecord[];
   /** Active clearings (none when absent), ordered by fromSeq. */
@@ -150,6 +157,8 @@ type AttemptBase = {
   messagesBefore: number;
   tokensBefore: number;
   durationMs: number;
+  /** What every summary model call of this try cost, failed ones included (absent: none, or no report). */
+  usage?: CallUsage;
 };
 
 /** One try to compact. Only an applied attempt has a compaction and the context figures after it. */
@@ -211,18 +220,31 @@ export type ChatMessage =
     }
   | { role: "tool"; content: string; tool_call_id: string };
 
+/** A tool definition in the OpenAI wire shape (only passed through by the engine). */
+export type RequestTool = {
+  type: "function";
+  function: { name: string; description?: string; parameters?: Record<string, unknown>; strict?: boolean | null };
+};
+
 export type SummaryRequest = {
   model: string;
   messages: ChatMessage[];
+  /** Offered only when the request is the chat request's prefix: the same tools keep the cached prefix. */
+  tools?: readonly RequestTool[] | undefined;
   maxTokens: number;
   temperature: number;
   timeoutMs: number;
   json?: boolean | undefined;
   signal?: AbortSignal | undefined;
+  /** The conversation the summary is for: lib/llm derives the provider's prompt-cache key from it. */
+  cacheScope?: string | undefined;
 };
 
-/** The summary model's reply; finishReason "length" means it was cut at maxTokens. */
-export type SummaryReply = { text: string; finishReason?: string };
+/** What one model call cost, as the server reported it; cachedTokens is the part of promptTokens served from its prompt cache. */
+export type CallUsage = { promptTokens: number; cachedTokens: number; completionTokens: number };
+
+/** The summary model's reply; finishReason "length" means it was cut at maxTokens; usage when the server reported it. */
+export type SummaryReply = { text: string; finishReason?: string; usage?: CallUsage };
 
 /** Injected: makes the separate summary-model call (lib/llm implements it with the openai client). */
 export interface Summarizer {
@@ -314,4 +336,5 @@ export type ApplyProvidedInput = {
 };
 
 /** The assembled model request and what it costs. */
-export type BuiltRequest = { messages: ChatMessage[]; breakdown: ContextBreakdown };
+/** `recallTokens`: what the automatic recall block costs in it (our count; 0 without one, or when it had to be dropped). */
+export type BuiltRequest = { messages: ChatMessage[]; breakdown: ContextBreakdown; recallTokens: number };

@@ -5,6 +5,8 @@
 //   decided and its summary written, so two instances never pay for the same summary.
 //   The lock lives as long as the connection: a crashed instance releases it at once.
 // - a stop signal (NOTIFY on one channel) so "stop" reaches a turn on any instance.
+// - the user's answer to a tool call waiting for approval (NOTIFY on another), so it
+//   reaches the instance whose turn waits, whichever instance received it.
 //
 // On the embedded database (PGlite, one process by construction) both are no-ops.
 import pg from "pg";
@@ -14,6 +16,7 @@ import { logger } from "../log/logger";
 /** The advisory lock namespace of conversation leases (first key of the two-int form). */
 const LEASE_NAMESPACE = 0x53545241; // "STRA"
 export const STOP_CHANNEL = "strata_stop_turn";
+export const APPROVAL_CHANNEL = "strata_tool_approval";
 
 type ClusterState = { pool?: pg.Pool | undefined; listener?: Promise<pg.Client> | undefined };
 const holder = globalThis as unknown as { strataCluster?: ClusterState };
@@ -83,31 +86,41 @@ export async function broadcastStop(conversationId: string): Promise<void> {
   await pool(url).query("SELECT pg_notify($1, $2)", [STOP_CHANNEL, conversationId]);
 }
 
+/** Sends a tool call's answer (`payload`, JSON) to every instance (this one included). */
+export async function broadcastApproval(payload: string): Promise<void> {
+  const url = config().DATABASE_URL;
+  if (!url) return;
+  await pool(url).query("SELECT pg_notify($1, $2)", [APPROVAL_CHANNEL, payload]);
+}
+
 /**
- * Listens for stop signals from every instance; `onStop` gets the conversation id.
- * One listening connection per process; reconnects after it is lost.
+ * Listens for stop signals and approval answers from every instance; `onStop` gets the
+ * conversation id, `onApproval` the answer's payload as sent. One listening connection
+ * per process; reconnects after it is lost.
  */
-export function listenForStops(onStop: (conversationId: string) => void): void {
+export function listenForStops(onStop: (conversationId: string) => void, onApproval: (payload: string) => void = () => {}): void {
   const url = config().DATABASE_URL;
   if (!url || state.listener) return;
   const connect = async (): Promise<pg.Client> => {
     const client = new pg.Client({ connectionString: url });
     client.on("notification", (message) => {
       if (message.channel === STOP_CHANNEL && message.payload) onStop(message.payload);
+      if (message.channel === APPROVAL_CHANNEL && message.payload) onApproval(message.payload);
     });
     client.on("error", (error) => {
       logger.warn({ err: error.message }, "stop listener lost its connection; reconnecting");
       state.listener = undefined;
-      setTimeout(() => listenForStops(onStop), 1000).unref();
+      setTimeout(() => listenForStops(onStop, onApproval), 1000).unref();
     });
     await client.connect();
     await client.query(`LISTEN ${STOP_CHANNEL}`);
+    await client.query(`LISTEN ${APPROVAL_CHANNEL}`);
     return client;
   };
   state.listener = connect().catch((error: unknown) => {
     logger.warn({ err: String(error) }, "could not listen for stop signals; retrying");
     state.listener = undefined;
-    setTimeout(() => listenForStops(onStop), 2000).unref();
+    setTimeout(() => listenForStops(onStop, onApproval), 2000).unref();
     throw error;
   });
   state.listener.catch(() => undefined);

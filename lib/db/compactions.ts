@@ -6,7 +6,7 @@ import { unapplied } from "../compression/records";
 import { assertOwnsConversation, ownedConversation } from "./conversations.ts";
 import { seqFilters, uncoveredRanges } from "./ranges.ts";
 import { notFound } from "../errors.ts";
-import type { AttemptRecord, CompactionRecord, CompressionChange } from "../compression/types";
+import type { AttemptRecord, CallUsage, CompactionRecord, CompressionChange } from "../compression/types";
 import type { AttemptView, CompactionView, TimelineItem } from "../views";
 
 type Tx = Prisma.TransactionClient;
@@ -21,8 +21,17 @@ export class CompactionConflict extends Error {
 const compactedFirst = (range: { fromSeq: number; toSeq: number }) =>
   new CompactionConflict(`Messages ${range.fromSeq}–${range.toSeq} were compacted by a concurrent turn first.`);
 
+/** The summary calls' usage as stored beside a compaction or an attempt (null: no call, or no report). */
+function callUsageColumns(usage: CallUsage | undefined) {
+  return {
+    callPromptTokens: usage?.promptTokens ?? null,
+    callCachedTokens: usage?.cachedTokens ?? null,
+    callCompletionTokens: usage?.completionTokens ?? null,
+  };
+}
+
 function attemptData(conversationId: string, attempt: AttemptRecord): Prisma.CompactionAttemptCreateManyInput {
-  return { conversationId, ...attemptColumns(attempt) };
+  return { conversationId, ...attemptColumns(attempt), ...callUsageColumns(attempt.usage) };
 }
 
 export function compactionData(conversationId: string, record: CompactionRecord): Prisma.CompactionCreateManyInput {
@@ -54,6 +63,7 @@ export function compactionData(conversationId: string, record: CompactionRecord)
     tokensBefore: record.tokensBefore,
     tokensAfter: record.tokensAfter,
     durationMs: Math.round(record.durationMs),
+    ...callUsageColumns(record.usage),
     background: record.background,
     createdAt: record.createdAt,
   };

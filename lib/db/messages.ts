@@ -4,7 +4,7 @@ import { toMessageView, toolCallsOf } from "./mappers.ts";
 import { keepAppended, type ConversationHead } from "./transcript.ts";
 import { settingsLayerColumns } from "./settings.ts";
 import { AppError, notFound } from "../errors.ts";
-import type { ToolCall } from "../compression/types";
+import type { CallUsage, ToolCall } from "../compression/types";
 import type { MessageStatus, MessageView, ToolOutcome } from "../views";
 
 // versionOf: the first version of the place this message is a new version of (lib/db/versions.ts).
@@ -18,7 +18,7 @@ export type MessageDraft =
       model: string;
       status: MessageStatus;
       error?: string;
-      usage?: { promptTokens: number; completionTokens: number };
+      usage?: CallUsage;
       requestTokens?: number;
     })
   | (DraftBase & {
@@ -45,6 +45,7 @@ function draftData(conversationId: string, seq: number, draft: MessageDraft): Pr
         error: draft.error ?? null,
         promptTokens: draft.usage?.promptTokens ?? null,
         completionTokens: draft.usage?.completionTokens ?? null,
+        cachedTokens: draft.usage?.cachedTokens ?? null,
         requestTokens: draft.requestTokens ?? null,
       };
     case "tool":
@@ -94,7 +95,7 @@ async function checkToolResults(tx: Prisma.TransactionClient, conversationId: st
 // Every column Prisma maps, not `*`: the generated search vector is not one it can read.
 const MESSAGE_COLUMNS = Prisma.raw(
   ["id", "conversationId", "seq", "role", "content", "toolCalls", "toolCallId", "toolName", "toolOutcome", "toolDurationMs", "toolServer", "tokenCount", "promptTokens",
-    "completionTokens", "requestTokens", "model", "status", "error", "pinned", "rewoundAt", "versionOf", "branchOf", "createdAt", "updatedAt"]
+    "completionTokens", "requestTokens", "cachedTokens", "model", "status", "error", "pinned", "rewoundAt", "versionOf", "branchOf", "createdAt", "updatedAt"]
     .map((column) => `"${column}"`)
     .join(", "),
 );
@@ -154,17 +155,17 @@ async function appendInOneStatement(
       RETURNING "lastSeq", model, "systemPrompt", "historyVersion", "contextVersion", "settingsOverrides"
     ), inserted AS (
       INSERT INTO "Message" (id, "conversationId", seq, role, content, "toolCalls", "tokenCount", model, status, error,
-                             "promptTokens", "completionTokens", "requestTokens", "versionOf", "updatedAt")
+                             "promptTokens", "completionTokens", "cachedTokens", "requestTokens", "versionOf", "updatedAt")
       SELECT gen_random_uuid()::text, ${conversationId}, bumped."lastSeq" - ${drafts.length} + d.n, d.role::"MessageRole", d.content,
-             d.calls::jsonb, d.tokens, d.model, COALESCE(d.status, 'complete')::"MessageStatus", d.error, d.prompt, d.completion, d.request, d.version, now()
+             d.calls::jsonb, d.tokens, d.model, COALESCE(d.status, 'complete')::"MessageStatus", d.error, d.prompt, d.completion, d.cached, d.request, d.version, now()
       FROM bumped,
            unnest(${column((row) => row.role)}::text[], ${column((row) => row.content)}::text[],
                   ${column((row) => (row.toolCalls === undefined ? null : JSON.stringify(row.toolCalls)))}::text[],
                   ${column((row) => row.tokenCount)}::int[], ${column((row) => row.model)}::text[], ${column((row) => row.status)}::text[],
                   ${column((row) => row.error)}::text[], ${column((row) => row.promptTokens)}::int[],
-                  ${column((row) => row.completionTokens)}::int[], ${column((row) => row.requestTokens)}::int[],
-                  ${column((row) => row.versionOf)}::text[])
-             WITH ORDINALITY AS d(role, content, calls, tokens, model, status, error, prompt, completion, request, version, n)
+                  ${column((row) => row.completionTokens)}::int[], ${column((row) => row.cachedTokens)}::int[],
+                  ${column((row) => row.requestTokens)}::int[], ${column((row) => row.versionOf)}::text[])
+             WITH ORDINALITY AS d(role, content, calls, tokens, model, status, error, prompt, completion, cached, request, version, n)
       RETURNING ${MESSAGE_COLUMNS}
     )
     SELECT inserted.*, bumped.model AS "headModel", bumped."systemPrompt" AS "headSystemPrompt", bumped."lastSeq" AS "headLastSeq",
@@ -276,7 +277,7 @@ export async function lastShownMessage(db: Db, userId: string, conversationId: s
 export type ReplyExtension = {
   text: string;
   status: "complete" | "stopped";
-  usage?: { promptTokens: number; completionTokens: number };
+  usage?: CallUsage;
   requestTokens: number;
 };
 
@@ -310,7 +311,11 @@ export async function extendReply(
         status: extension.status,
         requestTokens: extension.requestTokens,
         ...(extension.usage
-          ? { promptTokens: extension.usage.promptTokens, completionTokens: (row.completionTokens ?? 0) + extension.usage.completionTokens }
+          ? {
+              promptTokens: extension.usage.promptTokens,
+              cachedTokens: extension.usage.cachedTokens,
+              completionTokens: (row.completionTokens ?? 0) + extension.usage.completionTokens,
+            }
           : {}),
       },
     });

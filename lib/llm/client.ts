@@ -26,6 +26,7 @@ import { abortedError, malformedError, timeoutError, toModelError, type AbortCon
 import { DEMO_MODEL, normalizeModelName } from "./models";
 import { span } from "../log/timing";
 import type { DemoServer } from "./demo-server";
+import { promptCacheKey, usageOf } from "./usage";
 
 export { ModelError, isModelError, type ModelErrorKind } from "./errors";
 
@@ -132,7 +133,7 @@ export async function getModelEndpoint(env: Env = process.env): Promise<ModelEnd
 export type ChatStreamEvent =
   | { type: "text"; delta: string }
   | { type: "tool_calls"; calls: ToolCall[] }
-  | { type: "usage"; promptTokens: number; completionTokens: number }
+  | { type: "usage"; promptTokens: number; cachedTokens: number; completionTokens: number }
   | { type: "done"; finishReason: string };
 
 export type ChatTool = ChatCompletionFunctionTool;
@@ -148,6 +149,8 @@ export type StreamChatOptions = {
   maxTokens?: number;
   /** Defaults to getModelEndpoint(). */
   endpoint?: ModelEndpoint;
+  /** The conversation the call is for: the prompt-cache key is derived from it. */
+  cacheScope?: string;
 };
 
 /** Our ChatMessage in the wire shape (drops empty tool_calls, which OpenAI rejects). */
@@ -221,6 +224,7 @@ export async function* streamChat(options: StreamChatOptions): AsyncGenerator<Ch
     ...(options.tools && options.tools.length > 0 ? { tools: [...options.tools] } : {}),
     ...(options.temperature !== undefined && supportsTemperature(options.model) ? { temperature: options.temperature } : {}),
     ...(options.maxTokens !== undefined ? maxTokensParam(endpoint, options.maxTokens) : {}),
+    ...promptCacheKey(options.cacheScope),
   };
 
   try {
@@ -268,13 +272,8 @@ export async function* streamChat(options: StreamChatOptions): AsyncGenerator<Ch
           }
         }
       }
-      if (chunk.usage) {
-        events.push({
-          type: "usage",
-          promptTokens: chunk.usage.prompt_tokens,
-          completionTokens: chunk.usage.completion_tokens,
-        });
-      }
+      const usage = chunk.usage ? usageOf(chunk.usage) : null;
+      if (usage) events.push({ type: "usage", ...usage });
       for (const event of events) yield event;
       arm();
     }

@@ -7,6 +7,7 @@ import type { ChatCompletionCreateParamsNonStreaming } from "openai/resources/ch
 import type { SummaryReply, SummaryRequest, Summarizer } from "../compression/types";
 import { getModelEndpoint, maxTokensParam, supportsTemperature, toWireMessages, type ModelEndpoint } from "./client";
 import { abortedError, malformedError, toModelError } from "./errors";
+import { promptCacheKey, usageOf } from "./usage";
 
 export type SummarizerOptions = {
   /** Defaults to getModelEndpoint() on every call (so env changes and the demo server are picked up). */
@@ -31,17 +32,25 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
       const params: ChatCompletionCreateParamsNonStreaming = {
         model: request.model,
         messages: toWireMessages(request.messages),
+        // The chat request's tools, when the request reuses its prefix: they open the cached prefix.
+        ...(request.tools?.length ? { tools: request.tools.map((tool) => ({ ...tool })) } : {}),
         stream: false,
         ...maxTokensParam(endpoint, request.maxTokens),
         ...(supportsTemperature(request.model) ? { temperature: request.temperature } : {}),
         ...(request.json ? { response_format: { type: "json_object" as const } } : {}),
+        ...promptCacheKey(request.cacheScope),
       };
 
       try {
         const completion = await endpoint.client.chat.completions.create(params, { signal });
         const choice = completion.choices?.[0];
         if (!choice) throw malformedError("the reply had no choices");
-        return { text: choice.message?.content ?? "", ...(choice.finish_reason ? { finishReason: choice.finish_reason } : {}) };
+        const usage = completion.usage ? usageOf(completion.usage) : null;
+        return {
+          text: choice.message?.content ?? "",
+          ...(choice.finish_reason ? { finishReason: choice.finish_reason } : {}),
+          ...(usage ? { usage } : {}),
+        };
       } catch (error) {
         throw toModelError(error, {
           timedOut: deadline.aborted && !request.signal?.aborted,

@@ -2,7 +2,7 @@
 // One registry per process, kept on globalThis so Next's module copies share it.
 // With several instances, Prometheus scrapes each and sums: counters are per process.
 import { Counter, Histogram, Registry, collectDefaultMetrics } from "prom-client";
-import type { AttemptRecord } from "../compression/types";
+import type { AttemptRecord, CallUsage } from "../compression/types";
 
 function createMetrics() {
   const registry = new Registry();
@@ -33,6 +33,12 @@ function createMetrics() {
       help: "Prompt tokens of chat model calls as the model server reported them.",
       registers: [registry],
     }),
+    modelTokens: new Counter({
+      name: "strata_model_tokens_total",
+      help: "Tokens of model calls as the model server reported them, by call kind (chat, summary) and type (prompt, cached: the part of prompt served from the server's cache, completion).",
+      labelNames: ["kind", "type"] as const,
+      registers: [registry],
+    }),
     summaryTokens: new Counter({
       name: "strata_summary_tokens_total",
       help: "Tokens of the summaries saved by compactions.",
@@ -54,10 +60,20 @@ export function metrics(): Metrics {
   return (holder.strataMetrics ??= createMetrics());
 }
 
-export function recordTurn(outcome: "complete" | "stopped" | "error", promptTokens?: number): void {
+export function recordTurn(outcome: "complete" | "stopped" | "error", usage?: CallUsage): void {
   const m = metrics();
   m.turns.inc({ outcome });
-  if (promptTokens) m.promptTokens.inc(promptTokens);
+  if (usage?.promptTokens) m.promptTokens.inc(usage.promptTokens);
+  recordCallUsage("chat", usage);
+}
+
+/** What one model call cost, as the server reported it (nothing when it reported nothing). */
+export function recordCallUsage(kind: "chat" | "summary", usage: CallUsage | undefined): void {
+  if (!usage) return;
+  const { modelTokens } = metrics();
+  modelTokens.inc({ kind, type: "prompt" }, usage.promptTokens);
+  modelTokens.inc({ kind, type: "cached" }, usage.cachedTokens);
+  modelTokens.inc({ kind, type: "completion" }, usage.completionTokens);
 }
 
 /** The attempts of one saved (or refused) change, and the summary tokens it stored. */

@@ -8,6 +8,7 @@ import { logger } from "../log/logger";
 import { warmTokenCounting } from "../llm/token-pool";
 import { runBackgroundCompaction } from "../chat/compressor";
 import { runningTurnCount, stopAllTurns, stopTurns } from "../chat/running-turns";
+import { answerRoutedApproval } from "../chat/approval-ops";
 import { startQueue, stopQueue } from "../queue";
 import { closeMcpPool } from "../mcp/pool";
 
@@ -23,10 +24,13 @@ export async function startServer(): Promise<void> {
     logger.info("embedded database: background work runs in-process (no queue)");
     return;
   }
-  listenForStops((conversationId) => {
-    const stopped = stopTurns(conversationId);
-    if (stopped > 0) logger.info({ conversationId, stopped }, "stopped by another instance");
-  });
+  listenForStops(
+    (conversationId) => {
+      const stopped = stopTurns(conversationId);
+      if (stopped > 0) logger.info({ conversationId, stopped }, "stopped by another instance");
+    },
+    (payload) => void answerRoutedApproval(payload),
+  );
   if (settings.STRATA_QUEUE === "0") return;
   // A queue that cannot start leaves the work in-process; /api/health reports why.
   await startQueue(settings.DATABASE_URL, ({ userId, conversationId }) => runBackgroundCompaction(userId, conversationId)).catch(

@@ -157,7 +157,7 @@ describe("a stdio server (server-everything)", () => {
     }
     const [result] = toolResults(events);
     expect(result).toMatchObject({ toolOutcome: "failed" });
-    expect(result!.content).toMatch(/stopped by the user/);
+    expect(result!.content).toMatch(/stopped this call/);
     expect(result!.toolDurationMs!).toBeLessThan(5000);
     expect(model.requests).toHaveLength(1);
   });

@@ -165,5 +165,13 @@ describe("against the outside model", () => {
     }
     const cache = outside.promptCache();
     expect(cache.cachedTokens / cache.promptTokens).toBeGreaterThan(0.6);
+    // The summary model is the chat model: summary requests are the chat request plus one
+    // instruction, so they offer the chat's tools and a cache serves most of them.
+    const toolsOf = (kind: "chat" | "summary") => outside.requests().filter((r) => r.kind === kind).map((r) => (r.body as { tools?: unknown }).tools);
+    const offered = toolsOf("summary").filter((tools) => tools !== undefined);
+    expect(offered.length).toBeGreaterThan(0);
+    for (const tools of offered) expect(tools).toEqual(toolsOf("chat")[0]);
+    // Back-to-back turns at a 4k window: a compaction forced at the hard limit uses the compact framing (about 74% when none is).
+    expect(cache.summaryCachedTokens / cache.summaryPromptTokens).toBeGreaterThan(0.6);
   }, 180_000);
 });

@@ -7,13 +7,14 @@
 import fs from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { DEFAULT_SETTINGS } from "../../lib/compression/settings";
 import * as ops from "../../lib/chat/operations";
 import { appendMessages } from "../../lib/db/messages";
 import { claimImport, updateImport } from "../../lib/db/imports";
 import type { ActionResult } from "../../lib/errors";
 import { setupHarness } from "../support/harness";
+import { waitForApproval } from "../../lib/chat/tools/approval";
 import { bearer, signIn, signUp, type TestUser } from "../support/accounts";
 import { createMcpServer } from "../../lib/db/mcp-servers";
 
@@ -78,6 +79,8 @@ const MINIMAL_EXPORT = {
   attempts: [],
 };
 
+const PRICE = { model: "matrix-model", inputPerMillion: 1, cachedInputPerMillion: 0.1, outputPerMillion: 2 };
+
 const ROUTES: Record<string, Partial<Record<Method, RouteCase>>> = {
   "/api/conversations": { GET: { scope: "user" }, POST: { scope: "user", body: { title: "matrix" } } },
   "/api/conversations/[id]": {
@@ -90,11 +93,15 @@ const ROUTES: Record<string, Partial<Record<Method, RouteCase>>> = {
     POST: { scope: "owned", id: conversation, body: { content: "Hello from the matrix" } },
   },
   "/api/conversations/[id]/stop": { POST: { scope: "owned", id: conversation } },
+  // A call waits on the fixture's conversation (registered in beforeAll) for the owner's answer.
+  "/api/conversations/[id]/tool-approvals": { POST: { scope: "owned", id: conversation, body: { callId: "matrix_route_call", approved: false } } },
   "/api/conversations/[id]/versions": { POST: { scope: "owned", id: conversation, body: (f: Fixture) => ({ messageId: f.lastMessageId }) } },
   "/api/conversations/[id]/compact": { POST: { scope: "owned", id: conversation, body: { preview: true } } },
   "/api/conversations/[id]/context": { GET: { scope: "owned", id: conversation } },
   "/api/conversations/[id]/changes": { GET: { scope: "owned", id: conversation } },
   "/api/conversations/[id]/attempts": { GET: { scope: "owned", id: conversation } },
+  "/api/conversations/[id]/cost": { GET: { scope: "owned", id: conversation } },
+  "/api/prices": { GET: { scope: "admin" }, PUT: { scope: "admin", body: PRICE } },
   "/api/conversations/[id]/settings": {
     GET: { scope: "owned", id: conversation },
     PATCH: { scope: "owned", id: conversation, body: { keepRecentCount: 6 } },
@@ -131,6 +138,9 @@ const ACTIONS: Record<keyof typeof actions, ActionCase> = {
   contextMeterAction: { scope: "owned", args: viaId },
   pinMessageAction: { scope: "owned", args: (f) => [{ conversationId: f.conversationId, seq: 3, pinned: true }] },
   stopTurnAction: { scope: "owned", args: viaId },
+  answerToolApprovalAction: { scope: "owned", args: (f) => [{ conversationId: f.conversationId, callId: "matrix_action_call", approved: false }] },
+  allowedToolsAction: { scope: "owned", args: viaId },
+  disallowToolAction: { scope: "owned", args: (f) => [{ conversationId: f.conversationId, server: "files", toolName: "files__write_file" }] },
   rewindAction: { scope: "owned", args: (f) => [{ conversationId: f.conversationId, turns: 1 }], fresh: true },
   switchVersionAction: { scope: "owned", args: (f) => [{ conversationId: f.conversationId, messageId: f.lastMessageId }] },
   compactNowAction: { scope: "owned", args: (f) => [{ conversationId: f.conversationId, preview: true }] },
@@ -151,6 +161,7 @@ const ACTIONS: Record<keyof typeof actions, ActionCase> = {
   deleteToolServerAction: { scope: "admin", args: (f) => [f.toolServerId], fresh: true, session: true },
   conversationToolServersAction: { scope: "owned", args: viaId },
   setConversationToolServerAction: { scope: "owned", args: (f) => [{ conversationId: f.conversationId, serverId: f.toolServerId, on: true }] },
+  savePriceAction: { scope: "admin", args: () => [PRICE] },
   listTokensAction: { scope: "user", session: true },
   createTokenAction: { scope: "user", args: () => [{ name: "matrix", expiresInDays: 30 }], session: true },
   revokeTokenAction: { scope: "owned", args: (f) => [f.tokenId], fresh: true, session: true },
@@ -178,6 +189,7 @@ let other: TestUser & { cookie: string };
 let ownerAuth: Record<string, string>;
 let otherAuth: Record<string, string>;
 let shared: Fixture;
+const approvalsEnd = new AbortController();
 
 /** A conversation of the owner with four messages, a compaction over the first two, and a token. */
 async function makeFixture(): Promise<Fixture> {
@@ -220,7 +232,12 @@ beforeAll(async () => {
   // The other user comes with a session cookie, and the Origin a browser sends with it: both ways in are covered.
   otherAuth = { cookie: other.cookie, origin: "http://localhost" };
   shared = await makeFixture();
+  // The calls the approval route and action answer (as a turn would register them).
+  for (const callId of ["matrix_route_call", "matrix_action_call"]) {
+    void waitForApproval({ userId: owner.id, conversationId: shared.conversationId, callId, timeoutMs: 600_000, signal: approvalsEnd.signal });
+  }
 });
+afterAll(() => approvalsEnd.abort());
 
 function request(method: Method, url: string, auth: Record<string, string>, body: unknown): Request {
   return new Request(`http://localhost${url}`, {
@@ -258,7 +275,8 @@ describe("every route handler checks who is asking", () => {
       expect(exported.filter((method) => !ROUTES[route]?.[method]), "add the method to ROUTES").toEqual([]);
     });
     for (const [method, rule] of Object.entries(ROUTES[route] ?? {}) as [Method, RouteCase][]) {
-      it(`${method} ${route}: 401 without a session, ${rule.scope === "owned" ? "404" : "only their own"} for another user, success for the owner`, async () => {
+      const strangerGets = { owned: "404", admin: "403", user: "only their own" }[rule.scope];
+      it(`${method} ${route}: 401 without a session, ${strangerGets} for another user, success for the owner`, async () => {
         const fixture = rule.fresh ? await makeFixture() : shared;
         const anonymous = await callRoute(file, method, rule, fixture, {});
         expect(anonymous.status, anonymous.text).toBe(401);
@@ -266,6 +284,9 @@ describe("every route handler checks who is asking", () => {
         if (rule.scope === "owned") {
           expect(stranger.status, stranger.text).toBe(404);
           expect(JSON.parse(stranger.text)).toMatchObject({ error: { code: "not_found" } });
+        } else if (rule.scope === "admin") {
+          expect(stranger.status, stranger.text).toBe(403);
+          expect(JSON.parse(stranger.text)).toMatchObject({ error: { code: "forbidden" } });
         } else {
           expect(stranger.status, stranger.text).toBeLessThan(300);
           expect(stranger.text).not.toContain(fixture.conversationId);

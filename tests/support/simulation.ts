@@ -82,6 +82,10 @@ export type SimResult = {
   passes: { median: number; max: number; perFact: number[] };
   /** Share of the chat requests' prompt tokens a provider's prefix cache could serve (the outside model's rule and count). */
   cachedShare: number;
+  /** The same for the summary requests, and for all prompt tokens (chat and summary requests together). */
+  summaryPromptTokens: number;
+  summaryCachedShare: number;
+  allCachedShare: number;
   violations: Violation[];
   /** Every summary written (superseded ones too), with the range it covers. */
   summaries: { fromSeq: number; toSeq: number; level: number; summary: string }[];
@@ -91,6 +95,23 @@ type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K>
 
 const TOOLS_ON_WIRE = TOOL_DEFINITIONS as unknown as outside.ToolShape[];
 
+type Body = { messages: outside.Message[]; tools?: outside.ToolShape[] };
+
+/** The outside model's prefix cache over one conversation: chat and summary requests, each against the newest of both kinds. */
+export class PrefixCache {
+  private last: Record<"chat" | "summary", Body | undefined> = { chat: undefined, summary: undefined };
+  readonly totals = { chat: { prompt: 0, cached: 0 }, summary: { prompt: 0, cached: 0 } };
+
+  /** Records a request; returns what the cache could serve of it. */
+  see(kind: "chat" | "summary", body: Body): number {
+    const cached = outside.cachedAfter([this.last.chat, this.last.summary], body);
+    this.last[kind] = body;
+    this.totals[kind].prompt += outside.promptTokens(body);
+    this.totals[kind].cached += cached;
+    return cached;
+  }
+}
+
 /** The outside model as the engine's Summarizer, in-process: same rules as its HTTP server. */
 export class OutsideSummarizer implements Summarizer {
   calls = 0;
@@ -98,11 +119,14 @@ export class OutsideSummarizer implements Summarizer {
   completionTokens = 0;
   /** What the summary calls cost, by the outside count: what they were sent. */
   promptTokens = 0;
+  /** Every request as the outside model received it. */
+  readonly requests: Body[] = [];
   private readonly rng: () => number;
 
   constructor(
     private readonly spec: SummarizerSpec,
     seed: number,
+    private readonly cache = new PrefixCache(),
   ) {
     this.rng = outside.mulberry32(seed);
   }
@@ -110,8 +134,12 @@ export class OutsideSummarizer implements Summarizer {
   async complete(request: SummaryRequest): Promise<SummaryReply> {
     this.calls++;
     const messages = request.messages as unknown as outside.Message[];
-    this.promptTokens += outside.promptTokens({ messages });
-    if (outside.classify({ messages }) !== "summary") throw new Error("the outside model did not see a summary request");
+    const body: Body = { messages, ...(request.tools?.length ? { tools: request.tools as unknown as outside.ToolShape[] } : {}) };
+    this.requests.push(body);
+    this.promptTokens += outside.promptTokens(body);
+    const cached = this.cache.see("summary", body);
+    if (process.env.SIM_CACHE) console.log(`  summary prompt ${outside.promptTokens(body)} cached ${cached} ${outside.trailingInstruction(messages)?.split("\n")[1]?.slice(0, 200) ?? "(compact)"}`);
+    if (outside.classify(body) !== "summary") throw new Error("the outside model did not see a summary request");
     if (this.spec.failRate && this.rng() < this.spec.failRate) {
       this.failures++;
       throw new Error("500 The server had an error while processing your request.");
@@ -141,7 +169,7 @@ export class MemoryStore {
   readonly messages: TranscriptMessage[] = [];
   readonly compactions = new Map<string, CompactionRecord & { supersededById?: string }>();
 
-  constructor(private readonly base: Pick<Transcript, "conversationId" | "model" | "systemPrompt" | "systemPromptTokens"> & { toolTokens?: number }) {}
+  constructor(private readonly base: Pick<Transcript, "conversationId" | "model" | "systemPrompt" | "systemPromptTokens" | "tools"> & { toolTokens?: number }) {}
 
   append(message: DistributiveOmit<TranscriptMessage, "seq">): TranscriptMessage {
     const stored = { ...message, seq: this.messages.length + 1 } as TranscriptMessage;
@@ -327,13 +355,16 @@ export function requestText(messages: ChatMessage[]): string {
   return messages.map((m) => [m.content ?? "", ...(m.role === "assistant" ? (m.tool_calls ?? []).map((c) => c.function.arguments) : [])].join("\n")).join("\n");
 }
 
+const share = (part: number, whole: number) => (whole > 0 ? part / whole : 0);
+
 export async function simulate(scenario: Scenario): Promise<SimResult> {
   const seed = scenario.seed ?? 1;
   // Usage that goes missing at random has its own generator: the conversation is the script's.
   const rng = outside.mulberry32(seed * 104_729 + scenario.window);
   const settings: CompressionSettings = { ...DEFAULT_SETTINGS, preserveFactLines: false, ...scenario.settings };
   const tokens = createTokenCounter();
-  const summarizer = new OutsideSummarizer(scenario.summarizer, seed);
+  const prefixCache = new PrefixCache();
+  const summarizer = new OutsideSummarizer(scenario.summarizer, seed, prefixCache);
   let id = 0;
   const manager = new AutoCompressionManager({
     summarizer,
@@ -348,13 +379,13 @@ export async function simulate(scenario: Scenario): Promise<SimResult> {
     model: "outside-small",
     systemPrompt,
     systemPromptTokens: countMessageTokens({ role: "system", content: systemPrompt }),
+    tools: TOOL_DEFINITIONS,
   });
   const budget = () => manager.budget(store.active(), settings);
   const violations: Violation[] = [];
   const facts: { seq: number; probe: string }[] = [];
   const result = { requests: 0, maxRequestShare: 0, overWindow: 0, maxSummaryBlocks: 0, truncations: 0, promptTokens: 0 };
   let lastRequest = "";
-  let previousBody: { messages: outside.Message[]; tools: outside.ToolShape[] } | undefined;
   let cachedTokens = 0;
   let toolCallCount = 0;
   let added = 0;
@@ -427,11 +458,10 @@ export async function simulate(scenario: Scenario): Promise<SimResult> {
     const { messages } = manager.buildRequest(active, settings);
     const body = { messages: messages as unknown as outside.Message[], tools: TOOLS_ON_WIRE };
     const serverTokens = outside.promptTokens(body);
-    const cached = outside.cachedTokens(previousBody, body);
+    const cached = prefixCache.see("chat", body);
     // SIM_CACHE: what each request could take from the provider's prefix cache.
     if (process.env.SIM_CACHE) console.log(`  t${turn} prompt ${serverTokens} cached ${cached} [${active.compactions.map((c) => `L${c.level}:${c.summaryTokens}`).join(" ")}]`);
     cachedTokens += cached;
-    previousBody = body;
     result.requests++;
     result.promptTokens += serverTokens;
     result.maxRequestShare = Math.max(result.maxRequestShare, serverTokens / scenario.window);
@@ -509,6 +539,9 @@ export async function simulate(scenario: Scenario): Promise<SimResult> {
     messages: store.messages.length,
     passes: { median: perFact.length ? perFact[Math.floor((perFact.length - 1) / 2)]! : 0, max: Math.max(0, ...perFact), perFact },
     cachedShare: result.promptTokens > 0 ? cachedTokens / result.promptTokens : 0,
+    summaryPromptTokens: prefixCache.totals.summary.prompt,
+    summaryCachedShare: share(prefixCache.totals.summary.cached, prefixCache.totals.summary.prompt),
+    allCachedShare: share(prefixCache.totals.chat.cached + prefixCache.totals.summary.cached, prefixCache.totals.chat.prompt + prefixCache.totals.summary.prompt),
     summaryCalls: summarizer.calls,
     failedSummaryCalls: summarizer.failures,
     summaryCallsPer100Turns: (summarizer.calls / scenario.turns) * 100,

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import OpenAI, { APIConnectionError, APIError } from "openai";
 import type { ChatCompletionChunk, ChatCompletionCreateParamsNonStreaming, ChatCompletionMessageParam, ChatCompletionTool } from "openai/resources/chat/completions";
 import { afterEach, describe, expect, it } from "vitest";
-import { MIXED_CHOICES, isSalient, materialOf, splitSentences, stripLabel, summarize, type Message } from "../support/outside-model/behaviour";
+import { MIXED_CHOICES, asksForTitle, cachedAfter, classify, isSalient, materialOf, promptTokens, splitSentences, stripLabel, summarize, type Message } from "../support/outside-model/behaviour";
 import { startOutsideModel, type OutsideModel, type OutsideModelOptions, type SummaryMode } from "../support/outside-model/server";
 
 const own = (text: string) => Math.ceil(text.length / 4);
@@ -72,6 +72,40 @@ describe("pure rules", () => {
     expect(stripLabel("[Summary of messages 1–20 (level 1)] [user #4]: We met.")).toBe("We met.");
   });
 
+  it("reads a request that ends by asking for a summary: a summary request, tools or not, about the span it counts back", () => {
+    const tools = [{ type: "function", function: { name: "current_time" } }];
+    const chatPart: Message[] = [
+      { role: "system", content: "You are helpful." },
+      { role: "user", content: "A." },
+      { role: "assistant", content: "B." },
+      { role: "user", content: "C." },
+      { role: "assistant", content: "D." },
+      { role: "user", content: "E." },
+    ];
+    const ask = (text: string): Message[] => [...chatPart, { role: "user", content: text }];
+    const request = ask("[tag]\nSummarize the 2 messages above that end 1 message before this one. Start with a title line.");
+    expect(classify({ messages: request, tools })).toBe("summary");
+    expect(materialOf(request)).toBe("C.\nD.");
+    expect(asksForTitle(request)).toBe(true);
+    expect(materialOf(ask("Merge the 3 summaries above that end right before this one."))).toBe("C.\nD.\nE.");
+    // A user asking the chat for a summary names no span: that is a chat turn.
+    expect(classify({ messages: ask("Summarize the article above, please."), tools })).toBe("chat");
+    expect(classify({ messages: chatPart, tools })).toBe("chat");
+  });
+
+  it("serves a request from the newest chat or summary request, whichever shares the longer prefix", () => {
+    const long = (label: string) => `${label} ${"word ".repeat(1200)}`;
+    const chatRequest: Message[] = [{ role: "system", content: long("system") }, { role: "user", content: "hello" }];
+    const summaryRequest: Message[] = [...chatRequest, { role: "assistant", content: "hi" }, { role: "user", content: "Summarize the 1 messages above that end 1 message before this one." }];
+    const shared = cachedAfter([{ messages: chatRequest }, undefined], { messages: summaryRequest });
+    expect(shared).toBeGreaterThanOrEqual(1024);
+    expect(shared % 128).toBe(0);
+    expect(shared).toBeLessThanOrEqual(promptTokens({ messages: chatRequest }));
+    const other: Message[] = [{ role: "system", content: long("other") }, { role: "user", content: "x" }];
+    expect(cachedAfter([{ messages: other }, { messages: summaryRequest }], { messages: [...chatRequest, { role: "user", content: "again" }] })).toBe(shared);
+    expect(cachedAfter([{ messages: other }, undefined], { messages: chatRequest })).toBe(0);
+  });
+
   it("splits on newlines and after sentence punctuation", () => {
     expect(splitSentences("One. Two!  Three?\nfour\n\n five.")).toEqual(["One.", "Two!", "Three?", "four", "five."]);
   });
@@ -95,6 +129,42 @@ describe("pure rules", () => {
   });
 });
 
+describe("cached tokens in usage", () => {
+  // 1,300 of its own tokens, the same in every request below.
+  const preamble = "Summarize the conversation and keep every number. ".repeat(104);
+  const material = (n: number): ChatCompletionMessageParam[] => [
+    { role: "system", content: preamble },
+    { role: "user", content: `Turn ${n}: the code is ${n * 7}.` },
+  ];
+
+  it("a summary request reports the prefix it shares with the previous one, in 128-token steps from 1,024", async () => {
+    const { model, client } = await start();
+    const first = await client.chat.completions.create({ model: "outside-small", messages: material(1) });
+    const second = await client.chat.completions.create({ model: "outside-small", messages: material(2) });
+    expect(first.usage?.prompt_tokens_details?.cached_tokens).toBe(0);
+    // The system message (4 + 1,300 tokens) is shared; the user message differs from its 6th character on (1 token).
+    const shared = Math.floor((4 + own(preamble) + 1) / 128) * 128;
+    expect(second.usage?.prompt_tokens_details?.cached_tokens).toBe(shared);
+    expect(model.requests().map((r) => r.cachedTokens)).toEqual([0, shared]);
+  });
+
+  it("a chat request is served from the previous chat request only, streamed usage included", async () => {
+    const { model, client } = await start();
+    const tools: ChatCompletionTool[] = [{ type: "function", function: { name: "noop", parameters: { type: "object", properties: {} } } }];
+    const chat = (n: number) => ({ model: "outside-small", messages: [{ role: "system" as const, content: `You chat. ${preamble}` }, ...material(n).slice(1)], tools });
+    await client.chat.completions.create({ model: "outside-small", messages: material(1) });
+    const cachedOf = async (n: number) => {
+      let cached: number | undefined;
+      const stream = await client.chat.completions.create({ ...chat(n), stream: true, stream_options: { include_usage: true } });
+      for await (const chunk of stream) if (chunk.usage) cached = chunk.usage.prompt_tokens_details?.cached_tokens;
+      return cached;
+    };
+    expect(await cachedOf(1)).toBe(0);
+    expect(await cachedOf(2)).toBeGreaterThanOrEqual(1024);
+    expect(model.requests().map((r) => r.kind)).toEqual(["summary", "chat", "chat"]);
+  });
+});
+
 describe("summary modes over HTTP", () => {
   it("extractive keeps the salient sentences, with usage by its own count", async () => {
     const { model, client } = await start();
@@ -105,8 +175,9 @@ describe("summary modes over HTTP", () => {
       prompt_tokens: SUMMARY_PROMPT_TOKENS,
       completion_tokens: own(EXPECTED.extractive),
       total_tokens: SUMMARY_PROMPT_TOKENS + own(EXPECTED.extractive),
+      prompt_tokens_details: { cached_tokens: 0 },
     });
-    expect(model.requests()).toMatchObject([{ kind: "summary", promptTokens: SUMMARY_PROMPT_TOKENS, status: 200, reply: { text: EXPECTED.extractive } }]);
+    expect(model.requests()).toMatchObject([{ kind: "summary", promptTokens: SUMMARY_PROMPT_TOKENS, cachedTokens: 0, status: 200, reply: { text: EXPECTED.extractive } }]);
     expect(model.stats()).toEqual({ chat: 0, summary: 1, failed: 0, overWindow: 0 });
   });
 
@@ -529,5 +600,68 @@ describe("independence", () => {
       for (const specifier of specifiers) expect(specifier, `${file} imports ${specifier}`).toMatch(/^(node:|zod$|\.\/[\w-]+$)/);
       expect(text).not.toMatch(/tiktoken/);
     }
+  });
+});
+
+describe("chat modes and half_facts (recall)", () => {
+  const searchTool: ChatCompletionTool = {
+    type: "function",
+    function: {
+      name: "look_back",
+      description: "Search the history of this conversation.",
+      parameters: { type: "object", properties: { limit: { type: "integer" }, words: { type: "string" } }, required: ["words"] },
+    },
+  };
+  const otherTool: ChatCompletionTool = { type: "function", function: { name: "current_time", description: "The time.", parameters: { type: "object", properties: {} } } };
+  const ask: ChatCompletionMessageParam[] = [
+    { role: "system", content: "You are helpful." },
+    { role: "user", content: "hello. The code name of project k113 is v100113." },
+    { role: "assistant", content: "ok" },
+    { role: "user", content: "<<recall k120>>" },
+  ];
+
+  it("search: a word it cannot see is looked up with an offered search tool, then answered from the result only", async () => {
+    const { client } = await start({ chatMode: "search" });
+    const first = await client.chat.completions.create({ model: "m", messages: ask, tools: [otherTool, searchTool] });
+    const call = first.choices[0]!.message.tool_calls?.[0];
+    expect(call?.type === "function" ? { name: call.function.name, args: JSON.parse(call.function.arguments) } : null).toEqual({ name: "look_back", args: { words: "k120" } });
+    const answered = await client.chat.completions.create({
+      model: "m",
+      tools: [otherTool, searchTool],
+      messages: [
+        ...ask,
+        { role: "assistant", content: null, tool_calls: [call!] },
+        { role: "tool", tool_call_id: call!.id, content: "#40 (user): The code name of project k120 is v100120.\n#3 (user): unrelated k113 words." },
+      ],
+    });
+    expect(answered.choices[0]!.message.content).toBe("#40 (user): The code name of project k120 is v100120.");
+    // A word it can see is answered at once; without a search tool it says what it sees.
+    const seen = await client.chat.completions.create({ model: "m", messages: [...ask.slice(0, 3), { role: "user", content: "<<recall k113>>" }], tools: [searchTool] });
+    expect(seen.choices[0]!.message.content).toBe("The code name of project k113 is v100113.");
+    const noTool = await client.chat.completions.create({ model: "m", messages: ask, tools: [otherTool] });
+    expect(noTool.choices[0]!.message.content).toBe("NOT FOUND");
+  });
+
+  it("ignore: never calls a tool, not even when told to", async () => {
+    const { client } = await start({ chatMode: "ignore" });
+    const unseen = await client.chat.completions.create({ model: "m", messages: ask, tools: [searchTool] });
+    expect(unseen.choices[0]!.message.tool_calls ?? []).toEqual([]);
+    expect(unseen.choices[0]!.message.content).toBe("NOT FOUND");
+    const told = await client.chat.completions.create({ model: "m", messages: [{ role: "user", content: '<<tool current_time {"a":1}>>' }], tools: [otherTool] });
+    expect(told.choices[0]!.message.tool_calls ?? []).toEqual([]);
+  });
+
+  it("half_facts keeps about half of the fact sentences, every other salient sentence, and varies from pass to pass", () => {
+    const facts = Array.from({ length: 200 }, (_, i) => `The code name of project k${100 + i} is v${100_000 + i}.`);
+    const material = [...facts, "We met Ada Lovelace there.", "plain words only here."].join("\n");
+    const text = summarize(material, "half_facts", undefined, false).text;
+    const kept = facts.filter((fact) => text.includes(fact)).length;
+    expect(kept).toBeGreaterThan(70);
+    expect(kept).toBeLessThan(130);
+    expect(text).toContain("We met Ada Lovelace there.");
+    expect(text).not.toContain("plain words only here.");
+    let state = 1;
+    const other = summarize(material, "half_facts", undefined, false, () => ((state = (state * 48271) % 2147483647) / 2147483647)).text;
+    expect(other).not.toBe(text);
   });
 });

@@ -1,11 +1,12 @@
 import { headers } from "next/headers";
 import { redirect } from "next/navigation";
-import { listSessions, listTokens } from "@/lib/chat/operations";
+import { accountCost, listSessions, listTokens } from "@/lib/chat/operations";
 import { requirePageUser } from "@/lib/auth/current-user";
 import { SignOutButton } from "@/components/auth/SignOutButton";
 import { TokenManager } from "@/components/account/TokenManager";
 import { SessionList } from "@/components/account/SessionList";
 import { PasswordChange } from "@/components/account/PasswordChange";
+import { AccountCost } from "@/components/account/AccountCost";
 
 export const dynamic = "force-dynamic";
 
@@ -14,7 +15,7 @@ export default async function AccountPage() {
   const requestHeaders = await headers();
   // Tokens and sessions are the browser session's business (as for their actions): not shown to an API token.
   if (requestHeaders.has("authorization")) redirect("/sign-in");
-  const [tokens, sessions] = await Promise.all([listTokens(user), listSessions(user, requestHeaders)]);
+  const [tokens, sessions, cost] = await Promise.all([listTokens(user), listSessions(user, requestHeaders), accountCost(user)]);
   return (
     <div className="min-h-0 flex-1 overflow-y-auto">
       <header className="sticky top-0 z-10 flex h-12 items-center gap-3 border-b border-neutral-200 bg-white/90 px-6 backdrop-blur dark:border-neutral-800 dark:bg-neutral-950/90">
@@ -32,6 +33,7 @@ export default async function AccountPage() {
           </div>
           <SignOutButton />
         </section>
+        <AccountCost cost={cost} />
         <TokenManager initialTokens={tokens} />
         <SessionList initialSessions={sessions} />
         <PasswordChange email={user.email} />

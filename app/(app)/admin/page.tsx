@@ -1,11 +1,12 @@
 import { notFound } from "next/navigation";
-import { adminSettings, listToolServers, modelInfoIfAvailable } from "@/lib/chat/operations";
+import { adminSettings, listToolServers, modelInfoIfAvailable, prices } from "@/lib/chat/operations";
 import { ToolServersAdmin } from "@/components/admin/ToolServersAdmin";
 import { requirePageUser } from "@/lib/auth/current-user";
 import { DEFAULT_SETTINGS } from "@/lib/compression/settings";
-import { REQUEST_OVERHEAD_TOKENS } from "@/lib/chat/tool-set";
+import { requestOverheadTokens } from "@/lib/chat/tool-set";
 import { SettingsForm } from "@/components/settings/SettingsForm";
 import { SignupSwitch } from "@/components/account/SignupSwitch";
+import { PriceTable } from "@/components/account/PriceTable";
 import { authConfig } from "@/lib/auth/config";
 import { saveDefaultsAction } from "@/app/actions";
 
@@ -15,25 +16,29 @@ export default async function AdminPage() {
   const user = await requirePageUser();
   // Not the admin: the page does not exist for them.
   if (user.role !== "admin") notFound();
-  const [{ defaults, signupsOpen }, info, toolServers] = await Promise.all([adminSettings(user), modelInfoIfAvailable(), listToolServers(user)]);
+  const [{ defaults, signupsOpen }, info, priceList, toolServers] = await Promise.all([
+    adminSettings(user),
+    modelInfoIfAvailable(),
+    prices(user),
+    listToolServers(user),
+  ]);
   return (
     <div className="min-h-0 flex-1 overflow-y-auto">
       <header className="sticky top-0 z-10 flex h-12 items-center gap-3 border-b border-neutral-200 bg-white/90 px-6 backdrop-blur dark:border-neutral-800 dark:bg-neutral-950/90">
         <h1 className="text-[13.5px] font-semibold">Admin</h1>
         <span className="text-[12px] text-neutral-500">Defaults for every user; each user&apos;s own settings come first.</span>
       </header>
-      <div className="mx-auto max-w-3xl px-6 pt-6">
+      <div className="mx-auto max-w-3xl space-y-6 px-6 pt-6">
         <SignupSwitch initialOpen={signupsOpen} closedByEnvironment={authConfig().STRATA_SIGNUPS === "closed"} />
-        <div className="mt-4">
-          <ToolServersAdmin initialServers={toolServers} />
-        </div>
+        <PriceTable initialPrices={priceList} models={info?.models ?? null} />
+        <ToolServersAdmin initialServers={toolServers} />
       </div>
       <SettingsForm
         initialSettings={defaults}
         defaults={DEFAULT_SETTINGS}
         models={info?.models ?? null}
         defaultModel={info?.defaultModel ?? null}
-        overheadTokens={REQUEST_OVERHEAD_TOKENS}
+        overheadTokens={requestOverheadTokens(defaults, true)}
         save={saveDefaultsAction}
       />
     </div>

@@ -1,6 +1,6 @@
 import { modelInfoIfAvailable, settingsForm } from "@/lib/chat/operations";
 import { requirePageUser } from "@/lib/auth/current-user";
-import { REQUEST_OVERHEAD_TOKENS } from "@/lib/chat/tool-set";
+import { requestOverheadTokens } from "@/lib/chat/tool-set";
 import { SettingsForm } from "@/components/settings/SettingsForm";
 import { DemoBadge } from "@/components/chat/DemoBadge";
 import { saveSettingsAction } from "@/app/actions";
@@ -25,7 +25,7 @@ export default async function SettingsPage() {
         defaults={defaults}
         models={info?.models ?? null}
         defaultModel={info?.defaultModel ?? null}
-        overheadTokens={REQUEST_OVERHEAD_TOKENS}
+        overheadTokens={requestOverheadTokens(settings, true)}
         save={saveSettingsAction}
       />
     </div>

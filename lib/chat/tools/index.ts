@@ -4,12 +4,14 @@ import type { ToolCall } from "../../compression/types";
 import { countToolsTokens, REPLY_PRIMING_TOKENS } from "../../llm/tokens";
 import { builtinSource } from "./builtin";
 import { compressContextSource } from "./compress-context";
+import { historySource } from "./history";
 import { mcpSource } from "./mcp";
 import type { ToolCallContext, ToolResult, ToolSource, ToolSourceContext, TurnTool } from "./types";
 import type { ChatTool } from "../../llm/client";
+import { untilStopped } from "./stoppable";
 
 /** In the order the request lists them; a tool's name is unique across sources (the first wins). */
-const SOURCES: readonly ToolSource[] = [builtinSource, compressContextSource, mcpSource];
+const SOURCES: readonly ToolSource[] = [builtinSource, compressContextSource, historySource, mcpSource];
 
 export type TurnToolSet = {
   tools: readonly TurnTool[];
@@ -65,6 +67,7 @@ export async function runToolCall(set: TurnToolSet, call: ToolCall, context: Too
   if (!tool) {
     return { outcome: "failed", content: `Error: unknown tool "${call.name}".`, durationMs: 0 };
   }
-  const run = await tool.run(call, context);
+  // Stop ends the wait for a running call at once; the tool gets the signal to end its work.
+  const run = await untilStopped(tool.run(call, context), context.signal);
   return { ...run, durationMs: Math.round(performance.now() - started), ...(tool.server ? { server: tool.server } : {}) };
 }

@@ -1,4 +1,4 @@
-import { buildPromptMessages, DEFAULT_SUMMARY_INSTRUCTIONS, lengthLimit } from "../prompts";
+import { buildPromptMessages, buildSharedMessages, DEFAULT_SUMMARY_INSTRUCTIONS, lengthLimit } from "../prompts";
 import { backgroundText, mergeWithModel, summaryBody, writeWithModel } from "./shared";
 import type { CompressionStrategy } from "./types";
 
@@ -6,14 +6,15 @@ import type { CompressionStrategy } from "./types";
 export const aiSummaryStrategy: CompressionStrategy = {
   name: "ai_summary",
   async summarize(input) {
-    const messages = buildPromptMessages({
+    const parts = {
       kind: "summary",
       instructions: input.settings.customPrompt.trim() || DEFAULT_SUMMARY_INSTRUCTIONS,
       extraInstructions: input.instructions,
       limits: lengthLimit(input.maxTokens, input.maxChars),
-      context: backgroundText(input),
-      body: summaryBody(input),
-    });
+    } as const;
+    const messages = input.shared
+      ? buildSharedMessages(input.shared.messages, input.shared.rangeLine, parts)
+      : buildPromptMessages({ ...parts, context: backgroundText(input), body: summaryBody(input) });
     return writeWithModel(input, messages);
   },
   merge: mergeWithModel,

@@ -1,6 +1,6 @@
 import { conversationHeader, FOLD_INTRO, MERGE_INTRO, SEPARATOR } from "../framing";
 import { renderCompactionText } from "../render";
-import { buildPromptMessages, lengthLimit, MERGE_INSTRUCTIONS } from "../prompts";
+import { buildPromptMessages, buildSharedMessages, lengthLimit, MERGE_INSTRUCTIONS } from "../prompts";
 import { callSummaryModel } from "../summary-call";
 import type { ChatMessage, CompactionRecord } from "../types";
 import { formatTranscript } from "../transcript-format";
@@ -35,13 +35,15 @@ export function mergeInstructions(context: StrategyContext): string {
 
 /** Level >= 2 merge by the summary model, used by every model-backed strategy but structured. */
 export async function mergeWithModel(input: MergeInput): Promise<StrategyOutput> {
-  const messages = buildPromptMessages({
+  const parts = {
     kind: "summary",
     instructions: mergeInstructions(input),
     extraInstructions: input.instructions,
     limits: lengthLimit(input.maxTokens, input.maxChars),
-    body: mergeBody(input.children),
-  });
+  } as const;
+  const messages = input.shared
+    ? buildSharedMessages(input.shared.messages, input.shared.rangeLine, parts)
+    : buildPromptMessages({ ...parts, body: mergeBody(input.children) });
   return writeWithModel(input, messages);
 }
 
@@ -51,6 +53,7 @@ export async function writeWithModel(input: StrategyContext & { model: string; m
     summarizer: input.summarizer,
     model: input.model,
     messages,
+    ...(input.shared?.tools ? { tools: input.shared.tools } : {}),
     maxTokens: input.maxTokens,
     temperature: input.settings.summaryTemperature,
     timeoutMs: input.settings.summaryTimeoutMs,

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { buildPromptMessages, lengthLimit, STRUCTURED_INSTRUCTIONS } from "../prompts";
+import { buildPromptMessages, buildSharedMessages, lengthLimit, STRUCTURED_INSTRUCTIONS } from "../prompts";
 import { renderSections } from "../render";
 import { callSummaryModel, SummaryFailure } from "../summary-call";
 import type { SummarySections } from "../types";
@@ -56,18 +56,20 @@ export function parseSections(text: string): SummarySections {
 }
 
 async function askForSections(context: StrategyContext, instructions: string, body: string, background?: string) {
-  const messages = buildPromptMessages({
+  const parts = {
     kind: "structured",
     instructions,
     extraInstructions: context.instructions,
     limits: lengthLimit(context.maxTokens, context.maxChars),
-    context: background,
-    body,
-  });
+  } as const;
+  const messages = context.shared
+    ? buildSharedMessages(context.shared.messages, context.shared.rangeLine, parts)
+    : buildPromptMessages({ ...parts, context: background, body });
   const { text } = await callSummaryModel({
     summarizer: context.summarizer,
     model: context.model,
     messages,
+    ...(context.shared?.tools ? { tools: context.shared.tools } : {}),
     maxTokens: context.maxTokens,
     temperature: context.settings.summaryTemperature,
     timeoutMs: context.settings.summaryTimeoutMs,

@@ -1,4 +1,5 @@
 import type { CompressionSettings } from "../settings";
+import type { SharedPrefix } from "../shared-prefix";
 import type { CompactionRecord, StrategyName, Summarizer, SummarySections, TokenCounter, TranscriptMessage } from "../types";
 
 export type StrategyContext = {
@@ -14,6 +15,8 @@ export type StrategyContext = {
   /** Count trigger: the summary is capped at this many characters (count mode keeps many small summaries). */
   maxChars?: number;
   signal?: AbortSignal;
+  /** Set when the request reuses the chat request's prefix (same model): the material is named in it, not copied. */
+  shared?: SharedPrefix;
 };
 
 export type SummarizeInput = StrategyContext & {

@@ -22,18 +22,42 @@ function firstSystemMessage(messages: readonly ChatMessage[]): string | undefine
   return first ? first.content : undefined;
 }
 
-/** "summary" when the FIRST system message carries a `[strata:` tag (fault targeting uses this too). */
+/** The last message, when it is a user message whose first line starts with a `[strata:` tag (a request that reuses a chat's prefix). */
+function trailingInstruction(messages: readonly ChatMessage[]): string | undefined {
+  const last = messages.at(-1);
+  return last?.role === "user" && last.content.trimStart().startsWith("[strata:") ? last.content : undefined;
+}
+
+/** "summary" when the FIRST system message or the trailing user message carries a `[strata:` tag (fault targeting uses this too). */
 export function requestKind(messages: readonly ChatMessage[]): RequestKind {
+  if (trailingInstruction(messages) !== undefined) return "summary";
   const system = firstSystemMessage(messages);
   return system !== undefined && system.includes("[strata:") ? "summary" : "chat";
 }
 
-/** The tag on the first line of the first system message; an unknown `[strata:*]` tag behaves like summary. */
+/** The tag on the first line of the tagged message; an unknown `[strata:*]` tag behaves like summary. */
 export function summaryKind(messages: readonly ChatMessage[]): SummaryKind | undefined {
   if (requestKind(messages) !== "summary") return undefined;
-  const firstLine = (firstSystemMessage(messages) ?? "").split("\n", 1)[0] ?? "";
+  const firstLine = (trailingInstruction(messages) ?? firstSystemMessage(messages) ?? "").split("\n", 1)[0] ?? "";
   const match = TAG_RE.exec(firstLine);
   return (match?.[1] as SummaryKind | undefined) ?? "summary";
+}
+
+const SPAN_RE = /the (\d+) (?:messages|summaries) above that end (?:(\d+) messages? before this one|right before this one)/i;
+
+/**
+ * What a summary request asks about. A trailing instruction counts its material back
+ * from itself ("the N messages above that end M messages before this one"): the rest of
+ * the request is the conversation around it. Otherwise the whole request.
+ */
+export function summaryMaterial(messages: readonly ChatMessage[]): readonly ChatMessage[] {
+  const instruction = trailingInstruction(messages);
+  if (instruction === undefined) return messages;
+  const before = messages.slice(0, -1);
+  const match = SPAN_RE.exec(instruction);
+  if (!match) return before;
+  const end = before.length - Number(match[2] ?? 0);
+  return before.slice(Math.max(0, end - Number(match[1])), Math.max(0, end));
 }
 
 // A FACT line is what lib/compression/facts.ts calls one: from "FACT key=value" to the
@@ -254,12 +278,49 @@ const RECALL_RE = /RECALL ([^\s?]+)\?/g;
 const REPLY_WORDS_RE = /REPLY_WORDS=(\d+)/;
 const TIME_RE = /what time is it|(^|\s)\/time\b/i;
 
+/** The queries of the search_history calls made since the user's last message. */
+function searchedThisTurn(messages: readonly ChatMessage[]): Set<string> {
+  const searched = new Set<string>();
+  let at = messages.length - 1;
+  while (at >= 0 && messages[at]!.role !== "user") at--;
+  for (const message of messages.slice(at + 1)) {
+    if (message.role !== "assistant" || !message.tool_calls) continue;
+    for (const call of message.tool_calls) {
+      if (call.function.name !== "search_history") continue;
+      try {
+        const query = (JSON.parse(call.function.arguments) as { query?: unknown }).query;
+        if (typeof query === "string") searched.add(query);
+      } catch {
+        // A call the demo model did not write; nothing to learn from it.
+      }
+    }
+  }
+  return searched;
+}
+
+/**
+ * RECALL answers from what the request shows; a key it cannot see is looked up with
+ * search_history when offered (once per key and turn), then answered from the results.
+ */
+function recallReply(messages: readonly ChatMessage[], keys: string[], tools: readonly OfferedTool[] | undefined): Reply {
+  const values = keys.map((key) => ({ key, value: recallFact(messages, key) }));
+  if (offers(tools, "search_history")) {
+    const searched = searchedThisTurn(messages);
+    const missing = values.find(({ key, value }) => value === undefined && !searched.has(key));
+    if (missing) return { type: "tool_call", name: "search_history", arguments: JSON.stringify({ query: missing.key }) };
+  }
+  return { type: "text", content: values.map(({ key, value }) => `${key}=${value ?? "UNKNOWN"}`).join("\n") };
+}
+
 /** The demo chat model. Rules are applied in this order; the first that matches wins. */
 export function chatReply(messages: readonly ChatMessage[], tools?: readonly OfferedTool[]): Reply {
   const last = messages[messages.length - 1];
-  if (last?.role === "tool") return { type: "text", content: `The tool returned: ${last.content}` };
-
   const user = lastUserContent(messages);
+  const keys = [...user.matchAll(RECALL_RE)].map((m) => m[1] ?? "").filter(Boolean);
+  if (last?.role === "tool") {
+    return keys.length > 0 && searchedThisTurn(messages).size > 0 ? recallReply(messages, keys, tools) : { type: "text", content: `The tool returned: ${last.content}` };
+  }
+
   if (user.includes("COMPRESS_CONTEXT") && offers(tools, "compress_context")) {
     const summary = ["Summary of the conversation so far.", ...factLines(messages)].join("\n");
     return { type: "tool_call", name: "compress_context", arguments: JSON.stringify({ summary }) };
@@ -269,11 +330,7 @@ export function chatReply(messages: readonly ChatMessage[], tools?: readonly Off
   if (TIME_RE.test(user) && offers(tools, "current_time")) {
     return { type: "tool_call", name: "current_time", arguments: "{}" };
   }
-  const keys = [...user.matchAll(RECALL_RE)].map((m) => m[1] ?? "").filter(Boolean);
-  if (keys.length > 0) {
-    const answers = keys.map((key) => `${key}=${recallFact(messages, key) ?? "UNKNOWN"}`);
-    return { type: "text", content: answers.join("\n") };
-  }
+  if (keys.length > 0) return recallReply(messages, keys, tools);
   const words = REPLY_WORDS_RE.exec(user);
   if (words) {
     const n = Math.min(Number(words[1]), MAX_REPLY_WORDS);

@@ -13,9 +13,13 @@
  *   over HTTP and keeps no request log.
  *
  * CLASSIFICATION: a request is a SUMMARY request when its first system message contains
- * "[strata:"; the tag on that message's first line picks the kind ([strata:summary],
- * [strata:structured], [strata:digest]; an unknown tag behaves like [strata:summary]).
- * Everything else is a CHAT request.
+ * "[strata:", or when its last message is a user message that starts with "[strata:" (a
+ * summary request that reuses the chat request's prefix; tools may be offered); the tag on
+ * that message's first line picks the kind ([strata:summary], [strata:structured],
+ * [strata:digest]; an unknown tag behaves like [strata:summary]). Everything else is a
+ * CHAT request. A trailing instruction names its material by counting back from itself,
+ * "the N messages (or summaries) above that end M messages before this one" (or "right
+ * before this one"): the summary is written from those N messages only.
  *
  * FACT LINES: wherever "FACT key=value" (key without spaces or "=") occurs on a line of any
  * message of the request (system messages and assistant tool-call argument strings included),
@@ -34,7 +38,9 @@
  *                         message with whitespace collapsed to single spaces.
  *
  * CHAT REQUESTS (the demo model), first matching rule wins; "user text" = the last user message:
- *   1. last message is a tool result       → "The tool returned: <content>"
+ *   1. last message is a tool result       → "The tool returned: <content>", unless the user text has RECALL keys
+ *                                            and search_history was called since it: then rule 4 again
+ *                                            (the results are in the request now)
  *   2. user text has COMPRESS_CONTEXT and tools include compress_context
  *                                          → tool call compress_context {"summary":"Summary of the conversation
  *                                            so far.\n<FACT lines joined by \n>"}
@@ -42,7 +48,10 @@
  *                                          → tool call current_time with arguments "{}"
  *   4. user text has "RECALL key?" (one or more) → one line "key=value" per key, in order, joined by "\n";
  *                                            value from the LAST "FACT key=value" anywhere in the request
- *                                            (system summaries included), else "key=UNKNOWN"
+ *                                            (system summaries and tool results included), else "key=UNKNOWN";
+ *                                            but a key it cannot see, with search_history offered and not yet
+ *                                            called for that key since the user text → tool call search_history
+ *                                            {"query":"<key>"} (one key per call, in order)
  *   5. user text has REPLY_WORDS=n         → exactly n lorem-like lowercase words separated by single
  *                                            spaces, seeded by the user text (n capped at 50000)
  *   6. otherwise                           → Markdown echo: "**Demo model** — you said: “…”" (first 40
@@ -68,7 +77,7 @@ import type http from "node:http";
 import type { ChatMessage } from "../../compression/types";
 import { countRequestTokens, countTextTokens, type ToolDefinitionLike } from "../tokens";
 import { DEMO_SERVER_MODELS } from "../models";
-import { chatReply, hash32, requestKind, summaryKind, summaryReply, type Reply } from "./behaviour";
+import { chatReply, hash32, requestKind, summaryKind, summaryMaterial, summaryReply, type Reply } from "./behaviour";
 import { readBody, requestSignal, sendError, sendJson, serve, sleep, splitWords, writeEvent, type HttpService } from "./http";
 
 export { splitWords } from "./http";
@@ -135,7 +144,7 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
     if (signal.aborted) return;
 
     const reply: Reply =
-      kind === "summary" ? { type: "text", content: summaryReply(summaryKind(messages)!, messages) } : chatReply(messages, tools);
+      kind === "summary" ? { type: "text", content: summaryReply(summaryKind(messages)!, summaryMaterial(messages)) } : chatReply(messages, tools);
     const usage = {
       prompt_tokens: countRequestTokens(messages, model, tools),
       completion_tokens:

@@ -9,14 +9,16 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 
 const object = (properties = {}) => ({ type: "object", properties });
+// Every tool claims to be read-only, so that calls run without waiting for a user's approval.
+const readOnly = { readOnlyHint: true };
 
 const tools = [
-  { name: "ok", description: "Answers 'fine'.", inputSchema: object(), annotations: { readOnlyHint: true } },
-  { name: "hang", description: "Never answers.", inputSchema: object() },
-  { name: "crash", description: "Exits the server process mid-call.", inputSchema: object() },
-  { name: "big", description: "Answers with `mb` megabytes of text.", inputSchema: object({ mb: { type: "number" } }) },
-  { name: "malformed", description: "Answers with content that is not MCP content.", inputSchema: object() },
-  { name: "image", description: "Answers with an image and a resource link.", inputSchema: object() },
+  { name: "ok", description: "Answers 'fine'.", inputSchema: object(), annotations: readOnly },
+  { name: "hang", description: "Never answers.", inputSchema: object(), annotations: readOnly },
+  { name: "crash", description: "Exits the server process mid-call.", inputSchema: object(), annotations: readOnly },
+  { name: "big", description: "Answers with `mb` megabytes of text.", inputSchema: object({ mb: { type: "number" } }), annotations: readOnly },
+  { name: "malformed", description: "Answers with content that is not MCP content.", inputSchema: object(), annotations: readOnly },
+  { name: "image", description: "Answers with an image and a resource link.", inputSchema: object(), annotations: readOnly },
   // Invalid: an input schema must be an object schema.
   { name: "broken", description: "Listed with an invalid input schema.", inputSchema: { type: "string" } },
 ];

@@ -2,14 +2,14 @@
 // (see README.md): the point is a second, independently written opinion on what a
 // model says, so the app's own assumptions cannot leak into the checks.
 
-export const SUMMARY_MODES = ["extractive", "terse", "verbose", "cut", "empty", "foreign", "drop_facts", "lossy", "prose", "mixed"] as const;
+export const SUMMARY_MODES = ["extractive", "terse", "verbose", "cut", "empty", "foreign", "drop_facts", "lossy", "half_facts", "prose", "mixed"] as const;
 export type SummaryMode = (typeof SUMMARY_MODES)[number];
 /** The modes `mixed` chooses from. */
 export const MIXED_CHOICES = ["extractive", "terse", "verbose", "cut", "drop_facts"] as const satisfies readonly SummaryMode[];
 
 export type ToolCallShape = { id?: string; type?: string; function?: { name?: string; arguments?: string } };
 export type Message = { role: string; content?: unknown; tool_calls?: ToolCallShape[]; tool_call_id?: string; name?: string };
-export type ToolShape = { type?: string; function?: { name?: string } };
+export type ToolShape = { type?: string; function?: { name?: string; description?: string; parameters?: unknown } };
 export type CompletionBody = {
   model?: string;
   messages: Message[];
@@ -32,6 +32,15 @@ export const CITE_MODES = ["exact", "wild"] as const;
 export type CiteMode = (typeof CITE_MODES)[number];
 /** Share of the sentences `lossy` leaves out of every summary. */
 export const LOSSY_DROP_RATE = 0.1;
+/** Share of the fact sentences (a digit or FACT) `half_facts` leaves out of every summary. */
+export const HALF_FACTS_DROP_RATE = 0.5;
+/**
+ * How the model treats tools on chat turns: `directed` calls one only when the user's
+ * message says `<<tool NAME {json}>>`; `search` also looks a `<<recall WORD>>` up with an
+ * offered search tool when WORD is nowhere in its request; `ignore` never calls a tool.
+ */
+export const CHAT_MODES = ["directed", "search", "ignore"] as const;
+export type ChatMode = (typeof CHAT_MODES)[number];
 export type ChatReply = { kind: "text"; text: string } | { kind: "tool_call"; name: string; arguments: string };
 
 // ---------------------------------------------------------------- counting
@@ -81,25 +90,63 @@ export function maxTokensOf(body: Pick<CompletionBody, "max_tokens" | "max_compl
 
 const SUMMARY_CUE = /summar|condens|compress|merge|digest/i;
 
-/** A summary request offers no tools and opens with a system message asking for one. */
+const SPAN = /the (\d+) (?:messages|summaries) above that end (?:(\d+) messages? before this one|right before this one)/i;
+
+/**
+ * The last message, when it asks for a summary of what came before it (a request that
+ * reuses a chat's prefix): a user or system message whose first lines, after an optional
+ * bracketed tag, start with "Summarize" or "Merge" and count the span back from
+ * themselves ("the N messages above that end M messages before this one"). A user who
+ * asks a chat to "summarize the article" names no such span.
+ */
+export function trailingInstruction(messages: Message[]): string | undefined {
+  const last = messages.at(-1);
+  if (!last || (last.role !== "user" && last.role !== "system")) return undefined;
+  const text = textOf(last.content);
+  // The tag may stand on a line of its own, the request on the next.
+  const opening = text.split(/\r?\n/).filter((line) => line.trim()).slice(0, 2).join(" ");
+  return /^\s*(?:\[[^\]]*\]\s*)?(?:summari[sz]e|merge)\b/i.test(opening) && SPAN.test(opening) ? text : undefined;
+}
+
+/**
+ * A summary request either ends with a message asking for one (tools offered or not), or
+ * offers no tools and opens with a system message asking for one.
+ */
 export function classify(body: Pick<CompletionBody, "messages" | "tools">): "chat" | "summary" {
+  if (trailingInstruction(body.messages) !== undefined) return "summary";
   const first = body.messages[0];
   if (offeredTools(body).length > 0 || !first || first.role !== "system") return "chat";
   return SUMMARY_CUE.test(textOf(first.content)) ? "summary" : "chat";
 }
 
-/** A summary request asks for a title when its first system message says the word. */
+/** A summary request asks for a title when its first system message, or its trailing instruction, says the word. */
 export function asksForTitle(messages: Message[]): boolean {
+  const instruction = trailingInstruction(messages);
+  if (instruction !== undefined) return /\btitle\b/i.test(instruction);
   const first = messages[0];
   return first?.role === "system" && /\btitle\b/i.test(textOf(first.content));
+}
+
+/** The messages a trailing instruction counts back from itself: the N that end M messages before it. */
+function instructedSpan(messages: Message[], instruction: string): Message[] {
+  const before = messages.slice(0, -1);
+  const match = SPAN.exec(instruction)!;
+  const count = Number(match[1]);
+  const end = before.length - Number(match[2] ?? 0);
+  return before.slice(Math.max(0, end - count), Math.max(0, end));
 }
 
 export function wantsJson(body: Pick<CompletionBody, "response_format">): boolean {
   return body.response_format?.type === "json_object";
 }
 
-/** Everything the summary is about: the non-system messages, one after another. */
+/**
+ * Everything the summary is about: the messages a trailing instruction names (summaries
+ * among them), or else the non-system messages, one after another.
+ */
 export function materialOf(messages: Message[]): string {
+  const instruction = trailingInstruction(messages);
+  if (instruction !== undefined) return instructedSpan(messages, instruction).map((message) => textOf(message.content)).join("\n");
   return messages
     .filter((message) => message.role !== "system")
     .map((message) => textOf(message.content))
@@ -303,6 +350,11 @@ export function summarize(material: string, mode: SummaryMode, maxTokens: number
     case "drop_facts":
       if (json) return capped(jsonSummary(nonFacts, title), maxTokens);
       return capped(titled(nonFacts.length ? `Summary: ${nonFacts.join("\n")}` : "Summary: the conversation continued."), maxTokens);
+    case "half_facts": {
+      // Extractive, but each sentence with a fact survives a pass only by a coin toss.
+      const kept = salient.filter((sentence) => !hasFact(sentence) || random() >= HALF_FACTS_DROP_RATE);
+      return capped(json ? jsonSummary(kept, title) : titled(`Summary: ${kept.join("\n")}`), maxTokens);
+    }
     case "lossy": {
       // Writes up everything it saw but loses some of it on every pass, as a model squeezing a long text does.
       const kept = all.filter(() => random() >= LOSSY_DROP_RATE);
@@ -368,6 +420,11 @@ export function cachedTokens(previous: Pick<CompletionBody, "messages" | "tools"
   return cached >= CACHE_MIN_TOKENS ? Math.min(cached, promptTokens(current)) : 0;
 }
 
+/** The most a cache holding the prefixes of `previous` (the newest chat and summary requests) could serve of `current`. */
+export function cachedAfter(previous: readonly (Pick<CompletionBody, "messages" | "tools"> | undefined)[], current: Pick<CompletionBody, "messages" | "tools">): number {
+  return Math.max(0, ...previous.map((body) => cachedTokens(body, current)));
+}
+
 // ---------------------------------------------------------------- chat
 
 const FILLER = ["alpha", "bravo", "river", "stone", "maple", "cloud", "ember", "quiet", "lantern", "meadow", "copper", "willow", "harbor", "thistle", "amber", "north"];
@@ -400,20 +457,50 @@ function recall(messages: Message[], word: string): string {
   return seen.size ? [...seen].join(" | ") : "NOT FOUND";
 }
 
-export function chatReply(body: Pick<CompletionBody, "messages" | "tools">): ChatReply {
+/** An offered tool whose name or description speaks of searching, and the name of its first required string parameter. */
+export function searchTool(tools: readonly ToolShape[]): { name: string; parameter: string } | undefined {
+  for (const tool of tools) {
+    const name = tool.function?.name;
+    if (!name || !/search/i.test(`${name} ${tool.function?.description ?? ""}`)) continue;
+    const schema = (tool.function?.parameters ?? {}) as { properties?: Record<string, { type?: string }>; required?: string[] };
+    const properties = schema.properties ?? {};
+    const parameter = (schema.required ?? Object.keys(properties)).find((key) => properties[key]?.type === "string");
+    if (parameter) return { name, parameter };
+  }
+  return undefined;
+}
+
+/** Messages after the last user message: this turn's tool calls and results. */
+function sinceLastUser(messages: Message[]): Message[] {
+  const at = messages.findLastIndex((message) => message.role === "user");
+  return at < 0 ? [] : messages.slice(at + 1);
+}
+
+const RECALL_RE = /<<recall\s+([^\s>]+)\s*>>/;
+
+export function chatReply(body: Pick<CompletionBody, "messages" | "tools">, mode: ChatMode = "directed"): ChatReply {
   const { messages } = body;
   const last = messages.at(-1);
-  if (last?.role === "tool") return { kind: "text", text: `Tool said: ${textOf(last.content).slice(0, 200)}` };
-
   const user = lastUserText(messages);
+  const recallWord = RECALL_RE.exec(user)?.[1];
+  if (last?.role === "tool") {
+    // A lookup this turn made: answered from what the tools returned, by the recall rule.
+    if (recallWord && mode === "search") return { kind: "text", text: recall(sinceLastUser(messages).filter((m) => m.role === "tool"), recallWord) };
+    return { kind: "text", text: `Tool said: ${textOf(last.content).slice(0, 200)}` };
+  }
+
   const tool = /<<tool\s+([\w.-]+)\s+(\{[\s\S]*\})\s*>>/.exec(user);
-  if (tool && offeredTools(body).some((offered) => offered.function?.name === tool[1])) {
+  if (mode !== "ignore" && tool && offeredTools(body).some((offered) => offered.function?.name === tool[1])) {
     return { kind: "tool_call", name: tool[1]!, arguments: tool[2]! };
   }
   const reply = /<<reply\s+(\d+)\s*>>/.exec(user);
   if (reply) return { kind: "text", text: filler(Number(reply[1]), user) };
-  const recallWord = /<<recall\s+([^\s>]+)\s*>>/.exec(user);
-  if (recallWord) return { kind: "text", text: recall(messages, recallWord[1]!) };
+  if (recallWord) {
+    const seen = recall(messages, recallWord);
+    const search = mode === "search" && seen === "NOT FOUND" ? searchTool(offeredTools(body)) : undefined;
+    if (search) return { kind: "tool_call", name: search.name, arguments: JSON.stringify({ [search.parameter]: recallWord }) };
+    return { kind: "text", text: seen };
+  }
 
   const words = user.trim().split(/\s+/).filter(Boolean).slice(0, 12);
   return { kind: "text", text: `Noted: ${words.join(" ")}.` };

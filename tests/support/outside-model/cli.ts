@@ -1,7 +1,7 @@
-// npx tsx tests/support/outside-model/cli.ts --port 4020 [--summary extractive] [--titles follow|ignore] [--cite exact|wild] [--usage always|never|random]
-//   [--context-window 8192] [--seed 1] [--summary-latency-ms 0] [--chat-latency-ms 0] [--fail-rate 0] [--hang]
+// npx tsx tests/support/outside-model/cli.ts --port 4020 [--summary extractive] [--titles follow|ignore] [--cite exact|wild] [--chat directed|search|ignore]
+//   [--usage always|never|random] [--context-window 8192] [--seed 1] [--summary-latency-ms 0] [--chat-latency-ms 0] [--fail-rate 0] [--hang]
 import { parseArgs } from "node:util";
-import { CITE_MODES, SUMMARY_MODES, TITLE_MODES, type CiteMode, type SummaryMode, type TitleMode } from "./behaviour";
+import { CHAT_MODES, CITE_MODES, SUMMARY_MODES, TITLE_MODES, type ChatMode, type CiteMode, type SummaryMode, type TitleMode } from "./behaviour";
 import { startOutsideModel, type OutsideModelOptions, type OutsideModelPatch } from "./server";
 
 const { values } = parseArgs({
@@ -10,6 +10,7 @@ const { values } = parseArgs({
     summary: { type: "string", default: "extractive" },
     titles: { type: "string", default: "follow" },
     cite: { type: "string" },
+    chat: { type: "string", default: "directed" },
     usage: { type: "string", default: "always" },
     "context-window": { type: "string" },
     seed: { type: "string", default: "1" },
@@ -36,6 +37,7 @@ function number(name: string, text: string | undefined): number | undefined {
 if (!(SUMMARY_MODES as readonly string[]).includes(values.summary)) fail(`--summary must be one of ${SUMMARY_MODES.join(", ")}`);
 if (!(TITLE_MODES as readonly string[]).includes(values.titles)) fail(`--titles must be one of ${TITLE_MODES.join(", ")}`);
 if (values.cite !== undefined && !(CITE_MODES as readonly string[]).includes(values.cite)) fail(`--cite must be one of ${CITE_MODES.join(", ")}`);
+if (!(CHAT_MODES as readonly string[]).includes(values.chat)) fail(`--chat must be one of ${CHAT_MODES.join(", ")}`);
 if (!["always", "never", "random"].includes(values.usage)) fail("--usage must be always, never or random");
 const failRate = number("fail-rate", values["fail-rate"]) ?? 0;
 if (failRate > 1) fail("--fail-rate must be between 0 and 1");
@@ -45,6 +47,7 @@ const options: OutsideModelPatch = {
   summaryMode: values.summary as SummaryMode,
   titles: values.titles as TitleMode,
   ...(values.cite ? { cite: true, citeMode: values.cite as CiteMode } : {}),
+  chatMode: values.chat as ChatMode,
   usage: values.usage as OutsideModelOptions["usage"],
   contextWindow: number("context-window", values["context-window"]),
   seed: number("seed", values.seed),

@@ -9,7 +9,7 @@ import {
   TITLE_MODES,
   argumentPieces,
   asksForTitle,
-  cachedTokens,
+  cachedAfter,
   chatReply,
   classify,
   completionTokens,
@@ -26,9 +26,11 @@ import {
   type CiteMode,
   type SummaryMode,
   type TitleMode,
+  CHAT_MODES,
+  type ChatMode,
 } from "./behaviour";
 
-export type { CiteMode, SummaryMode, TitleMode } from "./behaviour";
+export type { ChatMode, CiteMode, SummaryMode, TitleMode } from "./behaviour";
 
 export type OutsideModelOptions = {
   port?: number;
@@ -39,6 +41,8 @@ export type OutsideModelOptions = {
   cite?: boolean;
   /** `wild`: the cites also name numbers that are nowhere in the material. */
   citeMode?: CiteMode;
+  /** How chat turns use tools (see CHAT_MODES). */
+  chatMode?: ChatMode;
   usage?: "always" | "never" | "random";
   contextWindow?: number;
   seed?: number;
@@ -54,17 +58,21 @@ export type OutsideModelPatch = { [K in keyof OutsideModelOptions]?: OutsideMode
 export type RecordedRequest = {
   kind: "chat" | "summary";
   promptTokens: number;
+  /** What its usage reports as cached_tokens (see the README's prompt-cache rule). */
+  cachedTokens: number;
   maxTokens?: number | undefined;
   body: unknown;
-  reply?: { text: string; finishReason: string; toolCall?: { id: string; name: string; arguments: string } };
+  reply?: { text: string; finishReason: string; completionTokens: number; toolCall?: { id: string; name: string; arguments: string } };
   /** 0 while unanswered (a hung request stays at 0). */
   status: number;
   time: number;
 };
 
 export type OutsideModelStats = { chat: number; summary: number; failed: number; overWindow: number };
-/** Prompt tokens of the chat requests, and how many of them a prefix cache could have served (see cachedTokens). */
-export type PromptCacheStats = { promptTokens: number; cachedTokens: number };
+/** Prompt tokens of the chat and the summary requests, and how many of them a prefix cache could have served (see cachedAfter). */
+/** Chat requests' prompt and cacheable tokens, and the same for summary requests. */
+export type PromptCacheStats = { promptTokens: number; cachedTokens: number; summaryPromptTokens: number; summaryCachedTokens: number };
+const NO_CACHE: PromptCacheStats = { promptTokens: 0, cachedTokens: 0, summaryPromptTokens: 0, summaryCachedTokens: 0 };
 
 export type OutsideModel = {
   url: string;
@@ -83,6 +91,7 @@ const optionsPatch = z
     titles: z.enum(TITLE_MODES),
     cite: z.boolean(),
     citeMode: z.enum(CITE_MODES),
+    chatMode: z.enum(CHAT_MODES),
     usage: z.enum(["always", "never", "random"]),
     contextWindow: z.number().int().positive().nullable(),
     seed: z.number().int(),
@@ -100,7 +109,7 @@ const completionBody = z.looseObject({
 
 type Config = Required<Omit<OutsideModelOptions, "port" | "contextWindow">> & { contextWindow?: number };
 
-const DEFAULTS: Config = { summaryMode: "extractive", titles: "follow", cite: false, citeMode: "exact", usage: "always", seed: 1, summaryLatencyMs: 0, chatLatencyMs: 0, failRate: 0, hang: false };
+const DEFAULTS: Config = { summaryMode: "extractive", titles: "follow", cite: false, citeMode: "exact", chatMode: "directed", usage: "always", seed: 1, summaryLatencyMs: 0, chatLatencyMs: 0, failRate: 0, hang: false };
 
 /** Separate streams per purpose, so e.g. chunking does not shift which request fails. */
 function generators(seed: number) {
@@ -129,8 +138,9 @@ export async function startOutsideModel(options: OutsideModelPatch = {}): Promis
   let rng = generators(config.seed);
   let recorded: RecordedRequest[] = [];
   let counters: OutsideModelStats = { chat: 0, summary: 0, failed: 0, overWindow: 0 };
-  let cache: PromptCacheStats = { promptTokens: 0, cachedTokens: 0 };
-  let lastChat: CompletionBody | undefined;
+  let cache: PromptCacheStats = { ...NO_CACHE };
+  // The newest request of each kind: a cache keeps both prefixes.
+  let lastOf: Record<"chat" | "summary", CompletionBody | undefined> = { chat: undefined, summary: undefined };
   let ids = 0;
   let toolCalls = 0;
   const timers = new Set<NodeJS.Timeout>();
@@ -145,8 +155,8 @@ export async function startOutsideModel(options: OutsideModelPatch = {}): Promis
   function reset(): void {
     recorded = [];
     counters = { chat: 0, summary: 0, failed: 0, overWindow: 0 };
-    cache = { promptTokens: 0, cachedTokens: 0 };
-    lastChat = undefined;
+    cache = { ...NO_CACHE };
+    lastOf = { chat: undefined, summary: undefined };
     ids = 0;
     toolCalls = 0;
     rng = generators(config.seed);
@@ -165,13 +175,16 @@ export async function startOutsideModel(options: OutsideModelPatch = {}): Promis
 
   async function completions(body: CompletionBody, res: http.ServerResponse): Promise<void> {
     const kind = classify(body);
-    const entry: RecordedRequest = { kind, promptTokens: promptTokens(body), maxTokens: maxTokensOf(body), body, status: 0, time: Date.now() };
+    // Served from the newest chat or summary request, whichever shares more: a cache keeps both prefixes.
+    const cached = cachedAfter([lastOf.chat, lastOf.summary], body);
+    const entry: RecordedRequest = { kind, promptTokens: promptTokens(body), cachedTokens: cached, maxTokens: maxTokensOf(body), body, status: 0, time: Date.now() };
     recorded.push(entry);
     counters[kind]++;
-    if (kind === "chat") {
-      cache = { promptTokens: cache.promptTokens + entry.promptTokens, cachedTokens: cache.cachedTokens + cachedTokens(lastChat, body) };
-      lastChat = body;
-    }
+    cache =
+      kind === "chat"
+        ? { ...cache, promptTokens: cache.promptTokens + entry.promptTokens, cachedTokens: cache.cachedTokens + cached }
+        : { ...cache, summaryPromptTokens: cache.summaryPromptTokens + entry.promptTokens, summaryCachedTokens: cache.summaryCachedTokens + cached };
+    lastOf[kind] = body;
 
     const window = config.contextWindow;
     if (window !== undefined && entry.promptTokens > window) {
@@ -200,17 +213,27 @@ export async function startOutsideModel(options: OutsideModelPatch = {}): Promis
       finishReason = summary.finishReason;
     } else {
       await sleep(config.chatLatencyMs);
-      reply = chatReply(body);
+      reply = chatReply(body, config.chatMode);
       finishReason = reply.kind === "tool_call" ? "tool_calls" : "stop";
     }
     if (res.destroyed) return;
 
     const toolCall = reply.kind === "tool_call" ? { id: `tc_${++toolCalls}`, name: reply.name, arguments: reply.arguments } : undefined;
-    entry.reply = { text: reply.kind === "text" ? reply.text : `${reply.name} ${reply.arguments}`, finishReason, ...(toolCall ? { toolCall } : {}) };
+    entry.reply = {
+      text: reply.kind === "text" ? reply.text : `${reply.name} ${reply.arguments}`,
+      finishReason,
+      completionTokens: completionTokens(reply),
+      ...(toolCall ? { toolCall } : {}),
+    };
     entry.status = 200;
 
     const usage = includeUsage(config.usage, rng.usage)
-      ? { prompt_tokens: entry.promptTokens, completion_tokens: completionTokens(reply), total_tokens: entry.promptTokens + completionTokens(reply) }
+      ? {
+          prompt_tokens: entry.promptTokens,
+          completion_tokens: completionTokens(reply),
+          total_tokens: entry.promptTokens + completionTokens(reply),
+          prompt_tokens_details: { cached_tokens: entry.cachedTokens },
+        }
       : undefined;
     const meta = { id: `outside-${++ids}`, created: Math.floor(Date.now() / 1000), model: body.model ?? "outside-small" };
 
@@ -317,7 +340,7 @@ function streamReply(
   reply: ChatReply,
   toolCall: { id: string; name: string; arguments: string } | undefined,
   finishReason: string,
-  usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number } | undefined,
+  usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number; prompt_tokens_details: { cached_tokens: number } } | undefined,
   rng: () => number,
 ): void {
   res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });

@@ -21,6 +21,8 @@ const LOCAL_HELPERS: Record<string, string> = {
   "messages.ts:checkToolResults": "called only by appendRowsInTx, which locks the owned conversation row first",
   "transcript.ts:readActive": "called only by readTranscript, after readHead read the conversation row filtered on the owner",
   "versions.ts:versionsOf": "reads the versions of messages the caller has just loaded through an owned query",
+  "prices.ts:callGroups": "its callers hand it a scope of conversations already filtered on the owner's userId",
+  "prices.ts:compactionCosts": "called only by conversationCost, after assertOwnsConversation checked the owner",
   "versions.ts:branchSizes": "counts the branches of versions versionsOf has just read for messages loaded through an owned query",
 };
 

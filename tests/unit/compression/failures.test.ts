@@ -28,7 +28,7 @@ describe("summary failures", () => {
       expect(attempt.outcome).toBe("failed");
       expect(attempt.reason).toMatch(testCase.reason);
       expect("compactionId" in attempt).toBe(false);
-      expect(attempt.model).toBe("chat-model");
+      expect(attempt.model).toBe("summary-model");
     });
   }
 
@@ -100,7 +100,7 @@ describe("logging", () => {
       conversationId: "conv-1",
       trigger: "auto",
       strategy: "ai_summary",
-      model: "chat-model",
+      model: "summary-model",
       outcome: "applied",
       messagesBefore: 12,
       messagesAfter: 5,

@@ -177,6 +177,9 @@ export const TEST_SETTINGS: CompressionSettings = {
   maxSummaryTokensPerLevel: 3000,
   // Carrying details changes what is stored; its own tests switch it on.
   carryDetails: false,
+  // A summary model of its own: these tests read the compact framing. A summary request
+  // that reuses the chat request's prefix (same model) has its own tests (shared-prefix.test.ts).
+  summaryModel: "summary-model",
 };
 export const WINDOW = 4000;
 

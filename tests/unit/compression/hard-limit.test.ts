@@ -51,7 +51,8 @@ describe("hard-limit truncation", () => {
     expect(change.attempts.map((a) => a.outcome)).toEqual(["skipped", "applied"]); // "disabled", then the truncation
     expect(change.attempts[1]).toMatchObject({ outcome: "applied", trigger: "hard_limit", strategy: "truncation", compactionId: record.id });
     const request = manager.buildRequest(change.transcript);
-    expect(request.messages[1]!.content).toBe(record.summary);
+    // After the system prompt and the history notice.
+    expect(request.messages[2]!.content).toBe(record.summary);
     expect(request.messages.reduce((s, m) => s + wireTokens(m), 0)).toBeLessThanOrEqual(HARD_LIMIT);
   });
 

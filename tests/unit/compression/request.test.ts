@@ -1,5 +1,10 @@
 import { beforeEach, describe, expect, it } from "vitest";
+import { historyNotice } from "@/lib/compression/recall";
+import { DEFAULT_SETTINGS } from "@/lib/compression/settings";
 import { assertValidToolPairs, compaction, msg, resetSeq, setup, text, transcriptOf } from "./fakes";
+
+// What every request carries after the system prompt once something is compressed (default recall mode).
+const NOTICE = historyNotice({ compactions: [compaction("x", 1, 1)] }, DEFAULT_SETTINGS)!;
 
 beforeEach(() => resetSeq());
 
@@ -13,6 +18,7 @@ describe("buildRequest", () => {
     const request = manager.buildRequest(transcript);
     expect(request.messages).toEqual([
       { role: "system", content: "You are a helpful assistant." },
+      { role: "system", content: NOTICE },
       { role: "system", content: "[Summary of messages 1–10 (level 2)]\nsummary a" },
       { role: "user", content: "pinned early" },
       { role: "system", content: "[Summary of messages 11–20 (level 1)]\nsummary b" },
@@ -43,6 +49,7 @@ describe("buildRequest", () => {
     assertValidToolPairs(request.messages);
     expect(request.messages.map((m) => m.content)).toEqual([
       "You are a helpful assistant.",
+      NOTICE,
       "[Summary of messages 1–3 (level 1)]\nsummary s",
       "go on",
       "let me check",
@@ -50,7 +57,7 @@ describe("buildRequest", () => {
       null,
       "fine",
     ]);
-    expect(request.messages[3]).toEqual({ role: "assistant", content: "let me check" });
+    expect(request.messages[4]).toEqual({ role: "assistant", content: "let me check" });
   });
 
   it("adds the budget note when asked", async () => {
@@ -74,7 +81,7 @@ describe("buildRequest", () => {
       ],
     });
     const request = manager.buildRequest(transcript);
-    expect(request.messages[1]!.content).toBe("[Earlier conversation truncated: 10 messages, 900 tokens dropped from the model's view to fit the context window]");
-    expect(request.messages[2]!.content).toBe("[Summary of messages 11–29 (level 1)]\nGoals:\n- ship\n\nOpen items:\n- test\n\nFacts:\nFACT v=1");
+    expect(request.messages[2]!.content).toBe("[Earlier conversation truncated: 10 messages, 900 tokens dropped from the model's view to fit the context window]");
+    expect(request.messages[3]!.content).toBe("[Summary of messages 11–29 (level 1)]\nGoals:\n- ship\n\nOpen items:\n- test\n\nFacts:\nFACT v=1");
   });
 });

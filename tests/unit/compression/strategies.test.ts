@@ -34,8 +34,9 @@ describe("ai_summary", () => {
     expect(record.summary).toContain("FACT db_port=5433");
     expect(record.summary).toContain("FACT owner=Dana Scully");
     const request = manager.buildRequest(change.transcript, await setup().settings.snapshot());
-    expect(request.messages[1]!.content).toContain("FACT db_port=5433");
-    expect(request.messages[1]!.content).toMatch(/^\[Summary of messages 1–8 \(level 1\)\]/);
+    // The summary follows the system prompt and the history notice.
+    expect(request.messages[2]!.content).toContain("FACT db_port=5433");
+    expect(request.messages[2]!.content).toMatch(/^\[Summary of messages 1–8 \(level 1\)\]/);
   });
 
   it("the prompts themselves never plant a fact", async () => {

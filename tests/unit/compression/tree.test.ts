@@ -181,8 +181,8 @@ describe("a stable prefix", () => {
     const change = await manager.compactNow(transcript);
     expect(change.created.length).toBeGreaterThan(0);
     const after = manager.buildRequest(change.transcript).messages;
-    // The system prompt and both older summaries are unchanged, in place.
-    expect(after.slice(0, 3)).toEqual(before.slice(0, 3));
-    expect(after[3]).not.toEqual(before[3]);
+    // The system prompt, the history notice and both older summaries are unchanged, in place.
+    expect(after.slice(0, 4)).toEqual(before.slice(0, 4));
+    expect(after[4]).not.toEqual(before[4]);
   });
 });

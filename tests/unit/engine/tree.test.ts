@@ -21,8 +21,14 @@ describe("a tree, not a chain (default settings, 400 turns, a lossy summarizer)"
     expect(result.retention.visible).toBe(result.retention.planted);
     expect(result.overWindow).toBe(0);
     expect(result.truncations).toBe(0);
-    // The chain left 88.8% of the prompt tokens cacheable on this run.
-    expect(result.cachedShare).toBeGreaterThanOrEqual(0.9);
+    // The chain left 88.8% of the chat requests' prompt tokens cacheable on this run, the
+    // tree with summary requests in their own framing 90.9%. Summary requests that reuse the
+    // chat prefix hold more of their range (the compact framing's bound went to copies of the
+    // background first), so summaries are larger and the chat share is about 90%; what a
+    // provider bills, all prompt tokens, went from 85.1% cacheable to about 89.7%.
+    expect(result.cachedShare).toBeGreaterThanOrEqual(0.895);
+    expect(result.summaryCachedShare).toBeGreaterThanOrEqual(0.7);
+    expect(result.allCachedShare).toBeGreaterThanOrEqual(0.89);
   }, 60_000);
 
   for (const window of [2048, 32_768]) {

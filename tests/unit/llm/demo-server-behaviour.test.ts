@@ -7,6 +7,7 @@ import {
   recallFact,
   requestKind,
   summaryKind,
+  summaryMaterial,
   summaryReply,
 } from "@/lib/llm/demo-server/behaviour";
 import { splitWords } from "@/lib/llm/demo-server";
@@ -24,6 +25,21 @@ describe("classification", () => {
     // A tag in a later system message doesn't make it a summary request.
     expect(requestKind([sys("You are helpful"), sys("[strata:summary]"), user("x")])).toBe("chat");
     expect(summaryKind([user("x")])).toBeUndefined();
+  });
+});
+
+describe("a summary request that reuses the chat request's prefix", () => {
+  it("is recognised by the tag that opens its last user message, and is about the span that message counts back", () => {
+    const chatPart = [sys("You are helpful"), user("FACT a=1"), user("FACT b=2"), user("FACT c=3")];
+    const request = [...chatPart, user("[strata:structured]\nSummarize the 2 messages above that end 1 message before this one.")];
+    expect(requestKind(request)).toBe("summary");
+    expect(summaryKind(request)).toBe("structured");
+    expect(summaryMaterial(request)).toEqual([user("FACT a=1"), user("FACT b=2")]);
+    expect(factLines(summaryMaterial(request))).toEqual(["FACT a=1", "FACT b=2"]);
+    expect(summaryMaterial([...chatPart, user("[strata:summary]\nMerge the 1 summaries above that end right before this one.")])).toEqual([user("FACT c=3")]);
+    // A user typing about summaries is still chatting; a request without a trailing tag is read whole.
+    expect(requestKind([...chatPart, user("Summarize the 2 messages above")])).toBe("chat");
+    expect(summaryMaterial(chatPart)).toBe(chatPart);
   });
 });
 
@@ -133,5 +149,32 @@ describe("summary digest", () => {
     const prompt = "Conversation to summarize (messages 1–4):\n---\n[user #1]: plan the trip\n[assistant #2]: sure\n[assistant #2] tool_call x({})\n[tool result #3 x]: ok\n[user #4]: book it\n---";
     const text = summaryText([sys("[strata:summary]\nSummarize."), user(prompt)]);
     expect(text.split("\n").at(-1)).toBe('Digest: 4 messages (2 user, 1 assistant, 1 tool); last user message: "book it".');
+  });
+});
+
+describe("demo recall through the history tools", () => {
+  const search = [{ type: "function", function: { name: "search_history" } }];
+  const call = (id: string, query: string) => ({
+    role: "assistant" as const,
+    content: null,
+    tool_calls: [{ id, type: "function" as const, function: { name: "search_history", arguments: JSON.stringify({ query }) } }],
+  });
+  const result = (id: string, content: string) => ({ role: "tool" as const, tool_call_id: id, content });
+
+  it("looks up a key it cannot see, one search per key, then answers from the results", () => {
+    const asked = [sys("[Summary of messages 1–20 (level 1)]\nFACT a=1"), user("RECALL a? RECALL b? RECALL c?")];
+    expect(chatReply(asked, search)).toEqual({ type: "tool_call", name: "search_history", arguments: '{"query":"b"}' });
+    const afterB = [...asked, call("t1", "b"), result("t1", 'Matches for "b":\n#4 (user): we chose FACT b=22 then')];
+    expect(chatReply(afterB, search)).toEqual({ type: "tool_call", name: "search_history", arguments: '{"query":"c"}' });
+    const afterC = [...afterB, call("t2", "c"), result("t2", 'No message or summary of this conversation matches "c".')];
+    expect(chatReply(afterC, search)).toEqual({ type: "text", content: "a=1\nb=22\nc=UNKNOWN" });
+  });
+
+  it("answers at once without the tool, and keeps the plain tool-result echo for other tools", () => {
+    expect(chatReply([user("RECALL b?")])).toEqual({ type: "text", content: "b=UNKNOWN" });
+    expect(chatReply([user("what time is it"), { role: "assistant", content: null, tool_calls: [{ id: "x", type: "function", function: { name: "current_time", arguments: "{}" } }] }, result("x", "12:00")], search)).toEqual({
+      type: "text",
+      content: "The tool returned: 12:00",
+    });
   });
 });

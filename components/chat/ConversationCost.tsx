@@ -1,0 +1,74 @@
+"use client";
+import { useEffect, useId } from "react";
+import { useChat } from "@/components/stores/chat-store";
+import { useCost } from "@/components/stores/cost-store";
+import { costLabel, formatCount, plural } from "@/components/format";
+import type { CostFigure } from "@/lib/pricing";
+import { popoverTriggerProps, useHoverPopover } from "../ui/hover-popover";
+
+function Row({ label, figure, testId }: { label: string; figure: CostFigure; testId: string }) {
+  return (
+    <div data-testid={testId} data-cost={figure.cost ?? ""} data-prompt={figure.promptTokens} data-cached={figure.cachedTokens} data-completion={figure.completionTokens}>
+      <div className="flex gap-2">
+        <dt className="flex-1 text-neutral-600 dark:text-neutral-400">{label}</dt>
+        <dd className="font-mono tabular-nums">{costLabel(figure)}</dd>
+      </div>
+      <p className="text-right font-mono text-[11px] text-neutral-500 tabular-nums">
+        {formatCount(figure.promptTokens)} in ({formatCount(figure.cachedTokens)} cached) · {formatCount(figure.completionTokens)} out
+      </p>
+    </div>
+  );
+}
+
+/** The conversation's bill in the header: in all, with this turn and the compaction overhead on hover or click. */
+export function ConversationCost() {
+  const conversationId = useChat((state) => state.conversationId);
+  // A new meter comes with every finished turn and compaction: the moment to reload.
+  const meter = useChat((state) => state.meter);
+  const synced = useChat((state) => state.synced);
+  const cost = useCost((state) => (state.conversationId === conversationId ? state.cost : null));
+  const load = useCost((state) => state.load);
+  const { open, send } = useHoverPopover();
+  const detailsId = useId();
+
+  useEffect(() => {
+    if (conversationId) void load(conversationId);
+  }, [conversationId, meter, synced, load]);
+
+  if (!cost || cost.total.calls === 0) return null;
+  const unpriced = cost.total.unpricedCalls;
+  return (
+    <div className="relative" onMouseEnter={() => send("enter")} onMouseLeave={() => send("leave")}>
+      <button
+        type="button"
+        data-testid="conversation-cost"
+        data-cost={cost.total.cost ?? ""}
+        aria-label={`Conversation cost: ${costLabel(cost.total)}`}
+        {...popoverTriggerProps(open, send, detailsId)}
+        className="h-7 rounded-md px-2 font-mono text-[11.5px] text-neutral-600 tabular-nums hover:bg-neutral-100 dark:text-neutral-400 dark:hover:bg-neutral-800"
+      >
+        {costLabel(cost.total)}
+      </button>
+      {open ? (
+        <div
+          id={detailsId}
+          role="tooltip"
+          data-testid="conversation-cost-details"
+          className="absolute top-full right-0 z-30 mt-2 w-72 rounded-lg border border-neutral-200 bg-white p-3 text-[12px] shadow-lg dark:border-neutral-700 dark:bg-neutral-900"
+        >
+          <p className="mb-2 font-semibold">What this conversation cost</p>
+          <dl className="space-y-1.5">
+            <Row label="In all" figure={cost.total} testId="cost-total" />
+            <Row label="This turn" figure={cost.thisTurn} testId="cost-this-turn" />
+            <Row label="Compaction (summary calls)" figure={cost.compaction} testId="cost-compaction" />
+          </dl>
+          <p className="mt-2 text-[11px] text-neutral-500">
+            {unpriced > 0
+              ? `${plural(unpriced, "call")} made while their model had no price: counted in tokens only.`
+              : "Tokens as the model server reported them, at the price in effect at each call."}
+          </p>
+        </div>
+      ) : null}
+    </div>
+  );
+}
