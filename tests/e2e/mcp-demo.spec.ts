@@ -27,9 +27,15 @@ test("a newcomer asks to read a file and sees the call, its result and the reply
   await page.goto("/");
   await newConversation(page);
   await sendMessage(page, "Please read notes.md");
-  await expect(page.getByTestId("tool-call").first()).toContainText("filesystem__read_text_file");
-  const result = page.getByTestId("tool-result").first();
-  await expect(result).toContainText("Meeting with Ada moved to Thursday");
+  // The call: one card, the tool and its server, done.
+  const card = page.getByTestId("tool-card");
+  await expect(card).toHaveCount(1);
+  await expect(card).toHaveAttribute("data-status", "done");
+  await expect(card.getByTestId("tool-name")).toContainText("read_text_file");
+  await expect(card.getByTestId("tool-server")).toHaveText("filesystem");
+  // Its result, opened.
+  await card.getByTestId("tool-card-toggle").click();
+  await expect(card.getByTestId("tool-card-body")).toContainText("Meeting with Ada moved to Thursday");
   // The demo model answers from what the tool returned.
   await expect(page.locator(`[data-testid="message"][data-role="assistant"]`).last()).toContainText("Meeting with Ada moved to Thursday");
 });
@@ -65,5 +71,5 @@ test("the admin sees the server up with its tools; a conversation switches it of
   await expect(toggle).not.toBeChecked();
   await page.keyboard.press("Escape");
   await sendMessage(page, "Please read notes.md");
-  await expect(page.getByTestId("tool-call")).toHaveCount(0);
+  await expect(page.getByTestId("tool-card")).toHaveCount(0);
 });
