@@ -34,6 +34,8 @@ import type {
 import type { compressionSettingsSchema } from "@/lib/compression/settings";
 import type { allowedToolInput, toolApprovalInput } from "@/lib/chat/approval-ops";
 import type { newTokenSchema } from "@/lib/auth/token-input";
+import type { serverInputSchema } from "@/lib/mcp/config";
+import type { conversationServerInput, updateServerInput } from "@/lib/chat/mcp-ops";
 import type { modelPriceSchema } from "@/lib/pricing";
 
 type ConversationId = z.input<typeof idSchema>;
@@ -166,4 +168,24 @@ export async function searchAction(input: z.input<typeof searchInput>) {
 }
 export async function conversationFromSummaryAction(input: z.input<typeof fromSummaryInput>) {
   return asUser((user) => ops.conversationFromSummary(user, input));
+}
+// Tool servers: the admin configures them from a browser session (a stdio server runs a
+// process on this machine); a conversation's owner switches them for it.
+export async function listToolServersAction(connect: boolean) {
+  return asSessionUser((user) => ops.listToolServers(user, connect === true));
+}
+export async function createToolServerAction(input: z.input<typeof serverInputSchema>) {
+  return asSessionUser((user) => ops.createToolServer(user, input));
+}
+export async function updateToolServerAction(input: z.input<typeof updateServerInput>) {
+  return asSessionUser((user) => ops.updateToolServer(user, input));
+}
+export async function deleteToolServerAction(serverId: ConversationId) {
+  return asSessionUser((user) => ops.deleteToolServer(user, serverId));
+}
+export async function conversationToolServersAction(conversationId: ConversationId) {
+  return asUser((user) => ops.conversationToolServers(user, conversationId));
+}
+export async function setConversationToolServerAction(input: z.input<typeof conversationServerInput>) {
+  return asUser((user) => ops.setConversationToolServer(user, input));
 }

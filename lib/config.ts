@@ -57,6 +57,9 @@ export const configSchema = z.object({
   STRATA_DEFAULT_MODEL: text,
   STRATA_MODEL_TIMEOUT_MS: integer(1_000, 3_600_000, 120_000),
   STRATA_MODEL_MAX_RETRIES: wholeNumber(0, 10).optional(),
+  // Tool servers
+  /** Longest a tool server's call may run before it becomes a failed result. */
+  STRATA_TOOL_TIMEOUT_MS: integer(1_000, 3_600_000, 60_000),
   // Limits
   STRATA_MAX_MESSAGE_CHARS: integer(1, 10_000_000, 100_000),
   STRATA_MAX_BODY_BYTES: integer(1_024, 100 * 1024 * 1024, 1_048_576),

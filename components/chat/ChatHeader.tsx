@@ -11,6 +11,7 @@ import { ConversationSettingsDialog } from "./ConversationSettingsDialog";
 import { ContextMeter } from "./ContextMeter";
 import { ConversationCost } from "./ConversationCost";
 import { DemoBadge } from "./DemoBadge";
+import { ToolServersMenu } from "./ToolServersMenu";
 
 /** Where a conversation started from a summary came from; plain text once the source is gone. */
 function SourceLink({ source }: { source: ConversationSource }) {
@@ -61,6 +62,7 @@ export function ChatHeader({ conversation, demo }: { conversation: ConversationV
           <ConversationCost />
           <CompressNowDialog />
           <ConversationSettingsDialog conversationId={conversation.id} />
+          <ToolServersMenu conversationId={conversation.id} />
           <button
             type="button"
             data-testid="activity-toggle"

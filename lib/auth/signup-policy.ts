@@ -3,6 +3,9 @@ import { APIError } from "better-auth/api";
 import type { BetterAuthOptions } from "better-auth";
 import type { Db } from "../db/client";
 import { claimFirstAccount } from "../db/instance";
+import { addMissingMcpServers } from "../db/mcp-servers";
+import { isDemoMode } from "../llm/client";
+import { demoServers } from "../mcp/demo-servers";
 import { logger } from "../log/logger";
 import type { AuthConfig } from "./config";
 import { signupsAllowed } from "./signups";
@@ -37,7 +40,13 @@ export function accountHooks(db: Db): BetterAuthOptions["databaseHooks"] {
         },
         after: async (user) => {
           try {
-            if (await claimFirstAccount(db, user.id)) logger.info({ userId: user.id }, "first account created: it is the admin");
+            if (await claimFirstAccount(db, user.id)) {
+              logger.info({ userId: user.id }, "first account created: it is the admin");
+              if (isDemoMode()) {
+                const added = await addMissingMcpServers(db, demoServers());
+                if (added.length > 0) logger.info({ servers: added }, "demo tool servers configured");
+              }
+            }
           } catch (error) {
             logger.error({ err: error, userId: user.id }, "the first-account check failed");
           }

@@ -38,6 +38,14 @@ export {
   updateConversationSettings,
 } from "./settings-ops";
 export { signupState, adminSettings, saveDefaults, setSignupsOpen, modelInfo, modelInfoIfAvailable } from "./instance-ops";
+export {
+  listToolServers,
+  createToolServer,
+  updateToolServer,
+  deleteToolServer,
+  conversationToolServers,
+  setConversationToolServer,
+} from "./mcp-ops";
 export { listTokens, createToken, revokeToken, revokeAllTokens, listSessions, revokeSession } from "./account-ops";
 export { startTurn } from "./turn-ops";
 export { answerToolApproval, allowedTools, disallowToolOp as disallowTool } from "./approval-ops";

@@ -285,10 +285,10 @@ export async function* streamReply(input: ReplyInput): AsyncGenerator<TurnEvent>
         timeoutMs: approvalTimeoutMs,
         allowedTools: () => listAllowedTools(db, userId, conversationId),
       });
-      const toolDrafts: MessageDraft[] = [];
-      for (const call of toolCalls) {
+      // The calls of one reply run at once; their results are stored in call order.
+      const toolDrafts: MessageDraft[] = await Promise.all(toolCalls.map(async (call): Promise<MessageDraft> => {
         const result = await runDecidedCall(toolSet, call, { userId, conversationId, settings, signal: turn.signal }, approvals, approvalTimeoutMs);
-        toolDrafts.push({
+        return {
           role: "tool",
           content: result.content,
           toolCallId: call.id,
@@ -297,8 +297,8 @@ export async function* streamReply(input: ReplyInput): AsyncGenerator<TurnEvent>
           durationMs: result.durationMs,
           ...(result.server ? { server: result.server } : {}),
           tokenCount: await countMessageTokensAsync({ role: "tool", content: result.content, tool_call_id: call.id }),
-        });
-      }
+        };
+      }));
       for (const message of await appendMessages(db, userId, conversationId, toolDrafts)) yield { type: "message", message };
       // The tool results are not in it: after the last round, the meter loads the context afresh.
       context = undefined;

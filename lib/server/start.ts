@@ -10,6 +10,7 @@ import { runBackgroundCompaction } from "../chat/compressor";
 import { runningTurnCount, stopAllTurns, stopTurns } from "../chat/running-turns";
 import { answerRoutedApproval } from "../chat/approval-ops";
 import { startQueue, stopQueue } from "../queue";
+import { closeMcpPool } from "../mcp/pool";
 
 const holder = globalThis as unknown as { strataServerStarted?: boolean };
 
@@ -56,7 +57,7 @@ function installShutdown(graceMs: number): void {
       const left = await stopAllTurns(graceMs);
       if (left > 0) logger.warn({ left }, "SIGTERM: turns still running after the grace period");
       await stopQueue(Math.max(1000, deadline - Date.now()));
-      await Promise.allSettled([closeCluster(), shutDownDb()]);
+      await Promise.allSettled([closeCluster(), shutDownDb(), closeMcpPool()]);
       logger.info("SIGTERM: drained");
       if (previous.length === 0) process.exit(143);
       // Next's handler exits once its HTTP server has closed, which waits for every open

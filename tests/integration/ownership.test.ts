@@ -16,6 +16,7 @@ import type { ActionResult } from "../../lib/errors";
 import { setupHarness } from "../support/harness";
 import { waitForApproval } from "../../lib/chat/tools/approval";
 import { bearer, signIn, signUp, type TestUser } from "../support/accounts";
+import { createMcpServer } from "../../lib/db/mcp-servers";
 
 // Server actions read the request's headers through next/headers; here they are the
 // headers of whoever the case acts as.
@@ -33,7 +34,7 @@ type Method = (typeof METHODS)[number];
 /** Who may use it: the owner of the resource named in the URL, any signed-in user (their own data), or the admin. */
 type Scope = "owned" | "user" | "admin";
 
-type Fixture = { conversationId: string; compactionId: string; tokenId: string; sessionId: string; lastMessageId: string; importId: string };
+type Fixture = { conversationId: string; compactionId: string; tokenId: string; sessionId: string; lastMessageId: string; importId: string; toolServerId: string };
 
 type RouteCase = {
   scope: Scope;
@@ -120,6 +121,8 @@ const ROUTES: Record<string, Partial<Record<Method, RouteCase>>> = {
 type ActionCase = { scope: Scope; args?: (f: Fixture) => unknown[]; fresh?: boolean; session?: true };
 const viaId = (f: Fixture) => [f.conversationId];
 
+let serverCount = 0;
+
 // Typed against the module: a new action does not compile until it is listed here.
 const ACTIONS: Record<keyof typeof actions, ActionCase> = {
   sendMessageAction: { scope: "owned", args: (f) => [{ conversationId: f.conversationId, content: "Hi from an action" }] },
@@ -148,6 +151,16 @@ const ACTIONS: Record<keyof typeof actions, ActionCase> = {
   updateConversationSettingsAction: { scope: "owned", args: (f) => [{ conversationId: f.conversationId, threshold: 0.75 }] },
   saveDefaultsAction: { scope: "admin", args: () => [DEFAULT_SETTINGS] },
   setSignupsOpenAction: { scope: "admin", args: () => [true] },
+  listToolServersAction: { scope: "admin", args: () => [false], session: true },
+  createToolServerAction: { scope: "admin", args: () => [{ name: `matrix-new-${++serverCount}`, transport: { kind: "stdio", command: "true" } }], session: true },
+  updateToolServerAction: {
+    scope: "admin",
+    args: (f) => [{ id: f.toolServerId, name: `matrix-edit-${++serverCount}`, transport: { kind: "http", url: "http://127.0.0.1:9/mcp" } }],
+    session: true,
+  },
+  deleteToolServerAction: { scope: "admin", args: (f) => [f.toolServerId], fresh: true, session: true },
+  conversationToolServersAction: { scope: "owned", args: viaId },
+  setConversationToolServerAction: { scope: "owned", args: (f) => [{ conversationId: f.conversationId, serverId: f.toolServerId, on: true }] },
   savePriceAction: { scope: "admin", args: () => [PRICE] },
   listTokensAction: { scope: "user", session: true },
   createTokenAction: { scope: "user", args: () => [{ name: "matrix", expiresInDays: 30 }], session: true },
@@ -204,7 +217,9 @@ async function makeFixture(): Promise<Fixture> {
   const session = await h.db.session.findFirstOrThrow({ where: { userId: owner.id }, orderBy: { createdAt: "desc" } });
   const importId = await claimImport(h.db, owner.id, []);
   await updateImport(h.db, owner.id, importId, { state: "done", conversationId });
-  return { conversationId, compactionId: compaction.id, tokenId, sessionId: session.id, lastMessageId: messages.at(-1)!.id, importId };
+  // A server nothing connects to: the cases only configure and switch it.
+  const toolServer = await createMcpServer(h.db, { name: `matrix-${importId.slice(-12)}`, transport: { kind: "http", url: "http://127.0.0.1:9/mcp", headers: {} }, enabled: true, onByDefault: false });
+  return { conversationId, compactionId: compaction.id, tokenId, sessionId: session.id, lastMessageId: messages.at(-1)!.id, importId, toolServerId: toolServer.id };
 }
 
 beforeAll(async () => {

@@ -1,5 +1,6 @@
 import { notFound } from "next/navigation";
-import { adminSettings, modelInfoIfAvailable, prices } from "@/lib/chat/operations";
+import { adminSettings, listToolServers, modelInfoIfAvailable, prices } from "@/lib/chat/operations";
+import { ToolServersAdmin } from "@/components/admin/ToolServersAdmin";
 import { requirePageUser } from "@/lib/auth/current-user";
 import { DEFAULT_SETTINGS } from "@/lib/compression/settings";
 import { requestOverheadTokens } from "@/lib/chat/tool-set";
@@ -15,7 +16,12 @@ export default async function AdminPage() {
   const user = await requirePageUser();
   // Not the admin: the page does not exist for them.
   if (user.role !== "admin") notFound();
-  const [{ defaults, signupsOpen }, info, priceList] = await Promise.all([adminSettings(user), modelInfoIfAvailable(), prices(user)]);
+  const [{ defaults, signupsOpen }, info, priceList, toolServers] = await Promise.all([
+    adminSettings(user),
+    modelInfoIfAvailable(),
+    prices(user),
+    listToolServers(user),
+  ]);
   return (
     <div className="min-h-0 flex-1 overflow-y-auto">
       <header className="sticky top-0 z-10 flex h-12 items-center gap-3 border-b border-neutral-200 bg-white/90 px-6 backdrop-blur dark:border-neutral-800 dark:bg-neutral-950/90">
@@ -25,6 +31,7 @@ export default async function AdminPage() {
       <div className="mx-auto max-w-3xl space-y-6 px-6 pt-6">
         <SignupSwitch initialOpen={signupsOpen} closedByEnvironment={authConfig().STRATA_SIGNUPS === "closed"} />
         <PriceTable initialPrices={priceList} models={info?.models ?? null} />
+        <ToolServersAdmin initialServers={toolServers} />
       </div>
       <SettingsForm
         initialSettings={defaults}

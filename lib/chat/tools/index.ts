@@ -5,12 +5,13 @@ import { countToolsTokens, REPLY_PRIMING_TOKENS } from "../../llm/tokens";
 import { builtinSource } from "./builtin";
 import { compressContextSource } from "./compress-context";
 import { historySource } from "./history";
+import { mcpSource } from "./mcp";
 import type { ToolCallContext, ToolResult, ToolSource, ToolSourceContext, TurnTool } from "./types";
 import type { ChatTool } from "../../llm/client";
 import { untilStopped } from "./stoppable";
 
 /** In the order the request lists them; a tool's name is unique across sources (the first wins). */
-const SOURCES: readonly ToolSource[] = [builtinSource, compressContextSource, historySource];
+const SOURCES: readonly ToolSource[] = [builtinSource, compressContextSource, historySource, mcpSource];
 
 export type TurnToolSet = {
   tools: readonly TurnTool[];

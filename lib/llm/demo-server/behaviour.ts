@@ -253,6 +253,27 @@ function offers(tools: readonly OfferedTool[] | undefined, name: string): boolea
   return (tools ?? []).some((tool) => tool.function?.name === name);
 }
 
+/** An offered tool whose name ends with `__<tool>` (a tool server's tool, whatever the server is called). */
+function offeredServerTool(tools: readonly OfferedTool[] | undefined, tool: string): string | undefined {
+  return (tools ?? []).map((offered) => offered.function?.name ?? "").find((name) => name.endsWith(`__${tool}`));
+}
+
+const LIST_FILES_RE = /\blist (?:the |my |all )?files\b/i;
+const READ_FILE_RE = /\b(?:read|open|show)\s+(?:the file\s+)?[`"']?([\w./-]+\.[A-Za-z0-9]+)/i;
+const MEMORY_RE = /\bwhat do you remember\b/i;
+
+/** The demo's use of tool servers: list the files, read a file, recall the memory graph. */
+function fileToolCall(user: string, tools: readonly OfferedTool[] | undefined): Reply | undefined {
+  const list = LIST_FILES_RE.test(user) ? offeredServerTool(tools, "list_directory") : undefined;
+  if (list) return { type: "tool_call", name: list, arguments: JSON.stringify({ path: "." }) };
+  const file = READ_FILE_RE.exec(user)?.[1];
+  const read = file ? offeredServerTool(tools, "read_text_file") : undefined;
+  if (read) return { type: "tool_call", name: read, arguments: JSON.stringify({ path: file }) };
+  const graph = MEMORY_RE.test(user) ? offeredServerTool(tools, "read_graph") : undefined;
+  if (graph) return { type: "tool_call", name: graph, arguments: "{}" };
+  return undefined;
+}
+
 const RECALL_RE = /RECALL ([^\s?]+)\?/g;
 const REPLY_WORDS_RE = /REPLY_WORDS=(\d+)/;
 const TIME_RE = /what time is it|(^|\s)\/time\b/i;
@@ -304,6 +325,8 @@ export function chatReply(messages: readonly ChatMessage[], tools?: readonly Off
     const summary = ["Summary of the conversation so far.", ...factLines(messages)].join("\n");
     return { type: "tool_call", name: "compress_context", arguments: JSON.stringify({ summary }) };
   }
+  const files = fileToolCall(user, tools);
+  if (files) return files;
   if (TIME_RE.test(user) && offers(tools, "current_time")) {
     return { type: "tool_call", name: "current_time", arguments: "{}" };
   }

@@ -123,6 +123,16 @@ describe("demo chat replies", () => {
     expect(chatReply([user("What time is it?")], tools)).toEqual({ type: "tool_call", name: "current_time", arguments: "{}" });
     expect(chatReply([user("/time")], tools).type).toBe("tool_call");
   });
+
+  it("uses a tool server's file tools, whatever the server is called, only when offered", () => {
+    const tools = ["docs__list_directory", "docs__read_text_file", "mem__read_graph"].map((name) => ({ type: "function", function: { name } }));
+    expect(chatReply([user("Please list the files")], tools)).toEqual({ type: "tool_call", name: "docs__list_directory", arguments: '{"path":"."}' });
+    expect(chatReply([user("read notes.md please")], tools)).toEqual({ type: "tool_call", name: "docs__read_text_file", arguments: '{"path":"notes.md"}' });
+    expect(chatReply([user("Can you open `sub/todo.md`?")], tools)).toEqual({ type: "tool_call", name: "docs__read_text_file", arguments: '{"path":"sub/todo.md"}' });
+    expect(chatReply([user("What do you remember?")], tools)).toEqual({ type: "tool_call", name: "mem__read_graph", arguments: "{}" });
+    expect(chatReply([user("read notes.md")]).type).toBe("text");
+    expect(chatReply([user("read the room")], tools).type).toBe("text");
+  });
 });
 
 describe("splitWords", () => {
