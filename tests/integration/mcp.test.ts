@@ -55,6 +55,8 @@ beforeAll(async () => {
   await startEverythingHttp();
 });
 afterAll(async () => {
+  // The database outlives this file: servers left on by default would join every later file's turns.
+  for (const server of await h.db.mcpServer.findMany()) await ops.deleteToolServer(admin(), server.id);
   await mcpPool().closeAll();
   httpServer?.kill();
   await model.close();

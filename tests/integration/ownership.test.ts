@@ -237,7 +237,11 @@ beforeAll(async () => {
     void waitForApproval({ userId: owner.id, conversationId: shared.conversationId, callId, timeoutMs: 600_000, signal: approvalsEnd.signal });
   }
 });
-afterAll(() => approvalsEnd.abort());
+afterAll(async () => {
+  approvalsEnd.abort();
+  // The database outlives this file: the tool servers the matrix made must not reach later files' turns.
+  await h.db.mcpServer.deleteMany({});
+});
 
 function request(method: Method, url: string, auth: Record<string, string>, body: unknown): Request {
   return new Request(`http://localhost${url}`, {
