@@ -23,6 +23,20 @@ test.beforeAll(async () => {
   }
 });
 
+// The database outlives this file: servers left on by default would add their tools to
+// every later spec's turns (and change what their context meters and compactions see).
+test.afterAll(async () => {
+  const previous = process.env.DATABASE_URL;
+  process.env.DATABASE_URL = E2E_DATABASE_URL;
+  try {
+    await (await getDb()).mcpServer.deleteMany({});
+  } finally {
+    await closeDb();
+    if (previous === undefined) delete process.env.DATABASE_URL;
+    else process.env.DATABASE_URL = previous;
+  }
+});
+
 test("a newcomer asks to read a file and sees the call, its result and the reply", async ({ page }) => {
   await page.goto("/");
   await newConversation(page);
