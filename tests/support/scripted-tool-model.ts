@@ -4,6 +4,7 @@
 // something mid-turn). Every request is recorded.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll } from "vitest";
 import type { TurnEvent } from "../../lib/chat/events";
 import type { MessageView } from "../../lib/views";
 
@@ -76,3 +77,22 @@ export type ToolMessage = Extract<MessageView, { role: "tool" }>;
 
 export const toolResults = (events: TurnEvent[]): ToolMessage[] =>
   events.flatMap((event) => (event.type === "message" && event.message.role === "tool" ? [event.message] : []));
+
+/**
+ * A scripted model for one test file, set as the app's endpoint before its tests and
+ * closed after them (the previous endpoint restored). Call at the top level of the file.
+ */
+export function scriptedModelForFile(): { readonly model: ScriptedModel } {
+  const holder = {} as { model: ScriptedModel };
+  let previousUrl: string | undefined;
+  beforeAll(async () => {
+    holder.model = await startScriptedModel();
+    previousUrl = process.env.OPENAI_BASE_URL;
+    process.env.OPENAI_BASE_URL = holder.model.url;
+  });
+  afterAll(async () => {
+    process.env.OPENAI_BASE_URL = previousUrl;
+    await holder.model.close();
+  });
+  return holder;
+}
