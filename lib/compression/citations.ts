@@ -80,6 +80,23 @@ export function withinRange(ranges: readonly CiteRange[], covered: CoveredRange)
  * does not count). Text outside the cites is never touched.
  */
 export function repairCitations(text: string, covered: CoveredRange): { text: string; changed: number } {
+  // Removing a cite can join the text around it into a new one ("(# (#99)3)" → "(#3)"),
+  // so repair runs until nothing changes: what it returns is repaired already.
+  let changed = 0;
+  let current = text;
+  for (let pass = 0; pass < MAX_PASSES; pass++) {
+    const repaired = repairOnce(current, covered);
+    changed += repaired.changed;
+    if (repaired.text === current) break;
+    current = repaired.text;
+  }
+  return { text: current, changed };
+}
+
+/** Each pass removes text or rewrites a cite canonically (idempotent), so a handful reaches the fixed point. */
+const MAX_PASSES = 8;
+
+function repairOnce(text: string, covered: CoveredRange): { text: string; changed: number } {
   let changed = 0;
   let result = "";
   let at = 0;
@@ -97,8 +114,14 @@ export function repairCitations(text: string, covered: CoveredRange): { text: st
 
 /** `text` without its cites (and the space before each): what a statement says, for comparing and scoring. */
 export function withoutCitations(text: string): string {
-  if (!text.includes("#")) return text;
-  return text.replace(new RegExp(String.raw`[ \t]*${GROUP.source}`, "g"), "");
+  let current = text;
+  // Like repair, until no cite is left: taking one out can join its neighbours into another.
+  for (let pass = 0; pass < MAX_PASSES && current.includes("#"); pass++) {
+    const next = current.replace(new RegExp(String.raw`[ \t]*${GROUP.source}`, "g"), "");
+    if (next === current) break;
+    current = next;
+  }
+  return current;
 }
 
 /** Every message number the cites of `text` name, range ends included, in order of appearance. */

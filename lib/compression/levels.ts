@@ -57,25 +57,41 @@ export function planMerge(transcript: Transcript, budget: ContextBudget, tokens:
     }
   }
 
-  const total = compactionsInRequest(transcript.compactions)
-    .filter((c) => c.kind === "summary")
-    .reduce((sum, c) => sum + cost(c), 0);
-  if (total <= budget.summaryBudgetTokens && shown.length <= MAX_SUMMARY_BLOCKS) return null;
-  const why =
-    total > budget.summaryBudgetTokens
-      ? `summaries cost ${formatCount(total)} tokens (budget ${formatCount(budget.summaryBudgetTokens)})`
-      : `${shown.length} summary blocks (at most ${MAX_SUMMARY_BLOCKS})`;
+  const over = overBound(transcript, budget, tokens);
+  if (!over) return null;
   for (const level of levels) {
     const run = oldestRun(transcript, free, (c) => mayClimb(c) && c.level === level);
-    if (run) return { kind: "merge", level: level + 1, children: run, reason: `${why}: merging ${run.length} of level ${level} into level ${level + 1}` };
+    if (run) return { kind: "merge", level: level + 1, children: run, reason: `${over}: merging ${run.length} of level ${level} into level ${level + 1}` };
   }
-  // The newest summary stays: it alone fits (a summary is bounded by the level budget).
+  return planSetAside(transcript, budget, tokens, "no two neighbouring summaries of one level may merge");
+}
+
+/** Why the summaries in view are over their bound (tokens or blocks), or null when they are within it. */
+function overBound(transcript: Transcript, budget: ContextBudget, tokens: TokenCounter): string | null {
+  const shown = inViewSummaries(transcript);
+  const total = compactionsInRequest(transcript.compactions)
+    .filter((c) => c.kind === "summary")
+    .reduce((sum, c) => sum + renderedCompactionTokens(c, tokens), 0);
+  if (total <= budget.summaryBudgetTokens && shown.length <= MAX_SUMMARY_BLOCKS) return null;
+  return total > budget.summaryBudgetTokens
+    ? `summaries cost ${formatCount(total)} tokens (budget ${formatCount(budget.summaryBudgetTokens)})`
+    : `${shown.length} summary blocks (at most ${MAX_SUMMARY_BLOCKS})`;
+}
+
+/**
+ * The oldest summary leaves the model's view when the summaries in view are over their
+ * bound and cannot merge (`because`). The newest summary stays: it alone fits (a summary
+ * is bounded by the level budget).
+ */
+export function planSetAside(transcript: Transcript, budget: ContextBudget, tokens: TokenCounter, because: string): LevelPlan | null {
+  const over = overBound(transcript, budget, tokens);
+  const shown = inViewSummaries(transcript);
   const oldest = shown[0];
-  if (!oldest || shown.length < 2) return null;
+  if (!over || !oldest || shown.length < 2) return null;
   return {
     kind: "set_aside",
     compaction: oldest,
-    reason: `${why}, and no two neighbouring summaries of one level may merge: the summary of messages ${oldest.fromSeq}–${oldest.toSeq} (level ${oldest.level}) leaves the model's view`,
+    reason: `${over}, and ${because}: the summary of messages ${oldest.fromSeq}–${oldest.toSeq} (level ${oldest.level}) leaves the model's view`,
   };
 }
 

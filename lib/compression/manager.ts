@@ -5,7 +5,7 @@ import { boundText } from "./condense";
 import { reconcileFacts } from "./facts";
 import { factSources, factsOfCompactions, factsOfMessages } from "./finalize";
 import { enforceHardLimit } from "./hard-limit";
-import { inViewSummaries, levelCap, planFold, planMerge, summaryRuns, type MergePlan } from "./levels";
+import { inViewSummaries, levelCap, planFold, planMerge, planSetAside, summaryRuns, type MergePlan } from "./levels";
 import { standIns } from "./out-of-view";
 import { budgetFor, calibrationOf, measureTranscript, toOurTokens } from "./measure";
 import { planClearing } from "./clearing";
@@ -397,12 +397,21 @@ export class AutoCompressionManager {
   /** Merges (or sets the oldest summaries out of view) until the summary budgets hold again; true when anything changed. */
   private async mergeLevels(change: ChangeBuilder, context: RunContext): Promise<boolean> {
     let merged = false;
+    let mergeFailed = false;
     for (let merges = 0; merges < MAX_MERGES; merges++) {
       if (context.signal?.aborted) return merged;
-      const plan = planMerge(change.transcript, context.budget, this.deps.tokens, this.cap(change.transcript, context));
+      // After a failed merge this pass makes no more model calls (the same run would be
+      // asked again): the bound is kept by setting the oldest summaries aside instead, so
+      // a summarizer that cannot write a shorter merge cannot grow the summaries in view.
+      const plan = mergeFailed
+        ? planSetAside(change.transcript, context.budget, this.deps.tokens, "the summarizer could not merge them shorter")
+        : planMerge(change.transcript, context.budget, this.deps.tokens, this.cap(change.transcript, context));
       if (!plan) return merged;
       if (plan.kind === "set_aside") this.setAside(change, plan.compaction, plan.reason, context);
-      else if (!(await this.merge(change, plan, carrying(context)))) return merged;
+      else if (!(await this.merge(change, plan, carrying(context)))) {
+        mergeFailed = true;
+        continue;
+      }
       merged = true;
     }
     return merged;

@@ -6,17 +6,9 @@ import { fullSweep, problemsOf } from "../support/matrix";
 import { simulate } from "../support/simulation";
 import { checkTreeRun, treeRuns } from "../support/tree-property";
 
-// Known defects, kept visible rather than loosened: with foreign-language summaries at a
-// 4k window, more summaries stay in view in one request than the bound (MAX_SUMMARY_BLOCKS
-// + 1 = 11): 13 with the mixed summarizer since summary requests (its tight variant too)
-// reuse the chat request's prefix, 12 and 25 with the long messages since the history notice
-// is counted (without it they pass). `it.fails` turns red the day the engine keeps the bound
-// here again.
-const KNOWN_FAILURES = new Set(["4096 mixed foreign", "4096 mixed foreign tight", "4096 long foreign", "4096 long foreign tight"]);
-
 describe("engine sweep against the outside model", () => {
   for (const scenario of fullSweep()) {
-    (KNOWN_FAILURES.has(scenario.name) ? it.fails : it)(scenario.name, async () => {
+    it(scenario.name, async () => {
       expect(problemsOf(await simulate(scenario))).toEqual([]);
     }, 120_000);
   }

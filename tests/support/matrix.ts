@@ -63,6 +63,8 @@ export function quickMatrix(): MatrixCase[] {
     scenario("8k medium, structured answered in prose", 8192, "medium", "terse", 80, { summarizer: { mode: "prose" }, settings: { strategy: "structured" } }),
     scenario("16k short, turn digests", 16_384, "short", "terse", 100, { settings: { strategy: "turn_digest" } }),
     scenario("4k long, simple extract", 4096, "long", "terse", 60, { settings: { strategy: "simple_extract" } }),
+    // Its merges are never shorter than what they replace: the summaries in view stay bounded by setting the oldest aside.
+    scenario("4k long, foreign summaries", 4096, "long", "foreign", 150),
   ];
 }
 
