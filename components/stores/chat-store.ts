@@ -25,6 +25,7 @@ import { patchLoadedMessage } from "@/components/stores/compaction-tree-store";
 import { useConversationList } from "@/components/stores/conversation-list-store";
 import { plural } from "@/components/format";
 import { streamTurn, TurnRequestError } from "@/components/stores/stream-turn";
+import { watchTurn } from "@/components/stores/watch-turn";
 import type { TurnBody } from "@/lib/chat/turn-request";
 import { applyCompaction, itemSeq, lastMessage, patchMessage, prependPage, upsertMessage } from "@/components/timeline/items";
 
@@ -61,6 +62,8 @@ type ChatState = {
   version: string | null;
   /** A turn runs in this conversation elsewhere (another tab, another device): sending waits for it. */
   remoteTurn: boolean;
+  /** This tab draws that turn live (its stream comes from GET …/live): the reply shows as it is written. */
+  watching: boolean;
   /** The conversation was deleted (in another tab) while it was open here. */
   deleted: boolean;
 
@@ -189,6 +192,37 @@ export const useChat = create<ChatState>()((set, get) => {
   };
 
   const settle = () => set((state) => ({ settled: state.settled + 1 }));
+
+  // The live view of a turn this tab did not start; one at a time, ended when the conversation changes.
+  let watch: AbortController | null = null;
+  const WATCHED = new Set<TurnEvent["type"]>(["message", "status", "compaction", "assistant_start", "delta", "done"]);
+  const watchRemoteTurn = (conversationId: string) => {
+    if (watch) return;
+    const controller = new AbortController();
+    watch = controller;
+    void (async () => {
+      const turn: TurnProgress = { compacted: false, finished: false, metered: false };
+      let seen = false;
+      try {
+        for await (const event of watchTurn(conversationId, controller.signal)) {
+          if (!seen) forConversation(conversationId, () => set({ watching: true }));
+          seen = true;
+          if (WATCHED.has(event.type)) applyEvent(conversationId, event, turn);
+        }
+      } finally {
+        if (watch === controller) watch = null;
+        if (seen) {
+          forConversation(conversationId, () => set({ watching: false, streaming: null, compressing: null }));
+          // The turn ended: show what it stored (a tab that only watched has not reloaded yet).
+          if (!controller.signal.aborted) void get().sync();
+        }
+      }
+    })();
+  };
+  const stopWatching = () => {
+    watch?.abort();
+    watch = null;
+  };
   const refreshActivity = () => useActivity.getState().refreshIfOpen();
 
   const runTurn = async (request: TurnBody, before?: () => void, onAccepted?: () => void) => {
@@ -253,10 +287,12 @@ export const useChat = create<ChatState>()((set, get) => {
     synced: 0,
     version: null,
     remoteTurn: false,
+    watching: false,
     deleted: false,
 
     open({ conversationId, items, hasEarlier, meter, version = null }) {
       if (get().conversationId === conversationId && get().busy) return;
+      stopWatching();
       set({
         conversationId,
         items,
@@ -271,6 +307,7 @@ export const useChat = create<ChatState>()((set, get) => {
         lastError: null,
         version,
         remoteTurn: false,
+        watching: false,
         deleted: false,
       });
       useNotices.getState().clear();
@@ -298,6 +335,8 @@ export const useChat = create<ChatState>()((set, get) => {
           remoteTurn: turnRunning,
           approvals: approvals.map((prompt) => ({ ...prompt, answering: state.approvals.find((shown) => shown.callId === prompt.callId)?.answering ?? false })),
         }));
+        // Another tab's turn that runs on this server is drawn as it streams.
+        if (turnRunning && !get().busy) watchRemoteTurn(conversationId);
         if (known === null || known === version) return;
         void (async () => {
           await Promise.all([get().refreshTimeline(), get().refreshMeter(), refreshActivity()]);

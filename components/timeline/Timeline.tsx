@@ -36,7 +36,9 @@ export function Timeline() {
   const loadingEarlier = useChat((state) => state.loadingEarlier);
   const loadEarlier = useChat((state) => state.loadEarlier);
   const busy = useChat((state) => state.busy);
-  const turnRunning = useChat((state) => state.abort !== null);
+  // This tab's turn, or another tab's that this tab draws live.
+  const turnRunning = useChat((state) => state.abort !== null || state.watching);
+  const remoteTurn = useChat((state) => state.remoteTurn);
   const streamedText = useChat((state) => state.streaming?.text ?? "");
   const lastError = useChat((state) => state.lastError);
 
@@ -54,10 +56,10 @@ export function Timeline() {
     else {
       const last = lastMessage(items);
       const unanswered = last != null && (last.role === "user" || last.status === "error");
-      if (lastError?.retryable || (unanswered && !busy)) list.push({ kind: "retry" });
+      if (lastError?.retryable || (unanswered && !busy && !remoteTurn)) list.push({ kind: "retry" });
     }
     return list;
-  }, [items, pairing, hasEarlier, turnRunning, lastError, busy]);
+  }, [items, pairing, hasEarlier, turnRunning, lastError, busy, remoteTurn]);
 
   // The pinned originals under top-level blocks: read again whenever those blocks change.
   const topBlocks = useMemo(() => items.flatMap((item) => (item.type === "compaction" ? [item.compaction.id] : [])).join(","), [items]);

@@ -7,6 +7,8 @@ import { conversationChangeState } from "../db/turn-lease";
 import { defaultModel } from "../llm/client";
 import { createConversationInput, idSchema, pinInput, updateConversationInput } from "./inputs";
 import { stopTurnsEverywhere } from "./running-turns";
+import { watchTurn } from "./live-turns";
+import type { TurnEvent } from "./events";
 import { waitingPrompts } from "./tools/approval";
 import { type Actor, parse } from "./actor";
 
@@ -50,6 +52,16 @@ export async function changeState(actor: Actor, conversationId: unknown) {
   const id = parse(idSchema, conversationId);
   const state = await conversationChangeState(await getDb(), actor.id, id);
   return { ...state, approvals: state.turnRunning ? waitingPrompts(actor.id, id) : [] };
+}
+
+/**
+ * The conversation's running turn as another view of it watches it: what the turn has
+ * done so far, then its events until it ends; nothing when no turn runs in this process.
+ */
+export async function watchRunningTurn(actor: Actor, conversationId: unknown, signal?: AbortSignal): Promise<AsyncGenerator<TurnEvent>> {
+  const id = parse(idSchema, conversationId);
+  await conversations.assertOwnsConversation(await getDb(), actor.id, id);
+  return watchTurn(id, signal);
 }
 
 export async function stop(actor: Actor, conversationId: unknown): Promise<{ stopped: number }> {

@@ -16,6 +16,7 @@ export {
   deleteConversation,
   pinMessage,
   changeState,
+  watchRunningTurn,
   stop,
 } from "./conversation-ops";
 export { timeline, compactionChildren, treePath, coveredPinned, search } from "./navigation-ops";

@@ -4,7 +4,8 @@ import { getDb } from "../db/client";
 import { appendMessages, lastShownMessage, type MessageDraft } from "../db/messages";
 import { readSettings } from "../db/settings";
 import { AppError } from "../errors";
-import { turnInput } from "./turn-request";
+import { turnInput, type TurnRequest } from "./turn-request";
+import { publishedTurn } from "./live-turns";
 import type { TurnEvent } from "./events";
 import { countMessageSend, sendBucket } from "./send-limit";
 import { runTurn } from "./turn";
@@ -41,6 +42,11 @@ async function gated(actor: Actor, conversationId: string, start: (gate: TurnGat
  */
 export async function startTurn(actor: Actor, input: unknown, signal?: AbortSignal): Promise<AsyncGenerator<TurnEvent>> {
   const request = spanSync("input", () => parse(turnInput, input));
+  // Other open views of the conversation can watch the turn (lib/chat/live-turns.ts).
+  return publishedTurn(request.conversationId, await openTurn(actor, request, signal));
+}
+
+async function openTurn(actor: Actor, request: TurnRequest, signal?: AbortSignal): Promise<AsyncGenerator<TurnEvent>> {
   const { conversationId } = request;
   const base = { userId: actor.id, conversationId, ...(signal ? { signal } : {}) };
   // One turn at a time per conversation: a second send while one runs is refused

@@ -86,6 +86,10 @@ test("two tabs: one turn at a time, and each tab sees the other's messages witho
     await expect(second.getByTestId("composer-hint")).toContainText("A reply is still being written", { timeout: 20_000 });
     await second.getByTestId("composer").fill("Second tab asks");
     await expect(second.getByTestId("send-button")).toBeDisabled();
+    // ...and draws the reply while the first tab's turn writes it (the turn's live stream).
+    const live = second.getByTestId("streaming-reply");
+    await expect.poll(async () => ((await live.count()) > 0 ? (await live.innerText()).length : 0), { timeout: 20_000 }).toBeGreaterThan(80);
+    await expect(page.getByTestId("streaming-reply")).toBeVisible();
     // Whatever the client: the server refuses a second turn with a clear 409.
     const refused = await request.post(`/api/conversations/${id}/messages`, { data: { content: "API asks meanwhile" } });
     expect(refused.status()).toBe(409);
