@@ -37,6 +37,7 @@ import type { newTokenSchema } from "@/lib/auth/token-input";
 import type { serverInputSchema } from "@/lib/mcp/config";
 import type { conversationServerInput, updateServerInput } from "@/lib/chat/mcp-ops";
 import type { modelPriceSchema } from "@/lib/pricing";
+import type { undoCompactionInput } from "@/lib/chat/undo-ops";
 
 type ConversationId = z.input<typeof idSchema>;
 
@@ -168,6 +169,9 @@ export async function searchAction(input: z.input<typeof searchInput>) {
 }
 export async function conversationFromSummaryAction(input: z.input<typeof fromSummaryInput>) {
   return asUser((user) => ops.conversationFromSummary(user, input));
+}
+export async function undoCompactionAction(input: z.input<typeof undoCompactionInput>) {
+  return asUser((user) => ops.undoCompaction(user, input));
 }
 // Tool servers: the admin configures them from a browser session (a stdio server runs a
 // process on this machine); a conversation's owner switches them for it.
