@@ -1,5 +1,4 @@
 "use client";
-import { useId, useState } from "react";
 import { formatTime } from "@/components/format";
 import type { CompactionView, UndoneMark } from "@/lib/views";
 import { dataAttributes } from "../ui/data-attributes";
@@ -14,8 +13,6 @@ const KIND_LABEL: Record<CompactionView["kind"], string> = { summary: "Summary",
  * opens onto nothing, since it holds nothing now, but its text can still be read.
  */
 export function UndoneBlock({ compaction, undone }: { compaction: CompactionView; undone: UndoneMark }) {
-  const [open, setOpen] = useState(false);
-  const textId = useId();
   const title = blockTitle(compaction);
   return (
     <section
@@ -35,28 +32,16 @@ export function UndoneBlock({ compaction, undone }: { compaction: CompactionView
         <span className="shrink-0 font-mono tabular-nums">{blockRange(compaction)}</span>
       </div>
       <div className="flex min-w-0 flex-wrap items-center gap-x-2 pl-1">
-        <span className="min-w-0">
-          {KIND_LABEL[compaction.kind]} undone by {undone.by} · <time dateTime={undone.at}>{formatTime(undone.at)}</time> · the messages below are in the
-          model&apos;s view again
+        <span data-testid="undone-meta" className="min-w-0">
+          {KIND_LABEL[compaction.kind]} undone by {undone.by} · <time dateTime={undone.at}>{formatTime(undone.at)}</time> · what it replaced is below, in
+          the model&apos;s view again
         </span>
-        {compaction.kind === "clearing" ? null : (
-          <button
-            type="button"
-            data-testid="undone-show-text"
-            aria-expanded={open}
-            aria-controls={open ? textId : undefined}
-            onClick={() => setOpen((value) => !value)}
-            className="rounded px-1 text-sky-700 hover:underline dark:text-sky-400"
-          >
-            {open ? "Hide its text" : "Show its text"}
-          </button>
-        )}
       </div>
-      {open ? (
-        <div id={textId} className="mt-1 opacity-80">
+      {compaction.kind === "clearing" ? null : (
+        <div className="mt-0.5 pl-1 opacity-90">
           <CompactionSummary compaction={compaction} />
         </div>
-      ) : null}
+      )}
     </section>
   );
 }
