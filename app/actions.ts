@@ -81,6 +81,9 @@ export async function treePathAction(input: z.input<typeof seqInput>) {
 export async function coveredPinnedAction(conversationId: ConversationId) {
   return asUser((user) => ops.coveredPinned(user, conversationId));
 }
+export async function pinnedListAction(conversationId: ConversationId) {
+  return asUser((user) => ops.pinnedList(user, conversationId));
+}
 export async function attemptsAction(conversationId: ConversationId) {
   return asUser((user) => ops.attempts(user, conversationId));
 }

@@ -94,6 +94,9 @@ export type TimelineItem =
   /** A compaction its owner undid: it stands, marked undone, above the messages it gave back, and holds none of them. */
   | { type: "undone"; compaction: CompactionView; undone: UndoneMark };
 
+/** A pinned message as the pinned list shows it. */
+export type PinnedEntryView = { seq: number; role: MessageView["role"]; firstLine: string };
+
 /** Who undid a compaction ("Undo this compaction") and when. */
 export type UndoneMark = { at: string; by: string };
 

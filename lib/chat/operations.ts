@@ -51,3 +51,4 @@ export { startTurn } from "./turn-ops";
 export { answerToolApproval, allowedTools, disallowToolOp as disallowTool } from "./approval-ops";
 export { conversationCost, accountCost, prices, savePrice } from "./cost-ops";
 export { undoCompaction } from "./undo-ops";
+export { pinnedList } from "./pinned-ops";

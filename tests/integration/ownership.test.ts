@@ -170,6 +170,7 @@ const ACTIONS: Record<keyof typeof actions, ActionCase> = {
   revokeSessionAction: { scope: "owned", args: (f) => [f.sessionId], fresh: true, session: true },
   modelInfoAction: { scope: "user" },
   conversationFromSummaryAction: { scope: "owned", args: (f) => [{ compactionId: f.compactionId }] },
+  pinnedListAction: { scope: "owned", args: viaId },
   undoCompactionAction: { scope: "owned", args: (f) => [{ compactionId: f.compactionId }], fresh: true },
   searchAction: { scope: "owned", args: (f) => [{ q: "question", conversationId: f.conversationId }] },
   // Last: it revokes the owner's token that the cases above use.
