@@ -14,6 +14,8 @@ async function compactedConversation(page: Page, request: Parameters<typeof scri
   const id = await newConversation(page);
   await scriptTurns(request, id, TURNS);
   await page.reload();
+  // On a phone the header's controls fold into its menu.
+  if ((page.viewportSize()?.width ?? 1366) < 768) await page.getByTestId("header-menu-toggle").click();
   await page.getByTestId("compress-now").click();
   await untilSettled(page, () => page.getByTestId("compact-run").click());
   await expect(page.getByTestId("compaction-block")).toHaveCount(1);
