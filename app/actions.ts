@@ -37,6 +37,7 @@ import type { newTokenSchema } from "@/lib/auth/token-input";
 import type { serverInputSchema } from "@/lib/mcp/config";
 import type { conversationServerInput, updateServerInput } from "@/lib/chat/mcp-ops";
 import type { modelPriceSchema } from "@/lib/pricing";
+import type { undoCompactionInput } from "@/lib/chat/undo-ops";
 
 type ConversationId = z.input<typeof idSchema>;
 
@@ -79,6 +80,9 @@ export async function treePathAction(input: z.input<typeof seqInput>) {
 }
 export async function coveredPinnedAction(conversationId: ConversationId) {
   return asUser((user) => ops.coveredPinned(user, conversationId));
+}
+export async function pinnedListAction(conversationId: ConversationId) {
+  return asUser((user) => ops.pinnedList(user, conversationId));
 }
 export async function attemptsAction(conversationId: ConversationId) {
   return asUser((user) => ops.attempts(user, conversationId));
@@ -168,6 +172,9 @@ export async function searchAction(input: z.input<typeof searchInput>) {
 }
 export async function conversationFromSummaryAction(input: z.input<typeof fromSummaryInput>) {
   return asUser((user) => ops.conversationFromSummary(user, input));
+}
+export async function undoCompactionAction(input: z.input<typeof undoCompactionInput>) {
+  return asUser((user) => ops.undoCompaction(user, input));
 }
 // Tool servers: the admin configures them from a browser session (a stdio server runs a
 // process on this machine); a conversation's owner switches them for it.

@@ -90,7 +90,25 @@ export type TreeOpeningView = TreePathView & { pages: Record<string, { items: Ti
 /** One row of the chat timeline: a message, or a compaction standing where its messages were. */
 export type TimelineItem =
   | { type: "message"; message: MessageView }
-  | { type: "compaction"; compaction: CompactionView };
+  | { type: "compaction"; compaction: CompactionView }
+  /** A compaction its owner undid: it stands, marked undone, above the messages it gave back, and holds none of them. */
+  | { type: "undone"; compaction: CompactionView; undone: UndoneMark };
+
+/** A pinned message as the pinned list shows it. */
+export type PinnedEntryView = { seq: number; role: MessageView["role"]; firstLine: string };
+
+/** Who undid a compaction ("Undo this compaction") and when. */
+export type UndoneMark = { at: string; by: string };
+
+/** An undo as the Activity panel lists it. */
+export type UndoneView = UndoneMark & {
+  compactionId: string;
+  kind: CompactionKind;
+  level: number;
+  fromSeq: number;
+  toSeq: number;
+  title: string | null;
+};
 
 export type ConversationSummary = {
   id: string;
@@ -145,7 +163,7 @@ export type BackgroundWorkView = {
 };
 
 /** The Activity panel: work under way first, then the attempts (newest first). */
-export type ActivityView = { background: BackgroundWorkView[]; attempts: AttemptView[] };
+export type ActivityView = { background: BackgroundWorkView[]; attempts: AttemptView[]; undone: UndoneView[] };
 
 /** The context now, and the figures that apply to this conversation's model (after any clamping). */
 export type ContextMeterView = ContextBreakdown & {

@@ -4,6 +4,7 @@ import { useActivity } from "@/components/stores/activity-store";
 import { formatCount, formatDuration, formatTime, strategyLabel, triggerLabel, writtenByUser } from "@/components/format";
 import type { AttemptView } from "@/lib/views";
 import { BackgroundWork } from "./BackgroundWork";
+import { UndoneActivity } from "@/components/timeline/UndoneActivity";
 
 const OUTCOME_STYLES: Record<AttemptView["outcome"], string> = {
   applied: "bg-emerald-100 text-emerald-800 dark:bg-emerald-950 dark:text-emerald-300",
@@ -40,6 +41,7 @@ export function ActivityPanel() {
   const attempts = useActivity((state) => state.attempts);
   const attemptsError = useActivity((state) => state.error);
   const backgroundWork = useActivity((state) => state.backgroundWork);
+  const undone = useActivity((state) => state.undone);
   const refresh = useActivity((state) => state.refresh);
   // While background work is pending, look again so it turns into its attempt when done.
   const pending = backgroundWork.length > 0;
@@ -61,6 +63,7 @@ export function ActivityPanel() {
         </button>
       </div>
       <BackgroundWork work={backgroundWork} />
+      <UndoneActivity undone={undone} />
       {attemptsError ? (
         <div data-testid="activity-error" role="alert" className="space-y-2 p-3 text-[12px] text-red-800 dark:text-red-300">
           <p>The compaction activity could not be loaded: {attemptsError}</p>

@@ -11,6 +11,7 @@ import { ConversationSettingsDialog } from "./ConversationSettingsDialog";
 import { ContextMeter } from "./ContextMeter";
 import { ConversationCost } from "./ConversationCost";
 import { DemoBadge } from "./DemoBadge";
+import { PinnedList } from "./PinnedList";
 import { ToolServersMenu } from "./ToolServersMenu";
 
 /** Where a conversation started from a summary came from; plain text once the source is gone. */
@@ -63,6 +64,7 @@ export function ChatHeader({ conversation, demo }: { conversation: ConversationV
           <CompressNowDialog />
           <ConversationSettingsDialog conversationId={conversation.id} />
           <ToolServersMenu conversationId={conversation.id} />
+          <PinnedList conversationId={conversation.id} />
           <button
             type="button"
             data-testid="activity-toggle"

@@ -3,12 +3,14 @@
 // background work queued or running. Loaded only while the panel is open.
 import { create } from "zustand";
 import { attemptsAction } from "@/app/actions";
-import type { AttemptView, BackgroundWorkView } from "@/lib/views";
+import type { AttemptView, BackgroundWorkView, UndoneView } from "@/lib/views";
 
 type ActivityState = {
   conversationId: string | null;
   open: boolean;
   attempts: AttemptView[] | null;
+  /** Compactions undone by their owner ("Undo this compaction"), newest first. */
+  undone: UndoneView[];
   /** Background compaction queued or running, shown above the attempts. */
   backgroundWork: BackgroundWorkView[];
   /** Why the activity could not be loaded (shown instead of "Loading…", with a retry). */
@@ -25,11 +27,12 @@ export const useActivity = create<ActivityState>()((set, get) => ({
   conversationId: null,
   open: false,
   attempts: null,
+  undone: [],
   backgroundWork: [],
   error: null,
 
   show(conversationId) {
-    set({ conversationId, attempts: null, backgroundWork: [], error: null });
+    set({ conversationId, attempts: null, undone: [], backgroundWork: [], error: null });
     void get().refreshIfOpen();
   },
 
@@ -45,7 +48,7 @@ export const useActivity = create<ActivityState>()((set, get) => ({
     const result = await attemptsAction(conversationId);
     // The answer of a conversation that has been left since is dropped.
     if (get().conversationId !== conversationId) return;
-    if (result.ok) set({ attempts: result.data.attempts, backgroundWork: result.data.background, error: null });
+    if (result.ok) set({ attempts: result.data.attempts, undone: result.data.undone, backgroundWork: result.data.background, error: null });
     else set({ error: result.error.message });
   },
 

@@ -41,11 +41,11 @@ export const useReveal = create<RevealState>()((set) => ({
   },
 }));
 
-// A clearing holds no message in the timeline (they stand below it), so it is never a step on the way.
+// A clearing or an undone record holds no message in the timeline (they stand below it), so it is never a step on the way.
 const holds = (seq: number) => (item: TimelineItem) =>
   item.type === "message"
     ? item.message.seq === seq
-    : item.compaction.kind !== "clearing" && item.compaction.fromSeq <= seq && seq <= item.compaction.toSeq;
+    : item.type === "compaction" && item.compaction.kind !== "clearing" && item.compaction.fromSeq <= seq && seq <= item.compaction.toSeq;
 
 function isTarget(item: TimelineItem, anchor: Anchor): boolean {
   if (anchor.kind === "message") return item.type === "message" && item.message.seq === anchor.seq;

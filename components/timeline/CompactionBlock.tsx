@@ -12,6 +12,7 @@ import { CompactionSummary } from "./CompactionSummary";
 import { ContinueFromSummary } from "./ContinueFromSummary";
 import { levelStyle } from "./levels";
 import { PinnedStrip } from "./PinnedStrip";
+import { UndoCompaction } from "./UndoCompaction";
 import { blockFrame } from "./tree-layout";
 
 function openLabel(compaction: CompactionView): string {
@@ -127,6 +128,7 @@ export const CompactionBlock = memo(function CompactionBlock({
         )}
         <div className="mt-1.5 flex flex-wrap items-center gap-2 text-[11.5px]">
           <ContinueFromSummary compactionId={compaction.id} />
+          {ancestors.length === 0 ? <UndoCompaction compaction={compaction} /> : null}
         </div>
       </div>
     </section>

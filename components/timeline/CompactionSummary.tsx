@@ -6,7 +6,7 @@ import { plural } from "@/components/format";
 import { CitedText, MessageLinkContext } from "../ui/citations";
 import { Markdown } from "../ui/Markdown";
 import { jumpToMessage } from "./jump";
-import { SECTION_LABELS, summaryPreview } from "./summary-preview";
+import { SECTION_LABELS } from "./summary-preview";
 
 function StructuredSummary({ sections }: { sections: SummarySections }) {
   const filled = SECTION_LABELS.filter(([key]) => sections[key].length > 0);
@@ -33,23 +33,21 @@ function FullSummary({ compaction }: { compaction: CompactionView }) {
   return compaction.sections ? <StructuredSummary sections={compaction.sections} /> : <Markdown text={compaction.summary} breaks citations />;
 }
 
-/** A summary's first line, and the whole of it on request. */
+/**
+ * The whole summary, on request only: the block's header already says what it is about
+ * (its title), and a first line under it repeated the title, or on many summarizers
+ * read "Summary of the conversation so far." on every block (issue 20).
+ */
 function Summary({ compaction }: { compaction: CompactionView }) {
   const [open, setOpen] = useState(false);
   const fullId = useId();
-  const preview = summaryPreview(compaction.summary, compaction.sections);
-  if (!preview.partial) return <FullSummary compaction={compaction} />;
   return (
     <>
       {open ? (
         <div id={fullId}>
           <FullSummary compaction={compaction} />
         </div>
-      ) : (
-        <p data-testid="compaction-summary-preview" className="text-neutral-700 dark:text-neutral-300">
-          <CitedText text={preview.text} />
-        </p>
-      )}
+      ) : null}
       <button
         type="button"
         data-testid="compaction-summary-more"
@@ -58,7 +56,7 @@ function Summary({ compaction }: { compaction: CompactionView }) {
         onClick={() => setOpen((value) => !value)}
         className="mt-0.5 text-[11.5px] text-sky-700 underline-offset-2 hover:underline dark:text-sky-400"
       >
-        {open ? "Show less" : "Show the whole summary"}
+        {open ? "Hide the summary" : "Show the summary"}
       </button>
     </>
   );
@@ -67,7 +65,7 @@ function Summary({ compaction }: { compaction: CompactionView }) {
 /** A cite opens the original where it sits in the tree ("Go to #n"), whatever levels hide it. */
 const openCited = (seq: number) => void jumpToMessage(seq);
 
-/** What the model sees in place of the covered messages: a preview until asked for the whole. */
+/** What the model sees in place of the covered messages, shown when asked for. */
 export function CompactionSummary({ compaction }: { compaction: CompactionView }) {
   return (
     <MessageLinkContext value={openCited}>

@@ -16,7 +16,7 @@ import { sameResults, toolCallStatus, type ToolMessage } from "./tool-cards";
 import { LaterTurnsNotice, VersionSwitcher } from "./VersionSwitcher";
 import { PinToggle } from "./PinToggle";
 
-const ROLE_LABELS: Record<MessageView["role"], string> = {
+export const ROLE_LABELS: Record<MessageView["role"], string> = {
   user: "You",
   assistant: "Assistant",
   tool: "Tool",

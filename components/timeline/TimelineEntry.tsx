@@ -3,6 +3,7 @@ import type { CompactionView, TimelineItem } from "@/lib/views";
 import { ClearingNotice } from "./ClearingNotice";
 import { CompactionBlock } from "./CompactionBlock";
 import { MessageItem, type ReplyTools } from "./MessageItem";
+import { UndoneBlock } from "./UndoneBlock";
 import type { ToolPairing } from "./tool-cards";
 
 /** The tool results a message's cards show, if it is a reply that called tools. */
@@ -15,6 +16,8 @@ export function replyTools(item: TimelineItem, pairing: ToolPairing): ReplyTools
 export function TimelineEntry({ item, ancestors, tools }: { item: TimelineItem; ancestors?: CompactionView[]; tools?: ReplyTools }) {
   return item.type === "message" ? (
     <MessageItem message={item.message} nested={ancestors !== undefined && ancestors.length > 0} {...(tools ? { tools } : {})} />
+  ) : item.type === "undone" ? (
+    <UndoneBlock compaction={item.compaction} undone={item.undone} />
   ) : item.compaction.kind === "clearing" ? (
     <ClearingNotice compaction={item.compaction} />
   ) : (

@@ -6,7 +6,7 @@ export function itemSeq(item: TimelineItem): number {
 }
 
 export function itemKey(item: TimelineItem): string {
-  return item.type === "message" ? `m:${item.message.id}` : `c:${item.compaction.id}`;
+  return item.type === "message" ? `m:${item.message.id}` : `${item.type === "undone" ? "u" : "c"}:${item.compaction.id}`;
 }
 
 /** A compaction stands before a message of the same seq (a pinned one kept beside it, the first call under a clearing). */

@@ -27,8 +27,8 @@ export function pairToolResults(items: readonly TimelineItem[]): ToolPairing {
   const open = new Set<string>();
   let caller: { reply: AssistantMessage; ids: Set<string>; found: Map<string, ToolMessage> } | null = null;
   for (const item of items) {
-    // A clearing's notice stands before the messages it names and hides none: it never parts a call from its results.
-    if (item.type === "compaction" && item.compaction.kind === "clearing") continue;
+    // A clearing's notice (or an undone record) stands before the messages it names and hides none: it never parts a call from its results.
+    if ((item.type === "compaction" && item.compaction.kind === "clearing") || item.type === "undone") continue;
     const message = item.type === "message" ? item.message : null;
     if (message?.role === "tool" && caller) {
       if (caller.ids.has(message.toolCallId) && !caller.found.has(message.toolCallId)) {

@@ -2,6 +2,7 @@
 // "Compress now" with its preview, and applying a previewed summary.
 import { getDb } from "../db/client";
 import { listAttempts } from "../db/compactions";
+import { listUndone } from "../db/undo";
 import { readSettings } from "../db/settings";
 import { attemptRecordToView } from "../db/mappers";
 import { activeTranscript, compressionManager, contextMeter, pendingBackgroundWork, withTranscript, type AppliedChange } from "./compressor";
@@ -19,7 +20,7 @@ export async function attempts(actor: Actor, conversationId: unknown): Promise<A
   const id = parse(idSchema, conversationId);
   // listAttempts checks ownership first, so another user's id never reaches the queue.
   const attempts = await listAttempts(await getDb(), actor.id, id);
-  return { background: await pendingBackgroundWork(id), attempts };
+  return { background: await pendingBackgroundWork(id), attempts, undone: await listUndone(await getDb(), id) };
 }
 
 export type CompactResult = {

@@ -51,3 +51,5 @@ export { listTokens, createToken, revokeToken, revokeAllTokens, listSessions, re
 export { startTurn } from "./turn-ops";
 export { answerToolApproval, allowedTools, disallowToolOp as disallowTool } from "./approval-ops";
 export { conversationCost, accountCost, prices, savePrice } from "./cost-ops";
+export { undoCompaction } from "./undo-ops";
+export { pinnedList } from "./pinned-ops";

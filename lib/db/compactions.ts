@@ -2,6 +2,7 @@ import type { Db } from "./client.ts";
 import type { Prisma } from "./generated/client.ts";
 import { attemptColumns, toAttemptView, toCompactionView, toMessageView } from "./mappers.ts";
 import { viewsWithVersions } from "./versions.ts";
+import { undoneTimelineItems } from "./undo.ts";
 import { unapplied } from "../compression/records";
 import { assertOwnsConversation, ownedConversation } from "./conversations.ts";
 import { seqFilters, uncoveredRanges } from "./ranges.ts";
@@ -218,6 +219,8 @@ export async function loadTimeline(
   );
   const items: TimelineItem[] = [
     ...shownCompactions.map((c) => ({ type: "compaction" as const, compaction: toCompactionView(c, counts.get(c.id) ?? 0) })),
+    // Before the messages: an undone record stands above the first message it gave back.
+    ...(await undoneTimelineItems(db, conversationId, { oldestSeq: hasEarlier ? oldestLoaded : 1, upToSeq: upTo, covering })),
     ...(await viewsWithVersions(db, conversationId, messages)).map((message) => ({ type: "message" as const, message })),
   ];
   return { items: items.sort(bySeq), hasEarlier };

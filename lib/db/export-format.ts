@@ -86,6 +86,9 @@ export const exportedCompaction = z.strictObject({
   supersededBy: count.nullable(),
   undone: z.boolean(),
   createdAt: timestamp,
+  /** When it was undone, and whether its owner undid it ("Undo this compaction") rather than a rewind; absent in files from before. */
+  undoneAt: timestamp.nullable().default(null),
+  undoneByOwner: z.boolean().default(false),
 });
 
 export const exportedAttempt = z.strictObject({

@@ -78,6 +78,8 @@ export async function exportConversation(db: Db, userId: string, conversationId:
       supersededBy: ref(row.supersededById),
       undone: row.undoneAt != null,
       createdAt: row.createdAt.toISOString(),
+      undoneAt: row.undoneAt?.toISOString() ?? null,
+      undoneByOwner: row.undoneBy != null,
     })),
     // The attempt as the activity panel shows it, with its compaction named by ref.
     attempts: attempts.map((row) => {

@@ -68,7 +68,7 @@ export async function importConversation(db: Db, userId: string, source: AsyncIt
     async (tx) => {
       // The one place the owner enters: the conversation row every other row belongs to.
       const createConversation = (data: NewConversation) => tx.conversation.create({ select: { id: true }, data: { ...data, userId } });
-      const importer = new Importer(tx, createConversation, onProgress);
+      const importer = new Importer(tx, createConversation, onProgress, userId);
       for await (const part of readExport(source)) await importer.take(part);
       return importer.finish();
     },
@@ -102,6 +102,7 @@ class Importer {
     private readonly tx: Tx,
     private readonly createConversation: (data: NewConversation) => Promise<{ id: string }>,
     private readonly onProgress: ImportProgress,
+    private readonly owner: string,
   ) {}
 
   async take(part: ExportPart): Promise<void> {
@@ -235,7 +236,9 @@ class Importer {
         tokensAfter: c.tokensAfter,
         durationMs: c.durationMs,
         background: c.background,
-        undoneAt: c.undone ? new Date(c.createdAt) : null,
+        undoneAt: c.undone ? new Date(c.undoneAt ?? c.createdAt) : null,
+        // An undo by the exporting owner is the importing owner's now (the copy is theirs).
+        undoneBy: c.undone && c.undoneByOwner ? this.owner : null,
         createdAt: new Date(c.createdAt),
       },
       c.summary.length + c.keptSeqs.length * 8,

@@ -17,6 +17,8 @@ test("New conversation from this summary: lands in a linked conversation that st
   await untilSettled(page, () => page.getByTestId("compact-run").click());
   const block = page.getByTestId("compaction-block").first();
   await expect(block).toBeVisible();
+  // A collapsed block shows its title only: the text is read from the opened summary.
+  await block.getByTestId("compaction-summary-more").click();
   const summaryText = (await block.getByTestId("compaction-summary").innerText()).trim();
 
   await block.getByTestId("continue-from-summary").click();

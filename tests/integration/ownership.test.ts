@@ -108,6 +108,7 @@ const ROUTES: Record<string, Partial<Record<Method, RouteCase>>> = {
   },
   "/api/compactions/[id]/children": { GET: { scope: "owned", id: (f) => f.compactionId, query: "?limit=5" } },
   "/api/compactions/[id]/conversation": { POST: { scope: "owned", id: (f) => f.compactionId } },
+  "/api/compactions/[id]/undo": { POST: { scope: "owned", id: (f) => f.compactionId, fresh: true } },
   "/api/settings": { GET: { scope: "user" }, PUT: { scope: "user", body: DEFAULT_SETTINGS }, PATCH: { scope: "user", body: { keepRecentCount: 6 } } },
   "/api/models": { GET: { scope: "user" } },
   // Scoped by the query string; the action case below covers another user's conversation id.
@@ -169,6 +170,8 @@ const ACTIONS: Record<keyof typeof actions, ActionCase> = {
   revokeSessionAction: { scope: "owned", args: (f) => [f.sessionId], fresh: true, session: true },
   modelInfoAction: { scope: "user" },
   conversationFromSummaryAction: { scope: "owned", args: (f) => [{ compactionId: f.compactionId }] },
+  pinnedListAction: { scope: "owned", args: viaId },
+  undoCompactionAction: { scope: "owned", args: (f) => [{ compactionId: f.compactionId }], fresh: true },
   searchAction: { scope: "owned", args: (f) => [{ q: "question", conversationId: f.conversationId }] },
   // Last: it revokes the owner's token that the cases above use.
   revokeAllTokensAction: { scope: "user", session: true },
