@@ -98,6 +98,9 @@ export type ConversationSummary = {
   model: string;
   updatedAt: string;
   messageCount: number;
+  /** Organise (lib/db/organise.ts): when it was pinned to the top / archived; null when not. */
+  pinnedAt: string | null;
+  archivedAt: string | null;
 };
 
 export type ConversationView = ConversationSummary & {
@@ -184,6 +187,8 @@ export type SnippetPart = { text: string; hit: boolean };
 type SearchHitBase = {
   conversationId: string;
   conversationTitle: string;
+  /** Archived conversations are searched too; the hit says so. */
+  conversationArchived: boolean;
   rank: number;
   createdAt: string;
   snippet: SnippetPart[];

@@ -170,6 +170,11 @@ const ACTIONS: Record<keyof typeof actions, ActionCase> = {
   modelInfoAction: { scope: "user" },
   conversationFromSummaryAction: { scope: "owned", args: (f) => [{ compactionId: f.compactionId }] },
   searchAction: { scope: "owned", args: (f) => [{ q: "question", conversationId: f.conversationId }] },
+  pinConversationAction: { scope: "owned", args: (f) => [{ conversationId: f.conversationId, pinned: true }] },
+  archiveConversationAction: { scope: "owned", args: (f) => [{ conversationId: f.conversationId, archived: false }] },
+  renameConversationAction: { scope: "owned", args: (f) => [{ conversationId: f.conversationId, title: "renamed inline" }] },
+  conversationPageAction: { scope: "user", args: () => [{}] },
+  deleteMessageAction: { scope: "owned", args: (f) => [{ conversationId: f.conversationId, seq: 4 }], fresh: true },
   // Last: it revokes the owner's token that the cases above use.
   revokeAllTokensAction: { scope: "user", session: true },
 };
