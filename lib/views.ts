@@ -103,6 +103,15 @@ export type ConversationSummary = {
   archivedAt: string | null;
 };
 
+/** One page of the sidebar's list (lib/db/organise.ts). */
+export type ConversationPage = {
+  /** The pinned group, whole (on the first page of the main list only). */
+  pinned: ConversationSummary[];
+  items: ConversationSummary[];
+  /** Pass back for the next page; null at the end. */
+  next: string | null;
+};
+
 export type ConversationView = ConversationSummary & {
   systemPrompt: string;
   createdAt: string;

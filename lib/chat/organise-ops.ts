@@ -8,8 +8,8 @@ import {
   renameConversation as renameRow,
   setConversationArchived,
   setConversationPinned,
-  type ConversationPage,
 } from "../db/organise";
+import type { ConversationPage } from "../views";
 import { TITLE_LIMIT } from "../db/export-format";
 import { withConversationLock } from "./compressor";
 import { idSchema, seqInput } from "./inputs";

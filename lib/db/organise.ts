@@ -7,7 +7,7 @@ import type { Db } from "./client.ts";
 import type { Conversation, Prisma } from "./generated/client.ts";
 import { toConversationView } from "./mappers.ts";
 import { AppError, notFound } from "../errors.ts";
-import type { ConversationSummary } from "../views";
+import type { ConversationPage, ConversationSummary } from "../views";
 
 /** The most conversations one user can pin: the pinned group is loaded whole. */
 export const MAX_PINNED = 100;
@@ -55,14 +55,6 @@ export async function renameConversation(db: Db, userId: string, id: string, tit
 
 /** Where a page ends: the last row's updatedAt and id (the list's order, so ties are broken the same way). */
 export type PageCursor = { updatedAt: Date; id: string };
-
-export type ConversationPage = {
-  /** The pinned group, whole (first page of the main list only). */
-  pinned: ConversationSummary[];
-  items: ConversationSummary[];
-  /** Pass back for the next page; null at the end. */
-  next: string | null;
-};
 
 export const encodeCursor = (row: { updatedAt: string; id: string }) => `${row.updatedAt}_${row.id}`;
 
