@@ -2,6 +2,7 @@
 // deleting one message. Inputs are validated here; the database side names the owner.
 import { z } from "zod";
 import { getDb } from "../db/client";
+import { bulkExportStream } from "../db/bulk-export";
 import { deleteMessage as hideMessage, type DeletedMessages } from "../db/message-delete";
 import {
   listConversationPage,
@@ -87,4 +88,10 @@ export async function deleteMessage(actor: Actor, input: unknown): Promise<Delet
   } finally {
     await gate.close();
   }
+}
+
+/** Every conversation of the actor's as one streamed JSON file (lib/db/bulk-export.ts). */
+export async function exportAllConversations(actor: Actor): Promise<{ filename: string; body: ReadableStream<Uint8Array> }> {
+  const day = new Date().toISOString().slice(0, 10);
+  return { filename: `strata-conversations-${day}.json`, body: bulkExportStream(await getDb(), actor.id) };
 }

@@ -114,6 +114,7 @@ const ROUTES: Record<string, Partial<Record<Method, RouteCase>>> = {
   "/api/search": { GET: { scope: "user", query: "?q=question" } },
   "/api/conversations/[id]/export": { GET: { scope: "owned", id: conversation, query: "?format=markdown" } },
   "/api/conversations/import": { POST: { scope: "user", body: MINIMAL_EXPORT } },
+  "/api/conversations/export": { GET: { scope: "user" } },
   "/api/imports/[id]": { GET: { scope: "owned", id: (f) => f.importId } },
 };
 
