@@ -1,6 +1,6 @@
 "use client";
 import Link from "next/link";
-import { useRef, useState } from "react";
+import { useState } from "react";
 import { archiveConversationAction, deleteConversationAction, pinConversationAction, renameConversationAction } from "@/app/actions";
 import { useConversationList } from "@/components/stores/conversation-list-store";
 import { plural } from "@/components/format";
@@ -29,7 +29,6 @@ export function ConversationListItem({
   const [mode, setMode] = useState<Mode>("view");
   const [title, setTitle] = useState(conversation.title);
   const [error, setError] = useState<string | null>(null);
-  const link = useRef<HTMLAnchorElement>(null);
   const pinned = conversation.pinnedAt != null;
   const archived = conversation.archivedAt != null;
 
@@ -41,8 +40,8 @@ export function ConversationListItem({
 
   function backToView() {
     setMode("view");
-    // Keyboard users land where they started.
-    requestAnimationFrame(() => link.current?.focus());
+    // Keyboard users land where they started (looked up: the link is re-rendered by then).
+    requestAnimationFrame(() => document.querySelector<HTMLElement>(`[data-testid="conversation-item"][data-id="${conversation.id}"] a`)?.focus());
   }
 
   async function saveTitle() {
@@ -134,7 +133,6 @@ export function ConversationListItem({
         <>
           <div className="flex items-center">
             <Link
-              ref={link}
               href={`/c/${conversation.id}`}
               aria-current={active ? "page" : undefined}
               aria-keyshortcuts="F2"
