@@ -211,8 +211,9 @@ async function readAll(stream: ReadableStream<Uint8Array>): Promise<{ text: stri
   const decoder = new TextDecoder();
   let text = "";
   let chunks = 0;
-  for await (const chunk of stream) {
-    text += decoder.decode(chunk, { stream: true });
+  const reader = stream.getReader();
+  for (let next = await reader.read(); !next.done; next = await reader.read()) {
+    text += decoder.decode(next.value, { stream: true });
     chunks++;
   }
   return { text: text + decoder.decode(), chunks };
