@@ -38,6 +38,13 @@ import type { serverInputSchema } from "@/lib/mcp/config";
 import type { conversationServerInput, updateServerInput } from "@/lib/chat/mcp-ops";
 import type { modelPriceSchema } from "@/lib/pricing";
 import type { undoCompactionInput } from "@/lib/chat/undo-ops";
+import type {
+  archiveConversationInput,
+  conversationPageInput,
+  deleteMessageInput,
+  pinConversationInput,
+  renameConversationInput,
+} from "@/lib/chat/organise-ops";
 
 type ConversationId = z.input<typeof idSchema>;
 
@@ -195,4 +202,20 @@ export async function conversationToolServersAction(conversationId: Conversation
 }
 export async function setConversationToolServerAction(input: z.input<typeof conversationServerInput>) {
   return asUser((user) => ops.setConversationToolServer(user, input));
+}
+// Organise: pin, archive, rename inline, the sidebar's pages, delete one message.
+export async function pinConversationAction(input: z.input<typeof pinConversationInput>) {
+  return asUser((user) => ops.pinConversation(user, input));
+}
+export async function archiveConversationAction(input: z.input<typeof archiveConversationInput>) {
+  return asUser((user) => ops.archiveConversation(user, input));
+}
+export async function renameConversationAction(input: z.input<typeof renameConversationInput>) {
+  return asUser((user) => ops.renameConversation(user, input));
+}
+export async function conversationPageAction(input: z.input<typeof conversationPageInput>) {
+  return asUser((user) => ops.conversationPage(user, input));
+}
+export async function deleteMessageAction(input: z.input<typeof deleteMessageInput>) {
+  return asUser((user) => ops.deleteMessage(user, input));
 }

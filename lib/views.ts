@@ -116,6 +116,18 @@ export type ConversationSummary = {
   model: string;
   updatedAt: string;
   messageCount: number;
+  /** Organise (lib/db/organise.ts): when it was pinned to the top / archived; null when not. */
+  pinnedAt: string | null;
+  archivedAt: string | null;
+};
+
+/** One page of the sidebar's list (lib/db/organise.ts). */
+export type ConversationPage = {
+  /** The pinned group, whole (on the first page of the main list only). */
+  pinned: ConversationSummary[];
+  items: ConversationSummary[];
+  /** Pass back for the next page; null at the end. */
+  next: string | null;
 };
 
 export type ConversationView = ConversationSummary & {
@@ -202,6 +214,8 @@ export type SnippetPart = { text: string; hit: boolean };
 type SearchHitBase = {
   conversationId: string;
   conversationTitle: string;
+  /** Archived conversations are searched too; the hit says so. */
+  conversationArchived: boolean;
   rank: number;
   createdAt: string;
   snippet: SnippetPart[];

@@ -25,6 +25,11 @@ export function SearchResults({ hits }: { hits: SearchHit[] }) {
           >
             <span className="flex items-baseline gap-1.5">
               <span className="truncate font-medium text-neutral-800 dark:text-neutral-200">{hit.conversationTitle}</span>
+              {hit.conversationArchived ? (
+                <span data-testid="hit-archived" className="shrink-0 rounded bg-neutral-200 px-1 text-[10px] text-neutral-700 dark:bg-neutral-800 dark:text-neutral-300">
+                  archived
+                </span>
+              ) : null}
               <span className="shrink-0 text-[10.5px] text-neutral-500">{hitLabel(hit)}</span>
             </span>
             <span className="line-clamp-3 break-words text-neutral-600 dark:text-neutral-400">

@@ -4,10 +4,11 @@ import { usePathname, useRouter } from "next/navigation";
 import { useEffect, useState } from "react";
 import { COMPOSER_ID } from "@/components/chat/Composer";
 import { useConversationList } from "@/components/stores/conversation-list-store";
-import type { ConversationSummary } from "@/lib/views";
+import type { ConversationPage } from "@/lib/views";
 import { Button } from "../ui/Button";
 import { GearIcon, LayersIcon, PlusIcon } from "../ui/icons";
-import { ConversationListItem } from "./ConversationListItem";
+import { ConversationGroups } from "./ConversationGroups";
+import { ExportAllLink } from "./ExportAllLink";
 import { ImportButton } from "./ImportButton";
 import { SidebarSearch } from "./SidebarSearch";
 
@@ -26,22 +27,22 @@ function FooterLink({ href, testId, current, children }: { href: string; testId:
 }
 
 export function ConversationSidebar({
-  initialConversations,
+  initialPage,
   loadError,
   user,
 }: {
-  initialConversations: ConversationSummary[];
+  initialPage: ConversationPage;
   loadError: string | null;
   user: { email: string; admin: boolean };
 }) {
   const router = useRouter();
   const pathname = usePathname();
-  const { conversations, seed } = useConversationList();
+  const seed = useConversationList((state) => state.seed);
   const error = loadError;
   const [query, setQuery] = useState("");
   const searching = query.trim() !== "";
 
-  useEffect(() => seed(initialConversations), [initialConversations, seed]);
+  useEffect(() => seed(initialPage), [initialPage, seed]);
 
   const activeId = pathname.startsWith("/c/") ? decodeURIComponent(pathname.slice(3).split("/")[0] ?? "") : null;
 
@@ -77,23 +78,15 @@ export function ConversationSidebar({
         </p>
       ) : null}
       <SidebarSearch query={query} onQuery={setQuery} />
-      <ul className={`flex-1 space-y-px overflow-y-auto p-2 ${searching ? "hidden" : ""}`} data-testid="conversation-list">
-        {conversations.length === 0 && !error ? (
-          <li className="px-2 py-6 text-center text-xs text-neutral-500">No conversations yet.</li>
-        ) : null}
-        {conversations.map((conversation) => (
-          <ConversationListItem
-            key={conversation.id}
-            conversation={conversation}
-            active={conversation.id === activeId}
-            onDeleted={() => {
-              if (conversation.id === activeId) router.push("/");
-            }}
-          />
-        ))}
-      </ul>
+      <ConversationGroups
+        hidden={searching}
+        activeId={activeId}
+        loadError={error}
+        onDeletedActive={() => router.push("/")}
+      />
       <div className="space-y-px border-t border-neutral-200 p-2 dark:border-neutral-800">
         <ImportButton />
+        <ExportAllLink />
         <FooterLink href="/settings" testId="sidebar-settings" current={pathname === "/settings"}>
           <GearIcon /> Compression settings
         </FooterLink>

@@ -7,9 +7,11 @@ import type { ImportView } from "@/lib/views";
 const POLL_MS = 500;
 const unreachable = "The import failed: the server could not be reached.";
 
+const isMarkdown = (file: File) => /\.(md|markdown)$/i.test(file.name) || file.type === "text/markdown";
+
 /**
- * Imports a JSON export as a new conversation (through the API: exports exceed an action's
- * body limit). The file is sent as it is read from disk; the server answers with an import
+ * Imports a JSON export (one conversation, or the bulk file of all of them) or a Markdown
+ * transcript as new conversations (through the API: exports exceed an action's body limit). The file is sent as it is read from disk; the server answers with an import
  * job, polled for its progress until it holds the new conversation or the reason it failed.
  */
 export function ImportButton() {
@@ -23,7 +25,7 @@ export function ImportButton() {
     const fail = (error: string) => setState({ busy: false, messages: 0, error });
     const response = await fetch("/api/conversations/import", {
       method: "POST",
-      headers: { "content-type": "application/json", prefer: "respond-async" },
+      headers: { "content-type": isMarkdown(file) ? "text/markdown" : "application/json", prefer: "respond-async" },
       body: file,
     }).catch(() => null);
     const body = (await response?.json().catch(() => null)) as { import?: { id: string }; error?: { message: string } } | null;
@@ -48,11 +50,11 @@ export function ImportButton() {
   return (
     <>
       <label className="flex cursor-pointer items-center gap-2 rounded-md px-2 py-1.5 text-[12.5px] text-neutral-600 focus-within:outline-2 focus-within:outline-sky-500 hover:bg-neutral-200/60 dark:text-neutral-400 dark:hover:bg-neutral-800">
-        {state.busy ? `Importing… ${state.messages.toLocaleString("en-US")} messages` : "Import conversation (JSON)"}
+        {state.busy ? `Importing… ${state.messages.toLocaleString("en-US")} messages` : "Import conversations (JSON or Markdown)"}
         <input
           ref={input}
           type="file"
-          accept="application/json,.json"
+          accept="application/json,.json,text/markdown,.md,.markdown"
           data-testid="import-file"
           className="sr-only"
           disabled={state.busy}

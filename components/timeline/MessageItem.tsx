@@ -15,6 +15,7 @@ import { ToolCallCard } from "./ToolCallCard";
 import { sameResults, toolCallStatus, type ToolMessage } from "./tool-cards";
 import { LaterTurnsNotice, VersionSwitcher } from "./VersionSwitcher";
 import { PinToggle } from "./PinToggle";
+import { DeleteMessage } from "./DeleteMessage";
 
 export const ROLE_LABELS: Record<MessageView["role"], string> = {
   user: "You",
@@ -157,6 +158,8 @@ export const MessageItem = memo(function MessageItem({ message, nested = false, 
           ) : null}
           {message.content && message.role !== "tool" ? <CopyButton text={message.content} label="Copy the message" testId="copy-message" /> : null}
           <PinToggle message={message} />
+          {/* Inside a compaction the summary retells it: the server refuses, so it is not offered there. */}
+          {!nested ? <DeleteMessage message={message} /> : null}
         </span>
       </header>
       {editing ? (

@@ -23,7 +23,9 @@ import { mkdir, open, readdir, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { getDb, getDbHandle } from "../db/client";
-import { importConversation } from "../db/import";
+import { readFile } from "node:fs/promises";
+import { importConversations } from "../db/import";
+import { importMarkdownTranscript } from "./markdown-import";
 import { claimImport, getImport, updateImport, type ImportUpdate } from "../db/imports";
 import { AppError, toActionError } from "../errors";
 import { logger } from "../log/logger";
@@ -136,7 +138,10 @@ function releaseSlot(): void {
   else registry.running--;
 }
 
-async function run(id: string, userId: string, file: string, beat: (update: ImportUpdate) => void): Promise<ConversationView> {
+/** What the upload is: a JSON export (one conversation or a bulk file of many) or a Markdown transcript. */
+export type ImportKind = "json" | "markdown";
+
+async function run(id: string, userId: string, file: string, kind: ImportKind, beat: (update: ImportUpdate) => void): Promise<ConversationView> {
   const db = await getDb();
   // Beats while it waits for a slot and between batches, so no other process takes it for dead.
   const ticking = setInterval(() => beat({ messagesDone: registry.live.get(id)?.messagesDone ?? 0 }), BEAT_MS);
@@ -144,11 +149,18 @@ async function run(id: string, userId: string, file: string, beat: (update: Impo
     await takeSlot();
     try {
       await updateImport(db, userId, id, { state: "running" });
-      const conversation = await importConversation(db, userId, createReadStream(file), (messagesDone) => {
+      const progress = (messagesDone: number) => {
         registry.live.get(id)!.messagesDone = messagesDone;
         beat({ messagesDone });
-      });
-      await updateImport(db, userId, id, { state: "done", conversationId: conversation.id, messagesDone: conversation.messageCount });
+      };
+      // A bulk file's conversations are stored one transaction each; the job names the first.
+      const stored =
+        kind === "markdown"
+          ? [await importMarkdownTranscript(db, userId, await readFile(file, "utf8"))]
+          : await importConversations(db, userId, createReadStream(file), progress);
+      const conversation = stored[0]!;
+      const messagesDone = stored.reduce((sum, view) => sum + view.messageCount, 0);
+      await updateImport(db, userId, id, { state: "done", conversationId: conversation.id, messagesDone });
       return conversation;
     } finally {
       releaseSlot();
@@ -170,7 +182,13 @@ async function run(id: string, userId: string, file: string, beat: (update: Impo
  * Receives an upload and starts importing it: resolves once the file is received (413 past
  * `maxBytes`, 409 while the user has another import, 503 when too many wait).
  */
-export async function startImport(actor: Actor, body: ReadableStream<Uint8Array> | null, maxBytes: number, declaredBytes: number): Promise<StartedImport> {
+export async function startImport(
+  actor: Actor,
+  body: ReadableStream<Uint8Array> | null,
+  maxBytes: number,
+  declaredBytes: number,
+  format: ImportKind = "json",
+): Promise<StartedImport> {
   if (declaredBytes > maxBytes) throw tooLarge(maxBytes);
   if (registry.queue.length >= MAX_WAITING) {
     throw new AppError("unavailable", `Too many imports are in progress on the server; try again in ${RETRY_AFTER_SECONDS} seconds.`);
@@ -192,7 +210,7 @@ export async function startImport(actor: Actor, body: ReadableStream<Uint8Array>
     await updateImport(db, actor.id, id, { state: "failed", error: toActionError(error).message }).catch(() => {});
     throw error;
   }
-  const finished = run(id, actor.id, received.file, beat);
+  const finished = run(id, actor.id, received.file, format, beat);
   // Whoever polls learns the outcome from the table; an unobserved refusal is not a crash.
   finished.catch(() => {});
   logger.info({ importId: id, bytes: received.bytes }, "import received");

@@ -53,3 +53,4 @@ export { answerToolApproval, allowedTools, disallowToolOp as disallowTool } from
 export { conversationCost, accountCost, prices, savePrice } from "./cost-ops";
 export { undoCompaction } from "./undo-ops";
 export { pinnedList } from "./pinned-ops";
+export { pinConversation, archiveConversation, renameConversation, conversationPage, deleteMessage, exportAllConversations } from "./organise-ops";

@@ -15,7 +15,10 @@ export type HeaderField = (typeof HEADER_FIELDS)[number];
 export type ExportPart =
   | { type: "field"; key: HeaderField; value: unknown }
   | { type: "item"; section: Section; index: number; value: unknown }
-  | { type: "sectionEnd"; section: Section; count: number };
+  | { type: "sectionEnd"; section: Section; count: number }
+  // With `many` only: where each conversation of the file starts and ends.
+  | { type: "docStart"; index: number }
+  | { type: "docEnd"; index: number };
 
 /** Deepest nesting accepted anywhere in the file (an export nests 5 levels; summaries' sections a few more). */
 export const MAX_DEPTH = MAX_INPUT_DEPTH;
@@ -51,8 +54,13 @@ function primitive(token: Token): { ok: true; value: unknown } | { ok: false } {
   }
 }
 
-/** The parts of an export, in file order; refuses what the format cannot be (not JSON, unknown or repeated fields, too deep). */
-export async function* readExport(source: AsyncIterable<Uint8Array> | Iterable<Uint8Array>): AsyncGenerator<ExportPart> {
+/**
+ * The parts of an export, in file order; refuses what the format cannot be (not JSON, unknown
+ * or repeated fields, too deep). With `many`, the file may also be an array of exports (the
+ * bulk export, ./bulk-export.ts), and each conversation's parts come between its docStart
+ * and docEnd.
+ */
+export async function* readExport(source: AsyncIterable<Uint8Array> | Iterable<Uint8Array>, options: { many?: boolean } = {}): AsyncGenerator<ExportPart> {
   // Only packed values: the chunks of long strings are not needed, only the strings.
   const tokenize = jsonParser({ streamValues: false }) as unknown as (chunk: string) => unknown;
   const decoder = new TextDecoder("utf-8");
@@ -64,6 +72,8 @@ export async function* readExport(source: AsyncIterable<Uint8Array> | Iterable<U
   let valueDepth = 0; // the depth its container returns to when it closes
   let index = 0; // the next item's position in the open section
   let headerChars = 0;
+  let base = 0; // the depth of the export object's container: 0 for one export, 1 inside a bulk file's array
+  let docIndex = 0;
 
   const countHeader = (field: HeaderField, token: Token) => {
     if (token.name === "keyValue" || token.name === "stringValue" || token.name === "numberValue") headerChars += token.value.length;
@@ -94,11 +104,30 @@ export async function* readExport(source: AsyncIterable<Uint8Array> | Iterable<U
       const closes = token.name === "endObject" || token.name === "endArray";
       if (rootClosed) throw notJson();
       if (depth === 0) {
-        if (token.name !== "startObject") throw refused("the file must hold one JSON object, a Strata conversation export.");
+        if (options.many && token.name === "startArray") {
+          base = 1;
+          depth = 1;
+          continue;
+        }
+        if (token.name !== "startObject") throw refused(`the file must hold one JSON object, a Strata conversation export${options.many ? " (or an array of them)" : ""}.`);
         depth = 1;
+        if (options.many) parts.push({ type: "docStart", index: docIndex });
         continue;
       }
-      if (opens && depth + 1 > MAX_DEPTH) throw refused(`it is nested deeper than ${MAX_DEPTH} levels.`);
+      if (opens && depth + 1 > MAX_DEPTH + base) throw refused(`it is nested deeper than ${MAX_DEPTH} levels.`);
+      // Between the conversations of a bulk file.
+      if (base === 1 && depth === 1) {
+        if (token.name === "endArray") {
+          rootClosed = true;
+          depth = 0;
+          continue;
+        }
+        if (token.name !== "startObject") throw refused(`item ${docIndex} of the array is not a Strata conversation export (a JSON object).`);
+        seen.clear();
+        depth = 2;
+        parts.push({ type: "docStart", index: docIndex });
+        continue;
+      }
 
       if (assembler) {
         const building: Assembler = assembler;
@@ -113,10 +142,12 @@ export async function* readExport(source: AsyncIterable<Uint8Array> | Iterable<U
         continue;
       }
 
-      if (depth === 1 && key === null) {
+      if (depth === base + 1 && key === null) {
         if (token.name === "endObject") {
-          rootClosed = true;
-          depth = 0;
+          if (options.many) parts.push({ type: "docEnd", index: docIndex++ });
+          rootClosed = base === 0;
+          depth = base;
+          headerChars = 0;
           continue;
         }
         if (token.name !== "keyValue") throw notJson();
@@ -126,15 +157,15 @@ export async function* readExport(source: AsyncIterable<Uint8Array> | Iterable<U
         key = token.value;
         continue;
       }
-      if (depth === 1 && key !== null && isSection(key)) {
+      if (depth === base + 1 && key !== null && isSection(key)) {
         if (token.name !== "startArray") throw refused(`${key}: expected an array.`);
-        depth = 2;
+        depth = base + 2;
         index = 0;
         continue;
       }
-      if (depth === 2 && token.name === "endArray") {
+      if (depth === base + 2 && token.name === "endArray") {
         parts.push({ type: "sectionEnd", section: key as Section, count: index });
-        depth = 1;
+        depth = base + 1;
         key = null;
         continue;
       }

@@ -76,6 +76,51 @@ export async function importConversation(db: Db, userId: string, source: AsyncIt
   );
 }
 
+/**
+ * Reads one export or a bulk file (an array of exports, ./bulk-export.ts) and stores each
+ * conversation as a new one of `userId`, in ONE TRANSACTION PER CONVERSATION: a refusal
+ * stores nothing of the conversation it is in, nor of those after it, and keeps those
+ * before it (the error says how many). The file is read once, as it streams.
+ */
+export async function importConversations(
+  db: Db,
+  userId: string,
+  source: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
+  onProgress: ImportProgress = () => {},
+): Promise<ConversationView[]> {
+  const parts = readExport(source, { many: true })[Symbol.asyncIterator]();
+  const stored: ConversationView[] = [];
+  let messagesBefore = 0;
+  try {
+    for (let next = await parts.next(); !next.done; next = await parts.next()) {
+      if (next.value.type !== "docStart") continue;
+      const conversation = await db.$transaction(
+        async (tx) => {
+          const createConversation = (data: NewConversation) => tx.conversation.create({ select: { id: true }, data: { ...data, userId } });
+          const importer = new Importer(tx, createConversation, (done) => onProgress(messagesBefore + done));
+          for (let part = await parts.next(); !part.done; part = await parts.next()) {
+            if (part.value.type === "docEnd") return importer.finish();
+            if (part.value.type !== "docStart") await importer.take(part.value);
+          }
+          throw new AppError("invalid_input", "The request body is not valid JSON (it ends early).");
+        },
+        { timeout: TRANSACTION_MS, maxWait: 10_000 },
+      );
+      stored.push(conversation);
+      messagesBefore += conversation.messageCount;
+    }
+  } catch (error) {
+    if (stored.length === 0 || !(error instanceof AppError)) throw error;
+    throw new AppError(
+      error.code,
+      `${stored.length} conversation${stored.length === 1 ? " was" : "s were"} imported; conversation ${stored.length + 1} and any after it were not. ${error.message}`,
+      error.details,
+    );
+  }
+  if (stored.length === 0) throw refused("it holds no conversation.");
+  return stored;
+}
+
 type Tx = Prisma.TransactionClient;
 type NewConversation = Omit<Prisma.ConversationUncheckedCreateInput, "userId">;
 
@@ -106,6 +151,8 @@ class Importer {
   ) {}
 
   async take(part: ExportPart): Promise<void> {
+    // A bulk file's boundaries are handled by importConversations.
+    if (part.type === "docStart" || part.type === "docEnd") return;
     if (part.type === "field") {
       this.fields[part.key] = part.value;
       return;

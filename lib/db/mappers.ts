@@ -192,6 +192,8 @@ export function toConversationView(row: Conversation, messageCount: number): Con
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
     messageCount,
+    pinnedAt: row.pinnedAt?.toISOString() ?? null,
+    archivedAt: row.archivedAt?.toISOString() ?? null,
     source: row.sourceConversationId
       ? { conversationId: row.sourceConversationId, compactionId: row.sourceCompactionId, title: null }
       : null,

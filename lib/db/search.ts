@@ -24,6 +24,7 @@ type HitRow = {
   id: string;
   conversationId: string;
   conversationTitle: string;
+  conversationArchived: boolean | null;
   seq: number | null;
   role: string | null;
   level: number | null;
@@ -51,6 +52,7 @@ function toHit(row: HitRow): SearchHit {
   const base = {
     conversationId: row.conversationId,
     conversationTitle: row.conversationTitle,
+    conversationArchived: row.conversationArchived === true,
     rank: Number(row.rank),
     createdAt: row.createdAt.toISOString(),
     snippet: snippetParts(row.snippet),
@@ -121,7 +123,7 @@ export async function searchHistory(db: Db, userId: string, query: string, optio
       ORDER BY rank DESC, kind = 'message' DESC, "createdAt" DESC
       LIMIT ${options.limit}
     )
-    SELECT hits.kind, hits.id, hits."conversationId", c.title AS "conversationTitle", hits.seq, hits.role,
+    SELECT hits.kind, hits.id, hits."conversationId", c.title AS "conversationTitle", c."archivedAt" IS NOT NULL AS "conversationArchived", hits.seq, hits.role,
            hits.level, hits."fromSeq", hits."toSeq", hits.rank::float8 AS rank, hits."createdAt",
            -- Whether compression replaced it, for the kept rows only (not for every match).
            CASE WHEN hits.kind = 'summary' THEN hits.superseded ELSE EXISTS (

@@ -115,6 +115,7 @@ const ROUTES: Record<string, Partial<Record<Method, RouteCase>>> = {
   "/api/search": { GET: { scope: "user", query: "?q=question" } },
   "/api/conversations/[id]/export": { GET: { scope: "owned", id: conversation, query: "?format=markdown" } },
   "/api/conversations/import": { POST: { scope: "user", body: MINIMAL_EXPORT } },
+  "/api/conversations/export": { GET: { scope: "user" } },
   "/api/imports/[id]": { GET: { scope: "owned", id: (f) => f.importId } },
 };
 
@@ -173,6 +174,11 @@ const ACTIONS: Record<keyof typeof actions, ActionCase> = {
   pinnedListAction: { scope: "owned", args: viaId },
   undoCompactionAction: { scope: "owned", args: (f) => [{ compactionId: f.compactionId }], fresh: true },
   searchAction: { scope: "owned", args: (f) => [{ q: "question", conversationId: f.conversationId }] },
+  pinConversationAction: { scope: "owned", args: (f) => [{ conversationId: f.conversationId, pinned: true }] },
+  archiveConversationAction: { scope: "owned", args: (f) => [{ conversationId: f.conversationId, archived: false }] },
+  renameConversationAction: { scope: "owned", args: (f) => [{ conversationId: f.conversationId, title: "renamed inline" }] },
+  conversationPageAction: { scope: "user", args: () => [{}] },
+  deleteMessageAction: { scope: "owned", args: (f) => [{ conversationId: f.conversationId, seq: 4 }], fresh: true },
   // Last: it revokes the owner's token that the cases above use.
   revokeAllTokensAction: { scope: "user", session: true },
 };

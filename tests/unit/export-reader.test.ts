@@ -67,3 +67,31 @@ describe("readExport", () => {
     expect((await parts(`{"messages": [${deep}]}`))[0]).toMatchObject({ type: "item", index: 0 });
   });
 });
+
+describe("readExport of a bulk file (many)", () => {
+  async function many(text: string, chunkBytes = 1 << 20): Promise<ExportPart[]> {
+    const bytes = new TextEncoder().encode(text);
+    const chunks: Uint8Array[] = [];
+    for (let at = 0; at < bytes.length; at += chunkBytes) chunks.push(bytes.subarray(at, at + chunkBytes));
+    const found: ExportPart[] = [];
+    for await (const part of readExport(chunks, { many: true })) found.push(part);
+    return found;
+  }
+
+  it("yields each conversation of an array between its docStart and docEnd, and one export as one", async () => {
+    const one = await parts(JSON.stringify(doc));
+    const whole = await many(JSON.stringify([doc, doc]));
+    expect(whole).toEqual([{ type: "docStart", index: 0 }, ...one, { type: "docEnd", index: 0 }, { type: "docStart", index: 1 }, ...one, { type: "docEnd", index: 1 }]);
+    for (const size of [1, 5]) expect(await many(JSON.stringify([doc, doc], null, 1), size)).toEqual(whole);
+    expect(await many(JSON.stringify(doc))).toEqual([{ type: "docStart", index: 0 }, ...one, { type: "docEnd", index: 0 }]);
+    expect(await many("[]")).toEqual([]);
+  });
+
+  it("refuses an array item that is not an export, a field repeated within one, and a cut-off array", async () => {
+    const refuse = (text: string) => many(text).then(() => "not refused", (error: Error) => error.message);
+    expect(await refuse("[1]")).toMatch(/item 0 of the array is not a Strata conversation export/);
+    expect(await refuse('[{"version": 1}, {"version": 1, "version": 1}]')).toMatch(/"version" appears twice/);
+    expect(await refuse('[{"version": 1}')).toMatch(/ends early/);
+    expect(await refuse('[{"version": 1}] {}')).toMatch(/not valid JSON/);
+  });
+});
