@@ -50,3 +50,5 @@ export { listTokens, createToken, revokeToken, revokeAllTokens, listSessions, re
 export { startTurn } from "./turn-ops";
 export { answerToolApproval, allowedTools, disallowToolOp as disallowTool } from "./approval-ops";
 export { conversationCost, accountCost, prices, savePrice } from "./cost-ops";
+export { accountHasPassword, updateProfile, deleteAccount } from "./account-ops";
+export { listUsers, setDisabled as setUserDisabled, setRole as setUserRole, createResetLink } from "./admin-user-ops";
