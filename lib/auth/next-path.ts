@@ -13,7 +13,7 @@ export function safeNextPath(raw: unknown): string | null {
   if (!raw.startsWith("/") || raw.startsWith("//")) return null;
   // Backslashes, whitespace, control characters and percent-encoded slashes or backslashes
   // at the start: none belongs in a path Strata links to.
-  if (/[\\\s\u0000-\u001f\u007f]/.test(raw)) return null;
+  if (/[\\\s\u0000-\u001f\u007f]/.test(raw) || /^\/(%2f|%5c)/i.test(raw)) return null;
   let url: URL;
   try {
     url = new URL(raw, PLACEHOLDER_ORIGIN);
