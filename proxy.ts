@@ -9,6 +9,7 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { withTransportSecurity } from "./lib/http/origin";
 import { pageWriteRefusal } from "./lib/http/page-writes";
+import { PAGE_PATH_HEADER } from "./lib/auth/next-path";
 
 export function contentSecurityPolicy(nonce: string, dev: boolean): string {
   return [
@@ -48,6 +49,8 @@ export async function proxy(request: NextRequest) {
   const requestHeaders = new Headers(request.headers);
   requestHeaders.set("x-nonce", nonce);
   requestHeaders.set("content-security-policy", policy);
+  // Where a signed-out visitor goes back to after signing in (lib/auth/current-user.ts).
+  requestHeaders.set(PAGE_PATH_HEADER, `${request.nextUrl.pathname}${request.nextUrl.search}`);
   const response = NextResponse.next({ request: { headers: requestHeaders } });
   response.headers.set("content-security-policy", policy);
   return withTransportSecurity(request, response);

@@ -7,8 +7,8 @@ import { Button } from "../ui/Button";
 const INPUT =
   "h-8 w-full rounded-md border border-neutral-300 bg-white px-2.5 text-[13px] dark:border-neutral-700 dark:bg-neutral-950";
 
-/** The sign-in and sign-up form; on success a full reload starts the app fresh for this user. */
-export function AuthForm({ mode, providers = [] }: { mode: "sign-in" | "sign-up"; providers?: string[] }) {
+/** The sign-in and sign-up form; on success a full load of `next` starts the app fresh for this user. */
+export function AuthForm({ mode, providers = [], next = "/" }: { mode: "sign-in" | "sign-up"; providers?: string[]; next?: string }) {
   const [error, setError] = useState<string | null>(null);
   const [working, setWorking] = useState(false);
   const signUp = mode === "sign-up";
@@ -27,8 +27,8 @@ export function AuthForm({ mode, providers = [] }: { mode: "sign-in" | "sign-up"
         : await authRequest("/sign-in/email", { email, password });
     if (outcome.ok) {
       // A full load, not a client navigation: nothing of a previous session may stay in memory.
-      // eslint-disable-next-line @next/next/no-location-assign-relative-destination
-      window.location.assign("/");
+      // `next` is a same-origin path (lib/auth/next-path.ts checked it on the server).
+      window.location.assign(next);
       return;
     }
     setWorking(false);

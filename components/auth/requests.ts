@@ -10,10 +10,11 @@ const MESSAGES: Record<string, string> = {
   PASSWORD_TOO_LONG: "The password is too long: use at most 128 characters.",
   INVALID_PASSWORD: "The current password is wrong.",
   INVALID_EMAIL: "That is not an email address.",
+  INVALID_TOKEN: "This link does not work: it was used already, has expired, or a newer one replaced it. Ask the admin for a new one.",
 };
 
 export async function authRequest(
-  path: "/sign-in/email" | "/sign-up/email" | "/sign-out" | "/change-password",
+  path: "/sign-in/email" | "/sign-up/email" | "/sign-out" | "/change-password" | "/reset-password",
   body: Record<string, unknown> = {},
 ): Promise<AuthOutcome> {
   let response: Response;

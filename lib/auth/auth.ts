@@ -5,6 +5,7 @@
 import { betterAuth } from "better-auth";
 import { prismaAdapter } from "better-auth/adapters/prisma";
 import { apiKey } from "@better-auth/api-key";
+import { admin } from "better-auth/plugins/admin";
 import { getDb, type Db } from "../db/client";
 import { storedAuthSecret } from "../db/instance";
 import { logger } from "../log/logger";
@@ -14,12 +15,19 @@ import { afterHook, beforeHook } from "./hooks";
 import { CLIENT_CHAIN_HEADER } from "./client-address";
 import { MIN_PASSWORD_LENGTH } from "./password-policy";
 import { MAX_CHECKED_PASSWORD_LENGTH } from "./input-policy";
+import { ACCOUNT_DISABLED_MESSAGE } from "./account-disabled";
 
 /** Every personal API token starts with this, so secret scanners can recognise one. */
 export const TOKEN_PREFIX = "strata_";
 export const TOKEN_LENGTH = 48;
 /** Stored and shown for each token: the prefix and its first random characters, enough to tell tokens apart. */
 export const TOKEN_SHOWN_LENGTH = TOKEN_PREFIX.length + 6;
+
+const ADMIN_PLUGIN_PATHS = [
+  "set-role", "get-user", "create-user", "update-user", "list-users", "list-user-sessions", "unban-user", "ban-user",
+  "impersonate-user", "stop-impersonating", "revoke-user-session", "revoke-user-sessions", "remove-user",
+  "set-user-password", "has-permission",
+].map((name) => `/admin/${name}`);
 
 const authLogger = logger.child({ module: "auth" });
 
@@ -56,7 +64,11 @@ function createAuth(db: Db, secret: string, config: AuthConfig) {
     // The minimum applies to new passwords only (sign-in checks just the maximum), so older
     // accounts with shorter passwords keep signing in; the maximum stays what it was for
     // the same reason, and new passwords are held to 128 by the rest of the rule (a hook).
-    emailAndPassword: { enabled: true, minPasswordLength: MIN_PASSWORD_LENGTH, maxPasswordLength: MAX_CHECKED_PASSWORD_LENGTH, autoSignIn: true },
+    emailAndPassword: {
+      enabled: true, minPasswordLength: MIN_PASSWORD_LENGTH, maxPasswordLength: MAX_CHECKED_PASSWORD_LENGTH, autoSignIn: true,
+      // An admin's reset link (lib/auth/password-reset.ts) signs the account out everywhere once used.
+      revokeSessionsOnPasswordReset: true,
+    },
     socialProviders: socialProviders(config),
     // Every request reads the session row: signing out or deleting a session ends it at once.
     session: { expiresIn: 60 * 60 * 24 * 30, updateAge: 60 * 60 * 24, cookieCache: { enabled: false } },
@@ -81,8 +93,14 @@ function createAuth(db: Db, secret: string, config: AuthConfig) {
       },
     },
     databaseHooks: accountHooks(db),
+    // The admin plugin's endpoints are not served: Strata's own operations (lib/chat/
+    // admin-user-ops.ts) do that work with its guards (the last admin), and impersonation is off.
+    disabledPaths: ADMIN_PLUGIN_PATHS,
     hooks: { before: beforeHook(db, config), after: afterHook(db) },
     plugins: [
+      // For its columns and its one rule: a disabled ("banned") user gets no new session,
+      // whichever way they sign in.
+      admin({ bannedUserMessage: ACCOUNT_DISABLED_MESSAGE }),
       apiKey({
         defaultPrefix: TOKEN_PREFIX,
         defaultKeyLength: TOKEN_LENGTH,

@@ -6,11 +6,12 @@ import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { getSessionCookie } from "better-auth/cookies";
 import { getDb } from "../db/client";
-import { findUserById, type UserRecord } from "../db/users";
+import { findEnabledUserById, type UserRecord } from "../db/users";
 import { AppError } from "../errors";
 import { crossSiteRefusal } from "../http/origin";
 import { getAuth } from "./auth";
 import { parseBearer, userForToken } from "./tokens";
+import { PAGE_PATH_HEADER, signInPathFor } from "./next-path";
 
 export type CurrentUser = UserRecord;
 
@@ -30,7 +31,10 @@ export async function userFromHeaders(requestHeaders: Headers): Promise<CurrentU
     if (getSessionCookie(requestHeaders)) throw new AppError("unauthorized", "Your session has ended. Sign in again.");
     return null;
   }
-  return findUserById(await getDb(), session.user.id);
+  // Disabling deletes the sessions too; this covers a session made in the same instant.
+  const user = await findEnabledUserById(await getDb(), session.user.id);
+  if (!user) throw new AppError("unauthorized", "Your session has ended. Sign in again.");
+  return user;
 }
 
 /**
@@ -81,6 +85,6 @@ export async function requireSessionActionUser(): Promise<CurrentUser> {
 /** For pages: the user, or off to the sign-in page. */
 export async function requirePageUser(): Promise<CurrentUser> {
   const user = await currentUser();
-  if (!user) redirect("/sign-in");
+  if (!user) redirect(signInPathFor((await headers()).get(PAGE_PATH_HEADER)));
   return user;
 }

@@ -5,14 +5,10 @@ import { APIError } from "better-auth/api";
 import { z } from "zod";
 import { MAX_PASSWORD_LENGTH, checkNewPassword } from "./password-policy";
 
-export const MAX_NAME_LENGTH = 100;
-export const MAX_EMAIL_LENGTH = 254;
+import { MAX_CHECKED_PASSWORD_LENGTH, MAX_EMAIL_LENGTH, MAX_NAME_LENGTH } from "./field-limits";
+
+export { MAX_CHECKED_PASSWORD_LENGTH, MAX_EMAIL_LENGTH, MAX_NAME_LENGTH };
 const MAX_URL_LENGTH = 2048;
-/**
- * Passwords that are checked, not set: new ones are held to 128 characters, but accounts
- * made when 256 were allowed keep signing in (the library's maxPasswordLength).
- */
-export const MAX_CHECKED_PASSWORD_LENGTH = 256;
 
 // The fields the enabled endpoints take, with the words an error uses for each; any
 // other text field gets the URL bound.

@@ -9,6 +9,7 @@ import { logger } from "../log/logger";
 import type { TokenView } from "../views";
 import { AppError } from "../errors";
 import { TOKEN_LENGTH, TOKEN_PREFIX, getAuth } from "./auth";
+import { ACCOUNT_DISABLED_MESSAGE } from "./account-disabled";
 
 const tokenSchema = z.string().regex(new RegExp(`^${TOKEN_PREFIX}[A-Za-z]{${TOKEN_LENGTH}}$`));
 
@@ -36,6 +37,7 @@ export async function userForToken(token: string): Promise<UserRecord | null> {
   const db = await getDb();
   const stored = await findTokenByHash(db, await defaultKeyHasher(token));
   if (!stored || stored.enabled === false) return null;
+  if (stored.userDisabled) throw new AppError("unauthorized", ACCOUNT_DISABLED_MESSAGE);
   if (stored.expiresAt && Date.now() > stored.expiresAt.getTime()) return null;
   if (stored.remaining !== null) {
     const result = await (await getAuth()).api.verifyApiKey({ body: { key: token } });

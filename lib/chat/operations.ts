@@ -54,3 +54,5 @@ export { conversationCost, accountCost, prices, savePrice } from "./cost-ops";
 export { undoCompaction } from "./undo-ops";
 export { pinnedList } from "./pinned-ops";
 export { pinConversation, archiveConversation, renameConversation, conversationPage, deleteMessage, exportAllConversations } from "./organise-ops";
+export { accountHasPassword, updateProfile, deleteAccount } from "./account-ops";
+export { listUsers, setDisabled as setUserDisabled, setRole as setUserRole, createResetLink } from "./admin-user-ops";

@@ -40,6 +40,8 @@ export type StoredToken = {
   remaining: number | null;
   lastRequest: Date | null;
   user: UserRecord;
+  /** The admin disabled the owner's account: the token is refused while it lasts. */
+  userDisabled: boolean;
 };
 
 /**
@@ -48,16 +50,16 @@ export type StoredToken = {
  */
 export async function findTokenByHash(db: Db, hashedKey: string): Promise<StoredToken | null> {
   const rows = await db.$queryRaw<
-    { id: string; enabled: boolean | null; expiresAt: Date | null; remaining: number | null; lastRequest: Date | null; userId: string; email: string; name: string; role: string | null }[]
+    { id: string; enabled: boolean | null; expiresAt: Date | null; remaining: number | null; lastRequest: Date | null; userId: string; email: string; name: string; role: string | null; banned: boolean | null }[]
   >`
-    SELECT k.id, k.enabled, k."expiresAt", k.remaining, k."lastRequest", u.id AS "userId", u.email, u.name, u.role
+    SELECT k.id, k.enabled, k."expiresAt", k.remaining, k."lastRequest", u.id AS "userId", u.email, u.name, u.role, u.banned
     FROM "Apikey" k JOIN "User" u ON u.id = k."referenceId"
     WHERE k.key = ${hashedKey}
     LIMIT 1`;
   const row = rows[0];
   if (!row) return null;
-  const { userId, email, name, role, ...token } = row;
-  return { ...token, user: toUser({ id: userId, email, name, role }) };
+  const { userId, email, name, role, banned, ...token } = row;
+  return { ...token, user: toUser({ id: userId, email, name, role }), userDisabled: banned === true };
 }
 
 /** Records that a token was used (the "last used" time its owner sees in the token list). */

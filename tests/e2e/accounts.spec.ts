@@ -33,7 +33,7 @@ test("signing out ends the session on the server; a wrong password is refused; s
   await page.getByTestId("sign-out").click();
   await expect(page).toHaveURL(/\/sign-in$/);
   await page.goto("/settings");
-  await expect(page).toHaveURL(/\/sign-in$/);
+  await expect(page).toHaveURL(/\/sign-in\?next=%2Fsettings$/);
   // The old cookie, replayed, no longer opens anything: the session is gone on the server.
   const replay = await playwrightRequest.newContext({ ...NO_SESSION, baseURL: baseURL!, extraHTTPHeaders: { cookie: `${session.name}=${session.value}` } });
   expect((await replay.get("/api/conversations")).status()).toBe(401);

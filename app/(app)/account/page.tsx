@@ -1,12 +1,14 @@
 import { headers } from "next/headers";
 import { redirect } from "next/navigation";
-import { accountCost, listSessions, listTokens } from "@/lib/chat/operations";
+import { accountCost, accountHasPassword, listSessions, listTokens } from "@/lib/chat/operations";
 import { requirePageUser } from "@/lib/auth/current-user";
 import { SignOutButton } from "@/components/auth/SignOutButton";
 import { TokenManager } from "@/components/account/TokenManager";
 import { SessionList } from "@/components/account/SessionList";
 import { PasswordChange } from "@/components/account/PasswordChange";
 import { AccountCost } from "@/components/account/AccountCost";
+import { ProfileForm } from "@/components/account/ProfileForm";
+import { DeleteAccount } from "@/components/account/DeleteAccount";
 
 export const dynamic = "force-dynamic";
 
@@ -15,7 +17,12 @@ export default async function AccountPage() {
   const requestHeaders = await headers();
   // Tokens and sessions are the browser session's business (as for their actions): not shown to an API token.
   if (requestHeaders.has("authorization")) redirect("/sign-in");
-  const [tokens, sessions, cost] = await Promise.all([listTokens(user), listSessions(user, requestHeaders), accountCost(user)]);
+  const [tokens, sessions, cost, hasPassword] = await Promise.all([
+    listTokens(user),
+    listSessions(user, requestHeaders),
+    accountCost(user),
+    accountHasPassword(user),
+  ]);
   return (
     <div className="min-h-0 flex-1 overflow-y-auto">
       <header className="sticky top-0 z-10 flex h-12 items-center gap-3 border-b border-neutral-200 bg-white/90 px-6 backdrop-blur dark:border-neutral-800 dark:bg-neutral-950/90">
@@ -36,7 +43,9 @@ export default async function AccountPage() {
         <AccountCost cost={cost} />
         <TokenManager initialTokens={tokens} />
         <SessionList initialSessions={sessions} />
+        <ProfileForm name={user.name} email={user.email} hasPassword={hasPassword} />
         <PasswordChange email={user.email} />
+        <DeleteAccount email={user.email} hasPassword={hasPassword} />
       </div>
     </div>
   );

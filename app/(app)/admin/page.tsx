@@ -1,6 +1,7 @@
 import { notFound } from "next/navigation";
-import { adminSettings, listToolServers, modelInfoIfAvailable, prices } from "@/lib/chat/operations";
+import { adminSettings, listToolServers, listUsers, modelInfoIfAvailable, prices } from "@/lib/chat/operations";
 import { ToolServersAdmin } from "@/components/admin/ToolServersAdmin";
+import { UsersAdmin } from "@/components/admin/UsersAdmin";
 import { requirePageUser } from "@/lib/auth/current-user";
 import { DEFAULT_SETTINGS } from "@/lib/compression/settings";
 import { requestOverheadTokens } from "@/lib/chat/tool-set";
@@ -16,11 +17,12 @@ export default async function AdminPage() {
   const user = await requirePageUser();
   // Not the admin: the page does not exist for them.
   if (user.role !== "admin") notFound();
-  const [{ defaults, signupsOpen }, info, priceList, toolServers] = await Promise.all([
+  const [{ defaults, signupsOpen }, info, priceList, toolServers, users] = await Promise.all([
     adminSettings(user),
     modelInfoIfAvailable(),
     prices(user),
     listToolServers(user),
+    listUsers(user),
   ]);
   return (
     <div className="min-h-0 flex-1 overflow-y-auto">
@@ -29,6 +31,7 @@ export default async function AdminPage() {
         <span className="text-[12px] text-neutral-500">Defaults for every user; each user&apos;s own settings come first.</span>
       </header>
       <div className="mx-auto max-w-3xl space-y-6 px-6 pt-6">
+        <UsersAdmin initialPage={users} selfId={user.id} />
         <SignupSwitch initialOpen={signupsOpen} closedByEnvironment={authConfig().STRATA_SIGNUPS === "closed"} />
         <PriceTable initialPrices={priceList} models={info?.models ?? null} />
         <ToolServersAdmin initialServers={toolServers} />
