@@ -1,6 +1,7 @@
 // Upload limits, shared by the route and the importer.
 import { z } from "zod";
 import { config } from "../config";
+import { formatBytes } from "./format";
 
 /** STRATA_ATTACHMENT_MAX_BYTES, read per request. */
 export function maxAttachmentBytes(): number {
@@ -9,12 +10,6 @@ export function maxAttachmentBytes(): number {
 
 /** How many files one message may carry. */
 export const MAX_ATTACHMENTS_PER_MESSAGE = 10;
-
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(bytes < 10 * 1024 ? 1 : 0)} KB`;
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
-}
 
 export function tooLargeMessage(name: string, max: number): string {
   return `“${name}” is larger than the attachment limit of ${formatBytes(max)} (STRATA_ATTACHMENT_MAX_BYTES).`;
