@@ -3,7 +3,8 @@
 // received; limits; ownership; search; export and import.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import * as ops from "../../lib/chat/operations";
-import { collect, newConversation, setupHarness } from "../support/harness";
+import { collect, newConversation, saveTestSettings, send, setupHarness } from "../support/harness";
+import { backgroundSettled } from "../../lib/chat/compressor";
 import { bearer, signUp, withEnv } from "../support/accounts";
 import { startOutsideModel, type OutsideModel, type RecordedRequest } from "../support/outside-model/server";
 import { countText, textOf } from "../support/outside-model/behaviour";
@@ -169,4 +170,33 @@ describe("attachments", () => {
     expect(copy.content).toContain("Attached file: data.csv");
     expect(copy.content).toContain("Split,160577");
   });
+
+  it("a large file fills the window like any message and is compressed like one: summarized, nothing over the window, the original kept", async () => {
+    const window = 4096;
+    await saveTestSettings(h.db, { contextWindowOverrides: { [MODEL]: window } });
+    outside.configure({ contextWindow: window });
+    try {
+      const conversation = await newConversation(MODEL);
+      const lines = Array.from({ length: 120 }, (_, i) => `Line ${i}: shipment ${1000 + i} went to depot ${i % 7} on schedule.`);
+      const uploaded = await upload(conversation.id, "log.txt", lines.join("\n"));
+      expect(uploaded.body.attachment!.tokenCount).toBeGreaterThan(window / 4);
+      await sendWith(conversation.id, "Read the shipment log.", [uploaded.body.attachment!.id]);
+      for (let turn = 0; turn < 8; turn++) {
+        const events = await send(conversation.id, `Next question number ${turn} about something else entirely, please answer briefly. <<reply 150>>`);
+        expect(events.find((event) => event.type === "error"), `turn ${turn}`).toBeUndefined();
+        await backgroundSettled(conversation.id);
+      }
+      // The message with the file (seq 1) is inside a summary now, and no request passed the window by the model's own count.
+      const covering = await h.db.compaction.findMany({ where: { conversationId: conversation.id, fromSeq: { lte: 1 }, toSeq: { gte: 1 } } });
+      expect(covering.length).toBeGreaterThan(0);
+      expect(outside.stats().overWindow).toBe(0);
+      const latest = lastUserText(lastChat());
+      expect(latest).not.toContain("Attached file: log.txt");
+      // Nothing lost: the stored message and the original file are intact.
+      const first = await h.db.message.findFirstOrThrow({ where: { conversationId: conversation.id, seq: 1 } });
+      expect(first.content).toContain("Line 119: shipment 1119 went to depot 0 on schedule.");
+    } finally {
+      await saveTestSettings(h.db, {});
+    }
+  }, 120_000);
 });
