@@ -15,7 +15,8 @@ import { Prisma } from "./generated/client.ts";
 import { toConversationView } from "./mappers.ts";
 import { AppError, assertStorableText } from "../errors.ts";
 import type { ConversationView } from "../views";
-import { SECTION_LIMITS, TITLE_LIMIT, conversationExport, exportedAttempt, exportedCompaction, exportedMessage, type ExportedCompaction, type ExportedMessage } from "./export-format.ts";
+import { SECTION_LIMITS, TITLE_LIMIT, conversationExport, exportedAttempt, exportedCompaction, exportedMessage, type ExportedAttachment, type ExportedCompaction, type ExportedMessage } from "./export-format.ts";
+import { config } from "../config.ts";
 import { HEADER_FIELDS, readExport, SECTIONS, type ExportPart, type HeaderField, type Section } from "./export-reader.ts";
 
 const PREFIX = "The file cannot be imported: ";
@@ -68,7 +69,7 @@ export async function importConversation(db: Db, userId: string, source: AsyncIt
     async (tx) => {
       // The one place the owner enters: the conversation row every other row belongs to.
       const createConversation = (data: NewConversation) => tx.conversation.create({ select: { id: true }, data: { ...data, userId } });
-      const importer = new Importer(tx, createConversation, onProgress);
+      const importer = new Importer(tx, createConversation, onProgress, userId);
       for await (const part of readExport(source)) await importer.take(part);
       return importer.finish();
     },
@@ -94,14 +95,16 @@ class Importer {
   // compactions
   private readonly ranges: CompactionRange[] = [];
   private readonly compactionIds: string[] = [];
-  // the batch being filled
+  // the batch being filled (a message batch's attachments are written right after it)
   private rows: unknown[] = [];
+  private attachments: Prisma.AttachmentCreateManyInput[] = [];
   private chars = 0;
 
   constructor(
     private readonly tx: Tx,
     private readonly createConversation: (data: NewConversation) => Promise<{ id: string }>,
     private readonly onProgress: ImportProgress,
+    private readonly userId: string,
   ) {}
 
   async take(part: ExportPart): Promise<void> {
@@ -192,7 +195,31 @@ class Importer {
       },
       m.content.length + (m.toolCalls?.reduce((sum, call) => sum + call.arguments.length, 0) ?? 0),
     );
+    for (const [position, file] of m.attachments.entries()) this.attachment(conversationId, index, position, m.seq, file);
     if (this.full()) await this.flush("messages");
+  }
+
+  /** A message's file: its decoded size within STRATA_ATTACHMENT_MAX_BYTES, as an upload's. */
+  private attachment(conversationId: string, index: number, position: number, seq: number, file: ExportedAttachment): void {
+    const bytes = Buffer.from(file.data, "base64");
+    const max = config().STRATA_ATTACHMENT_MAX_BYTES;
+    if (bytes.byteLength > max) {
+      throw refused(`messages[${index}].attachments[${position}] (“${file.name}”) is larger than the attachment limit of ${max.toLocaleString("en-US")} bytes.`);
+    }
+    this.attachments.push({
+      userId: this.userId,
+      conversationId,
+      messageId: this.idOf(seq),
+      name: file.name,
+      mediaType: file.mediaType,
+      size: bytes.byteLength,
+      bytes: new Uint8Array(bytes),
+      text: file.text,
+      tokenCount: file.tokenCount,
+      contentStart: file.contentStart,
+      position,
+    });
+    this.chars += file.data.length;
   }
 
   private async compaction(conversationId: string, index: number, c: ExportedCompaction): Promise<void> {
@@ -287,6 +314,10 @@ class Importer {
     switch (section) {
       case "messages":
         await this.tx.message.createMany({ data: rows as Prisma.MessageCreateManyInput[] });
+        if (this.attachments.length > 0) {
+          await this.tx.attachment.createMany({ data: this.attachments });
+          this.attachments = [];
+        }
         this.messagesDone += rows.length;
         this.onProgress(this.messagesDone);
         break;

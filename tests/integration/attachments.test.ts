@@ -159,7 +159,7 @@ describe("attachments", () => {
     await expect(ops.startTurn(h.user, { conversationId: conversation.id, content: "again", attachmentIds: [id] })).rejects.toMatchObject({ code: "not_found" });
   });
 
-  it("export and import carry the file's text in the message", async () => {
+  it("export and import carry the file's text in the message and the original file (base64), within the limit", async () => {
     const conversation = await newConversation(MODEL);
     const uploaded = await upload(conversation.id, "data.csv", "city,population\nSplit,160577\n");
     await sendWith(conversation.id, "Which city?", [uploaded.body.attachment!.id]);
@@ -169,6 +169,19 @@ describe("attachments", () => {
     const copy = await h.db.message.findFirstOrThrow({ where: { conversationId: imported.id, role: "user" } });
     expect(copy.content).toContain("Attached file: data.csv");
     expect(copy.content).toContain("Split,160577");
+    // The original file came along: listed as the copy's chip, downloadable.
+    const [chip] = await ops.conversationAttachments(h.user, imported.id);
+    expect(chip).toMatchObject({ name: "data.csv", messageId: copy.id, contentStart: expect.any(Number) });
+    expect(new TextDecoder().decode((await ops.downloadAttachment(h.user, chip!.id)).bytes)).toBe("city,population\nSplit,160577\n");
+
+    // A file over the attachment limit is refused by the importer, and nothing is stored.
+    const doc = JSON.parse(exported.body) as { messages: { attachments: { data: string }[] }[] };
+    doc.messages[0]!.attachments[0]!.data = Buffer.from("x".repeat(2000)).toString("base64");
+    const before = await h.db.conversation.count();
+    await withEnv({ STRATA_ATTACHMENT_MAX_BYTES: "1000" }, async () => {
+      await expect(ops.importConversation(h.user, doc)).rejects.toThrow(/larger than the attachment limit/);
+    });
+    expect(await h.db.conversation.count()).toBe(before);
   });
 
   it("a large file fills the window like any message and is compressed like one: summarized, nothing over the window, the original kept", async () => {
