@@ -35,7 +35,7 @@ export function DraftChips({ files, onRemove }: { files: DraftFile[]; onRemove: 
           <span className="min-w-0 truncate font-medium" title={file.name}>
             {file.name}
           </span>
-          <span className="shrink-0 text-neutral-500 tabular-nums">
+          <span className="shrink-0 text-neutral-600 tabular-nums dark:text-neutral-400">
             {formatBytes(file.size)}
             {file.state === "ready" ? ` · ${tokens(file.attachment.tokenCount)}` : file.state === "uploading" ? " · reading…" : ""}
           </span>
@@ -63,7 +63,7 @@ export function SentChips({ attachments }: { attachments: AttachmentView[] }) {
   return (
     <ul className="mt-1.5 flex flex-wrap gap-1.5" aria-label="Attached files" data-testid="message-attachments">
       {attachments.map((attachment) => (
-        <li key={attachment.id}>
+        <li key={attachment.id} className="max-w-full min-w-0">
           <a
             data-testid="message-attachment"
             href={`/api/attachments/${encodeURIComponent(attachment.id)}`}
@@ -73,7 +73,7 @@ export function SentChips({ attachments }: { attachments: AttachmentView[] }) {
           >
             <PaperclipIcon />
             <span className="min-w-0 truncate font-medium">{attachment.name}</span>
-            <span className="shrink-0 text-neutral-500 tabular-nums">
+            <span className="shrink-0 text-neutral-600 tabular-nums dark:text-neutral-400">
               {formatBytes(attachment.size)} · {tokens(attachment.tokenCount)}
             </span>
           </a>

@@ -22,7 +22,7 @@ export function UserMessageBody({ message }: { message: MessageView }) {
         data-testid="show-attachment-text"
         aria-expanded={showText}
         onClick={() => setShowText((shown) => !shown)}
-        className="mt-1 text-[11.5px] text-neutral-500 underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-sky-500"
+        className="mt-1 text-[11.5px] text-neutral-700 underline underline-offset-2 hover:text-neutral-900 focus-visible:outline-2 focus-visible:outline-sky-500 dark:text-neutral-300 dark:hover:text-neutral-100"
       >
         {showText ? "Hide the files' text" : "Show the files' text as the model received it"}
       </button>

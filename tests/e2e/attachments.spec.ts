@@ -77,7 +77,7 @@ test("attach a Markdown file: chip with size and tokens, removable before sendin
   // After a reload the chip is still there.
   await page.reload();
   await expect(page.locator("[data-testid=message][data-role=user]").last().getByTestId("message-attachment")).toContainText("notes.md");
-  await page.screenshot({ path: screenshotPath("attachments-desktop.png") });
+  await page.screenshot({ path: screenshotPath("attachments-desktop") });
   expect(await seriousAxeViolations(page)).toEqual([]);
 });
 
@@ -94,7 +94,7 @@ test("at 390×844: dropped files become chips, a refused file says why, and the 
   await expect(chips.nth(1)).toHaveAttribute("data-state", "failed");
   await expect(chips.nth(1).getByTestId("attachment-error")).toContainText("is empty");
   await expect(chips.nth(0)).toHaveAttribute("data-state", "ready");
-  await page.screenshot({ path: screenshotPath("attachments-phone-composer.png") });
+  await page.screenshot({ path: screenshotPath("attachments-phone-composer") });
   await page.getByRole("button", { name: "Remove empty.txt" }).click();
 
   await untilSettled(page, async () => {
@@ -105,6 +105,6 @@ test("at 390×844: dropped files become chips, a refused file says why, and the 
   await expect(page.locator("[data-testid=message][data-role=user]").last().getByTestId("message-attachment")).toBeVisible();
   const widths = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
   expect(widths.scroll).toBeLessThanOrEqual(widths.client);
-  await page.screenshot({ path: screenshotPath("attachments-phone.png") });
+  await page.screenshot({ path: screenshotPath("attachments-phone") });
   expect(await seriousAxeViolations(page)).toEqual([]);
 });
