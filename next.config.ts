@@ -23,7 +23,7 @@ const EVERYWHERE = [
 ];
 
 const nextConfig: NextConfig = {
-  serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter", "tiktoken", "pino", "piscina"],
+  serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter", "tiktoken", "pino", "piscina", "unpdf"],
   experimental: {
     // proxy.ts refuses a larger action body with 413 before Next.js (which would answer 500) reads it.
     serverActions: { bodySizeLimit: ACTION_BODY_LIMIT_BYTES },

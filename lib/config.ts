@@ -65,6 +65,8 @@ export const configSchema = z.object({
   STRATA_MAX_BODY_BYTES: integer(1_024, 100 * 1024 * 1024, 1_048_576),
   /** Largest conversation export POST /api/conversations/import accepts (exports carry whole histories). */
   STRATA_MAX_IMPORT_BYTES: integer(1_024, 1024 * 1024 * 1024, 50 * 1024 * 1024),
+  /** Largest file a message may carry (POST /api/conversations/:id/attachments refuses more with 413). */
+  STRATA_ATTACHMENT_MAX_BYTES: integer(1, 1024 * 1024 * 1024, 10 * 1024 * 1024),
   /** How long a turn's lease on its conversation lasts without renewal (one turn at a time). */
   STRATA_TURN_LEASE_MS: integer(1_000, 600_000, 30_000),
   /** How long a tool call that requires approval waits for the user's answer before it is denied. */

@@ -6,6 +6,8 @@ import { StatusNote } from "../ui/StatusNote";
 import { ArrowUpIcon, StopIcon } from "../ui/icons";
 import { DeleteLastTurn } from "./DeleteLastTurn";
 import { peekFirstMessage, takeFirstMessage } from "./first-message";
+import { AttachButton, DraftChips } from "./AttachmentChips";
+import { useAttachmentDraft } from "./use-attachment-draft";
 
 // Commands are matched case-insensitively: "/Compact" is a command, not a message.
 const COMPACT_COMMAND = /^\/compact(?:\s+([\s\S]*))?$/i;
@@ -41,11 +43,13 @@ export function Composer({
   const [starting, setStarting] = useState(false);
   const textareaRef = useRef<HTMLTextAreaElement>(null);
   const conversationId = useChat((state) => (start ? null : state.conversationId));
+  // Files go with messages of an open conversation (the home page has none to upload to).
+  const attachments = useAttachmentDraft(conversationId);
 
   const over = text.length - maxChars;
   // The store describes the open conversation; the home page has none.
   const blocked = start ? starting : busy || remoteTurn || deleted;
-  const sendable = (content: string) => !blocked && content.trim().length > 0 && content.length <= maxChars;
+  const sendable = (content: string) => !blocked && !attachments.uploading && content.trim().length > 0 && content.length <= maxChars;
 
   const resize = () => {
     const element = textareaRef.current;
@@ -75,7 +79,14 @@ export function Composer({
     } else {
       // The text stays in the box until the server has stored the message: a refused
       // or failed send (too long, conversation deleted, server down) loses nothing.
-      await send(content, clear);
+      await send(
+        content,
+        () => {
+          clear();
+          attachments.clear();
+        },
+        attachments.ids,
+      );
     }
     textareaRef.current?.focus();
   }
@@ -104,11 +115,21 @@ export function Composer({
         event.preventDefault();
         void submit();
       }}
+      onDragOver={(event) => {
+        if (conversationId && event.dataTransfer.types.includes("Files")) event.preventDefault();
+      }}
+      onDrop={(event) => {
+        if (!conversationId || event.dataTransfer.files.length === 0) return;
+        event.preventDefault();
+        attachments.add(event.dataTransfer.files);
+      }}
     >
       <StatusNote testId="composer-hint" className="mb-1.5 text-[12px] text-amber-800 dark:text-amber-300">
         {hint}
       </StatusNote>
+      <DraftChips files={attachments.files} onRemove={attachments.remove} />
       <div className="flex items-end gap-2 rounded-lg border border-neutral-300 bg-white p-1.5 focus-within:border-sky-500 focus-within:ring-1 focus-within:ring-sky-500/40 dark:border-neutral-700 dark:bg-neutral-900">
+        {conversationId ? <AttachButton onFiles={attachments.add} disabled={deleted} /> : null}
         <textarea
           ref={textareaRef}
           id={COMPOSER_ID}
@@ -122,6 +143,11 @@ export function Composer({
           onChange={(event) => {
             setText(event.target.value);
             resize();
+          }}
+          onPaste={(event) => {
+            if (!conversationId || event.clipboardData.files.length === 0) return;
+            event.preventDefault();
+            attachments.add(event.clipboardData.files);
           }}
           onKeyDown={(event) => {
             if (event.key === "Enter" && !event.shiftKey && !event.nativeEvent.isComposing) {

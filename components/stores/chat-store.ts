@@ -75,7 +75,7 @@ type ChatState = {
     version?: string | null;
   }) => void;
   /** Sends a message; `onAccepted` runs once the server has stored it (the composer clears only then). */
-  send: (content: string, onAccepted?: () => void) => Promise<void>;
+  send: (content: string, onAccepted?: () => void, attachmentIds?: string[]) => Promise<void>;
   /** Polls the server's change state: picks up messages and compactions made elsewhere. */
   sync: () => Promise<void>;
   retry: () => Promise<void>;
@@ -314,8 +314,8 @@ export const useChat = create<ChatState>()((set, get) => {
       useActivity.getState().show(conversationId);
     },
 
-    send: (content, onAccepted) =>
-      runTurn({ kind: "send", content }, () => set((state) => ({ items: [...state.items, pendingMessage(content, state.items)] })), onAccepted),
+    send: (content, onAccepted, attachmentIds) =>
+      runTurn({ kind: "send", content, ...(attachmentIds?.length ? { attachmentIds } : {}) }, () => set((state) => ({ items: [...state.items, pendingMessage(content, state.items)] })), onAccepted),
 
     async sync() {
       const { conversationId, busy, deleted } = get();

@@ -16,6 +16,7 @@ import { sameResults, toolCallStatus, type ToolMessage } from "./tool-cards";
 import { LaterTurnsNotice, VersionSwitcher } from "./VersionSwitcher";
 import { PinToggle } from "./PinToggle";
 import { DeleteMessage } from "./DeleteMessage";
+import { UserMessageBody } from "../chat/AttachmentMessage";
 
 export const ROLE_LABELS: Record<MessageView["role"], string> = {
   user: "You",
@@ -174,7 +175,7 @@ export const MessageItem = memo(function MessageItem({ message, nested = false, 
         />
       ) : (
         <>
-          {message.content ? <Markdown text={message.content} breaks={message.role === "user"} /> : null}
+          {message.content ? message.role === "user" ? <UserMessageBody message={message} /> : <Markdown text={message.content} breaks={false} /> : null}
           {message.role === "assistant" && message.toolCalls.length > 0 ? (
             <ToolCallList replyId={message.id} calls={message.toolCalls} results={tools?.results} open={tools?.open ?? false} />
           ) : null}

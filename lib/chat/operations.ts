@@ -56,3 +56,4 @@ export { pinnedList } from "./pinned-ops";
 export { pinConversation, archiveConversation, renameConversation, conversationPage, deleteMessage, exportAllConversations } from "./organise-ops";
 export { accountHasPassword, updateProfile, deleteAccount } from "./account-ops";
 export { listUsers, setDisabled as setUserDisabled, setRole as setUserRole, createResetLink } from "./admin-user-ops";
+export { uploadAttachment, conversationAttachments, downloadAttachment, removeAttachment, type AttachmentView } from "./attachment-ops";

@@ -15,6 +15,7 @@ import { countMessageTokensAsync } from "../llm/token-pool";
 import { span, spanSync } from "../log/timing";
 import { type Actor, parse } from "./actor";
 import { regenerate, prepareEdit } from "./version-ops";
+import { prepareAttachments } from "./attachment-ops";
 
 /** Continue a stopped reply: only the conversation's last shown message, while stopped. */
 async function continueStopped(actor: Actor, conversationId: string, seq: number) {
@@ -23,6 +24,16 @@ async function continueStopped(actor: Actor, conversationId: string, seq: number
     throw new AppError("invalid_input", "Only the last reply, when it was stopped, can be continued.");
   }
   return { messageId: last.id, partial: last.content };
+}
+
+/** Ties the uploads to the stored message; the gate is closed if that fails (the message keeps their text). */
+async function attachStored(gate: TurnGate, attach: () => Promise<void>): Promise<void> {
+  try {
+    await attach();
+  } catch (error) {
+    await gate.close();
+    throw error;
+  }
 }
 
 /** Opens the turn gate for work that checks more before it streams; the gate is closed if that fails. */
@@ -54,8 +65,13 @@ async function openTurn(actor: Actor, request: TurnRequest, signal?: AbortSignal
   // also counts the send (429 past the limit), checks the owner (not found otherwise)
   // and reads the turn's settings snapshot.
   if (request.kind === "send") {
-    const draft: MessageDraft = { role: "user", content: request.content, tokenCount: await countMessageTokensAsync({ role: "user", content: request.content }) };
+    // Attached files' text is part of the message itself (lib/attachments/compose.ts).
+    const attached = request.attachmentIds?.length ? await prepareAttachments(actor, conversationId, request.content, request.attachmentIds) : null;
+    const content = attached?.content ?? request.content;
+    const draft: MessageDraft = { role: "user", content, tokenCount: await countMessageTokensAsync({ role: "user", content }) };
     const gate = await span("gate", () => openTurnGate(actor.id, conversationId, draft, sendBucket(actor.id) ?? undefined));
+    const stored = gate.userMessage;
+    if (attached && stored) await attachStored(gate, () => attached.attach(stored.id));
     return runTurn({ ...base, gate });
   }
   // The turn's settings snapshot, read here because it also checks that the conversation

@@ -4,6 +4,7 @@
 // server-only imports (zod and ./inputs only) so that client code may import it.
 import { z } from "zod";
 import { idSchema, messageContentSchema, seqNumber } from "./inputs";
+import { attachmentIdsSchema } from "../attachments/limits";
 
 export const TURN_KINDS = ["send", "retry", "edit", "regenerate", "continue"] as const;
 export type TurnKind = (typeof TURN_KINDS)[number];
@@ -20,7 +21,8 @@ const acceptedKinds = `${TURN_KINDS.slice(0, -1)
 export const turnRequestSchema = z.discriminatedUnion(
   "kind",
   [
-    z.strictObject({ kind: z.literal("send"), conversationId: idSchema, content: messageContentSchema }),
+    // attachmentIds: uploads (POST /api/conversations/:id/attachments) whose text the message carries.
+    z.strictObject({ kind: z.literal("send"), conversationId: idSchema, content: messageContentSchema, attachmentIds: attachmentIdsSchema.optional() }),
     // `retry: true` is what requests without `kind` sent; still accepted, no longer needed.
     z.strictObject({ kind: z.literal("retry"), conversationId: idSchema, retry: z.literal(true).optional() }),
     z.strictObject({ kind: z.literal("edit"), conversationId: idSchema, editSeq: seqNumber, content: messageContentSchema }),

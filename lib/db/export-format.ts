@@ -29,10 +29,25 @@ const timestamp = z.iso.datetime({ offset: true });
 
 const toolCall = z.strictObject({ id: text(200), name: text(200), arguments: text(1_000_000) });
 
+/**
+ * A file attached to a user message: the original bytes in base64 (their size is checked
+ * against STRATA_ATTACHMENT_MAX_BYTES by the importer), the text the model got (already in
+ * the message's content) and where its block starts there.
+ */
+export const exportedAttachment = z.strictObject({
+  name: text(255).min(1),
+  mediaType: text(200),
+  data: z.base64({ message: "An attachment's data must be base64." }),
+  text: text(20_000_000).nullable(),
+  tokenCount: count,
+  contentStart: count.nullable(),
+});
+
 export const exportedMessage = z.strictObject({
   seq,
   role: messageRoleSchema,
-  content: text(2_000_000),
+  // A message carries its attachments' text (lib/attachments/compose.ts): up to the attachment limit and more.
+  content: text(20_000_000),
   toolCalls: z.array(toolCall).max(200).nullable(),
   toolCallId: text(200).nullable(),
   toolName: text(200).nullable(),
@@ -54,6 +69,8 @@ export const exportedMessage = z.strictObject({
   /** While hidden by a version change: the seq of the version whose branch this message is. */
   branchOf: seq.nullable().default(null),
   createdAt: timestamp,
+  /** Files attached to the message; absent in files from before attachments. */
+  attachments: z.array(exportedAttachment).max(10).default([]),
 });
 
 export const exportedCompaction = z.strictObject({
@@ -139,3 +156,4 @@ export const conversationExport = z.strictObject({
 export type ConversationExport = z.infer<typeof conversationExport>;
 export type ExportedMessage = z.infer<typeof exportedMessage>;
 export type ExportedCompaction = z.infer<typeof exportedCompaction>;
+export type ExportedAttachment = z.infer<typeof exportedAttachment>;

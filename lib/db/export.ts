@@ -9,7 +9,7 @@ import { compactionColumns, toAttemptView, toolCallsOf } from "./mappers.ts";
 import { notFound } from "../errors.ts";
 import { OVERRIDABLE_SETTINGS, storedLayer } from "../settings-layers";
 import { codeSpan, InertMarkdown, plainLine } from "./inert-markdown.ts";
-import { EXPORT_FORMAT, EXPORT_VERSION, type ConversationExport, type ExportedCompaction, type ExportedMessage } from "./export-format.ts";
+import { EXPORT_FORMAT, EXPORT_VERSION, type ConversationExport, type ExportedAttachment, type ExportedCompaction, type ExportedMessage } from "./export-format.ts";
 
 /** A stable order that does not depend on ids: level, range, then creation. */
 function compactionOrder(a: Compaction, b: Compaction): number {
@@ -19,12 +19,19 @@ function compactionOrder(a: Compaction, b: Compaction): number {
 export async function exportConversation(db: Db, userId: string, conversationId: string): Promise<ConversationExport> {
   const conversation = await db.conversation.findFirst({ where: ownedConversation(userId, conversationId) });
   if (!conversation) throw notFound("conversation", conversationId);
-  const [messages, compactionRows, attempts, resolved] = await Promise.all([
+  const [messages, compactionRows, attempts, resolved, attachmentRows] = await Promise.all([
     db.message.findMany({ where: { conversationId }, orderBy: { seq: "asc" } }),
     db.compaction.findMany({ where: { conversationId } }),
     db.compactionAttempt.findMany({ where: { conversationId }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] }),
     readSettings(db, userId, conversationId),
+    db.attachment.findMany({ where: { conversationId, userId, messageId: { not: null } }, orderBy: { position: "asc" } }),
   ]);
+  const attachmentsOf = new Map<string, ExportedAttachment[]>();
+  for (const row of attachmentRows) {
+    const list = attachmentsOf.get(row.messageId!) ?? [];
+    list.push({ name: row.name, mediaType: row.mediaType, data: Buffer.from(row.bytes).toString("base64"), text: row.text, tokenCount: row.tokenCount, contentStart: row.contentStart });
+    attachmentsOf.set(row.messageId!, list);
+  }
   const compactions = [...compactionRows].sort(compactionOrder);
   const refOf = new Map(compactions.map((row, index) => [row.id, index]));
   // Version links point at messages; the file names them by seq, like everything else.
@@ -69,6 +76,7 @@ export async function exportConversation(db: Db, userId: string, conversationId:
         versionOf: seqRef(row.versionOf),
         branchOf: seqRef(row.branchOf),
         createdAt: row.createdAt.toISOString(),
+        attachments: attachmentsOf.get(row.id) ?? [],
       };
     }),
     compactions: compactions.map((row, index) => ({

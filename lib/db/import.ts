@@ -15,7 +15,8 @@ import { Prisma } from "./generated/client.ts";
 import { toConversationView } from "./mappers.ts";
 import { AppError, assertStorableText } from "../errors.ts";
 import type { ConversationView } from "../views";
-import { SECTION_LIMITS, TITLE_LIMIT, conversationExport, exportedAttempt, exportedCompaction, exportedMessage, type ExportedCompaction, type ExportedMessage } from "./export-format.ts";
+import { SECTION_LIMITS, TITLE_LIMIT, conversationExport, exportedAttempt, exportedCompaction, exportedMessage, type ExportedAttachment, type ExportedCompaction, type ExportedMessage } from "./export-format.ts";
+import { config } from "../config.ts";
 import { HEADER_FIELDS, readExport, SECTIONS, type ExportPart, type HeaderField, type Section } from "./export-reader.ts";
 
 const PREFIX = "The file cannot be imported: ";
@@ -97,7 +98,7 @@ export async function importConversations(
       const conversation = await db.$transaction(
         async (tx) => {
           const createConversation = (data: NewConversation) => tx.conversation.create({ select: { id: true }, data: { ...data, userId } });
-          const importer = new Importer(tx, createConversation, (done) => onProgress(messagesBefore + done));
+          const importer = new Importer(tx, createConversation, (done) => onProgress(messagesBefore + done), userId);
           for (let part = await parts.next(); !part.done; part = await parts.next()) {
             if (part.value.type === "docEnd") return importer.finish();
             if (part.value.type !== "docStart") await importer.take(part.value);
@@ -139,15 +140,16 @@ class Importer {
   // compactions
   private readonly ranges: CompactionRange[] = [];
   private readonly compactionIds: string[] = [];
-  // the batch being filled
+  // the batch being filled (a message batch's attachments are written right after it)
   private rows: unknown[] = [];
+  private attachments: Prisma.AttachmentCreateManyInput[] = [];
   private chars = 0;
 
   constructor(
     private readonly tx: Tx,
     private readonly createConversation: (data: NewConversation) => Promise<{ id: string }>,
     private readonly onProgress: ImportProgress,
-    private readonly owner: string,
+    private readonly userId: string,
   ) {}
 
   async take(part: ExportPart): Promise<void> {
@@ -240,7 +242,31 @@ class Importer {
       },
       m.content.length + (m.toolCalls?.reduce((sum, call) => sum + call.arguments.length, 0) ?? 0),
     );
+    for (const [position, file] of m.attachments.entries()) this.attachment(conversationId, index, position, m.seq, file);
     if (this.full()) await this.flush("messages");
+  }
+
+  /** A message's file: its decoded size within STRATA_ATTACHMENT_MAX_BYTES, as an upload's. */
+  private attachment(conversationId: string, index: number, position: number, seq: number, file: ExportedAttachment): void {
+    const bytes = Buffer.from(file.data, "base64");
+    const max = config().STRATA_ATTACHMENT_MAX_BYTES;
+    if (bytes.byteLength > max) {
+      throw refused(`messages[${index}].attachments[${position}] (“${file.name}”) is larger than the attachment limit of ${max.toLocaleString("en-US")} bytes.`);
+    }
+    this.attachments.push({
+      userId: this.userId,
+      conversationId,
+      messageId: this.idOf(seq),
+      name: file.name,
+      mediaType: file.mediaType,
+      size: bytes.byteLength,
+      bytes: new Uint8Array(bytes),
+      text: file.text,
+      tokenCount: file.tokenCount,
+      contentStart: file.contentStart,
+      position,
+    });
+    this.chars += file.data.length;
   }
 
   private async compaction(conversationId: string, index: number, c: ExportedCompaction): Promise<void> {
@@ -285,7 +311,7 @@ class Importer {
         background: c.background,
         undoneAt: c.undone ? new Date(c.undoneAt ?? c.createdAt) : null,
         // An undo by the exporting owner is the importing owner's now (the copy is theirs).
-        undoneBy: c.undone && c.undoneByOwner ? this.owner : null,
+        undoneBy: c.undone && c.undoneByOwner ? this.userId : null,
         createdAt: new Date(c.createdAt),
       },
       c.summary.length + c.keptSeqs.length * 8,
@@ -337,6 +363,10 @@ class Importer {
     switch (section) {
       case "messages":
         await this.tx.message.createMany({ data: rows as Prisma.MessageCreateManyInput[] });
+        if (this.attachments.length > 0) {
+          await this.tx.attachment.createMany({ data: this.attachments });
+          this.attachments = [];
+        }
         this.messagesDone += rows.length;
         this.onProgress(this.messagesDone);
         break;

@@ -200,6 +200,7 @@ export function transcriptAsExport(
       versionOf: null,
       branchOf: null,
       createdAt: now,
+      attachments: [],
     })),
     compactions: [],
     attempts: [],

@@ -17,6 +17,7 @@ import { setupHarness } from "../support/harness";
 import { waitForApproval } from "../../lib/chat/tools/approval";
 import { bearer, signIn, signUp, type TestUser } from "../support/accounts";
 import { createMcpServer } from "../../lib/db/mcp-servers";
+import { createAttachment } from "../../lib/db/attachments";
 
 // Server actions read the request's headers through next/headers; here they are the
 // headers of whoever the case acts as.
@@ -34,7 +35,7 @@ type Method = (typeof METHODS)[number];
 /** Who may use it: the owner of the resource named in the URL, any signed-in user (their own data), or the admin. */
 type Scope = "owned" | "user" | "admin";
 
-type Fixture = { conversationId: string; compactionId: string; tokenId: string; sessionId: string; lastMessageId: string; importId: string; toolServerId: string };
+type Fixture = { conversationId: string; compactionId: string; tokenId: string; sessionId: string; lastMessageId: string; importId: string; toolServerId: string; attachmentId: string };
 
 type RouteCase = {
   scope: Scope;
@@ -117,6 +118,15 @@ const ROUTES: Record<string, Partial<Record<Method, RouteCase>>> = {
   "/api/conversations/import": { POST: { scope: "user", body: MINIMAL_EXPORT } },
   "/api/conversations/export": { GET: { scope: "user" } },
   "/api/imports/[id]": { GET: { scope: "owned", id: (f) => f.importId } },
+  "/api/conversations/[id]/attachments": {
+    GET: { scope: "owned", id: conversation },
+    // The body is the file: here a small JSON document.
+    POST: { scope: "owned", id: conversation, query: "?name=matrix.json", body: { matrix: true } },
+  },
+  "/api/attachments/[id]": {
+    GET: { scope: "owned", id: (f) => f.attachmentId },
+    DELETE: { scope: "owned", id: (f) => f.attachmentId, fresh: true },
+  },
 };
 
 /** `session`: only with the browser's session cookie; an API token is refused as forbidden. */
@@ -228,7 +238,17 @@ async function makeFixture(): Promise<Fixture> {
   await updateImport(h.db, owner.id, importId, { state: "done", conversationId });
   // A server nothing connects to: the cases only configure and switch it.
   const toolServer = await createMcpServer(h.db, { name: `matrix-${importId.slice(-12)}`, transport: { kind: "http", url: "http://127.0.0.1:9/mcp", headers: {} }, enabled: true, onByDefault: false });
-  return { conversationId, compactionId: compaction.id, tokenId, sessionId: session.id, lastMessageId: messages.at(-1)!.id, importId, toolServerId: toolServer.id };
+  const attachment = await createAttachment(h.db, owner.id, conversationId, { name: "notes.md", mediaType: "text/markdown", bytes: new TextEncoder().encode("# Notes"), text: "# Notes", tokenCount: 9 });
+  return {
+    conversationId,
+    compactionId: compaction.id,
+    tokenId,
+    sessionId: session.id,
+    lastMessageId: messages.at(-1)!.id,
+    importId,
+    toolServerId: toolServer.id,
+    attachmentId: attachment.id,
+  };
 }
 
 beforeAll(async () => {

@@ -1,0 +1,27 @@
+// Upload limits, shared by the route and the importer.
+import { z } from "zod";
+import { config } from "../config";
+import { formatBytes } from "./format";
+
+/** STRATA_ATTACHMENT_MAX_BYTES, read per request. */
+export function maxAttachmentBytes(): number {
+  return config().STRATA_ATTACHMENT_MAX_BYTES;
+}
+
+/** How many files one message may carry. */
+export const MAX_ATTACHMENTS_PER_MESSAGE = 10;
+
+export function tooLargeMessage(name: string, max: number): string {
+  return `“${name}” is larger than the attachment limit of ${formatBytes(max)} (STRATA_ATTACHMENT_MAX_BYTES).`;
+}
+
+/** A file name as stored and shown: one line, no path, at most 255 characters. */
+export const attachmentNameSchema = z
+  .string({ message: "Give the file's name (?name=)." })
+  .transform((name) => name.replace(/^.*[\\/]/, "").replace(/[\u0000-\u001f\u007f]/g, " ").trim())
+  .pipe(z.string().min(1, { message: "The file has no name." }).max(255, { message: "The file name is longer than 255 characters." }));
+
+export const attachmentIdsSchema = z
+  .array(z.string().uuid({ message: "Not a valid attachment id." }))
+  .max(MAX_ATTACHMENTS_PER_MESSAGE, { message: `A message carries at most ${MAX_ATTACHMENTS_PER_MESSAGE} files.` })
+  .refine((ids) => new Set(ids).size === ids.length, { message: "The same file is attached twice." });

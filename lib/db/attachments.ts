@@ -1,0 +1,110 @@
+// Attachments: the files a user uploads for a message. Every query names the owner; an
+// attachment of another user's (or of another conversation) is "not found" like an unknown id.
+import type { Db } from "./client.ts";
+import { assertOwnsConversation } from "./conversations.ts";
+import { notFound } from "../errors.ts";
+
+/** What the chat shows of an attachment (never its bytes). */
+export type AttachmentView = {
+  id: string;
+  conversationId: string;
+  messageId: string | null;
+  name: string;
+  mediaType: string;
+  size: number;
+  tokenCount: number;
+  contentStart: number | null;
+  position: number;
+};
+
+const VIEW_COLUMNS = {
+  id: true,
+  conversationId: true,
+  messageId: true,
+  name: true,
+  mediaType: true,
+  size: true,
+  tokenCount: true,
+  contentStart: true,
+  position: true,
+} as const;
+
+export type NewAttachment = { name: string; mediaType: string; bytes: Uint8Array; text: string | null; tokenCount: number };
+
+/** Unsent uploads are kept this long (a draft left in a tab), then deleted. */
+export const UNSENT_TTL_MS = 24 * 60 * 60 * 1000;
+
+/** Stores an upload (not yet on a message) in the user's conversation; not found for another user's. */
+export async function createAttachment(db: Db, userId: string, conversationId: string, file: NewAttachment): Promise<AttachmentView> {
+  await assertOwnsConversation(db, userId, conversationId);
+  return db.attachment.create({
+    data: {
+      userId,
+      conversationId,
+      name: file.name,
+      mediaType: file.mediaType,
+      size: file.bytes.byteLength,
+      bytes: Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength) as Uint8Array<ArrayBuffer>,
+      text: file.text,
+      tokenCount: file.tokenCount,
+    },
+    select: VIEW_COLUMNS,
+  });
+}
+
+/** The conversation's attachments that are on a message (what the chat view shows as chips). */
+export async function listSentAttachments(db: Db, userId: string, conversationId: string): Promise<AttachmentView[]> {
+  await assertOwnsConversation(db, userId, conversationId);
+  return db.attachment.findMany({
+    where: { userId, conversationId, messageId: { not: null } },
+    select: VIEW_COLUMNS,
+    orderBy: [{ messageId: "asc" }, { position: "asc" }],
+  });
+}
+
+export type UnsentAttachment = AttachmentView & { text: string | null };
+
+/**
+ * The unsent uploads a message is about to carry, in the order given; not found when any
+ * is unknown, another user's, of another conversation or already sent.
+ */
+export async function unsentAttachments(db: Db, userId: string, conversationId: string, ids: string[]): Promise<UnsentAttachment[]> {
+  if (ids.length === 0) return [];
+  const rows = await db.attachment.findMany({
+    where: { id: { in: ids }, userId, conversationId, messageId: null },
+    select: { ...VIEW_COLUMNS, text: true },
+  });
+  return ids.map((id) => {
+    const row = rows.find((candidate) => candidate.id === id);
+    if (!row) throw notFound("attachment", id);
+    return row;
+  });
+}
+
+/** Ties uploads to the message that carries them, with where each one's block starts in its content. */
+export async function attachToMessage(db: Db, userId: string, messageId: string, placed: { id: string; contentStart: number }[]): Promise<void> {
+  await db.$transaction(
+    placed.map((item, position) =>
+      db.attachment.updateMany({ where: { id: item.id, userId, messageId: null }, data: { messageId, contentStart: item.contentStart, position } }),
+    ),
+  );
+}
+
+/** The original file, for download; not found for another user's. */
+export async function attachmentFile(db: Db, userId: string, id: string): Promise<{ name: string; mediaType: string; bytes: Uint8Array }> {
+  const row = await db.attachment.findFirst({ where: { id, userId }, select: { name: true, mediaType: true, bytes: true } });
+  if (!row) throw notFound("attachment", id);
+  return row;
+}
+
+/** Removes an unsent upload (the chip's ×); a sent one stays with its message. */
+export async function deleteUnsentAttachment(db: Db, userId: string, id: string): Promise<void> {
+  const { count } = await db.attachment.deleteMany({ where: { id, userId, messageId: null } });
+  if (count === 0) throw notFound("attachment", id);
+}
+
+/** Deletes uploads never sent within UNSENT_TTL_MS (of every user): returns how many. */
+export async function deleteStaleUploads(db: Db, now = new Date()): Promise<number> {
+  const { count } = await db.attachment.deleteMany({ where: { messageId: null, createdAt: { lt: new Date(now.getTime() - UNSENT_TTL_MS) } } });
+  return count;
+}

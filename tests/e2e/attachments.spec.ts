@@ -1,0 +1,110 @@
+import type { APIRequestContext, Page } from "@playwright/test";
+import { expect, test } from "./support/fixtures";
+import { MODEL_SERVER, newConversation, resetModelServer, saveTestSettings, screenshotPath, seriousAxeViolations, untilSettled } from "./support/helpers";
+
+test.beforeEach(async ({ request }) => {
+  await resetModelServer(request);
+  await saveTestSettings(request, {});
+});
+
+const NOTES = "# Packing list\n\n- rain jacket\n- the blue thermos numbered 5521\n";
+
+type Recorded = { kind: string; body: { messages: { role: string; content: string | null }[] } };
+
+async function lastUserContent(request: APIRequestContext): Promise<string> {
+  const { requests } = (await (await request.get(`${MODEL_SERVER}/__admin/requests`)).json()) as { requests: Recorded[] };
+  const chat = requests.filter((r) => r.kind === "chat").at(-1);
+  return chat?.body.messages.filter((m) => m.role === "user").at(-1)?.content ?? "";
+}
+
+/** Drops files on the composer as a browser does (a DataTransfer with File objects). */
+async function dropFiles(page: Page, files: { name: string; text: string }[]) {
+  const transfer = await page.evaluateHandle((list) => {
+    const data = new DataTransfer();
+    for (const file of list) data.items.add(new File([file.text], file.name));
+    return data;
+  }, files);
+  const form = page.locator("form").filter({ has: page.getByTestId("composer") });
+  await form.dispatchEvent("dragover", { dataTransfer: transfer });
+  await form.dispatchEvent("drop", { dataTransfer: transfer });
+}
+
+test("attach a Markdown file: chip with size and tokens, removable before sending; sent, the model gets its text and the message keeps a download chip", async ({ page, request }) => {
+  await page.setViewportSize({ width: 1366, height: 900 });
+  await page.goto("/");
+  await newConversation(page);
+  await page.getByTestId("attach-input").setInputFiles([
+    { name: "notes.md", mimeType: "text/markdown", buffer: Buffer.from(NOTES) },
+    { name: "extra.csv", mimeType: "text/csv", buffer: Buffer.from("a,b\n1,2\n") },
+  ]);
+  const chips = page.getByTestId("draft-attachment");
+  await expect(chips).toHaveCount(2);
+  await expect(chips.first()).toHaveAttribute("data-state", "ready");
+  await expect(chips.first()).toContainText("notes.md");
+  await expect(chips.first()).toContainText(/\d+ B · \d+ tokens/);
+  await page.getByRole("button", { name: "Remove extra.csv" }).click();
+  await expect(chips).toHaveCount(1);
+
+  await untilSettled(page, async () => {
+    await page.getByTestId("composer").fill("What is on my list?");
+    await page.getByTestId("composer").press("Enter");
+  });
+  await expect(page.getByTestId("draft-attachment")).toHaveCount(0);
+  const seen = await lastUserContent(request);
+  expect(seen).toContain("What is on my list?");
+  expect(seen).toContain("Attached file: notes.md");
+  expect(seen).toContain("the blue thermos numbered 5521");
+  expect(seen).not.toContain("extra.csv");
+
+  const userMessage = page.locator("[data-testid=message][data-role=user]").last();
+  await expect(userMessage).toContainText("What is on my list?");
+  const chip = userMessage.getByTestId("message-attachment");
+  await expect(chip).toHaveCount(1);
+  await expect(chip).toContainText("notes.md");
+  // The file's text is in the message (the model saw it) but shown only on request.
+  await expect(userMessage).not.toContainText("blue thermos");
+  await userMessage.getByTestId("show-attachment-text").click();
+  await expect(userMessage.getByTestId("attachment-text")).toContainText("blue thermos numbered 5521");
+  await expect(page.locator("[data-testid=message][data-role=assistant]").last()).toContainText("you said");
+
+  // The chip downloads the original file, as a download.
+  const href = await chip.getAttribute("href");
+  const download = await page.request.get(href!);
+  expect(download.status()).toBe(200);
+  expect(download.headers()["content-disposition"]).toMatch(/^attachment;/);
+  expect(await download.text()).toBe(NOTES);
+
+  // After a reload the chip is still there.
+  await page.reload();
+  await expect(page.locator("[data-testid=message][data-role=user]").last().getByTestId("message-attachment")).toContainText("notes.md");
+  await page.screenshot({ path: screenshotPath("attachments-desktop") });
+  expect(await seriousAxeViolations(page)).toEqual([]);
+});
+
+test("at 390×844: dropped files become chips, a refused file says why, and the sent message fits the screen", async ({ page, request }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto("/");
+  await newConversation(page);
+  await dropFiles(page, [
+    { name: "a-rather-long-file-name-for-a-small-screen.md", text: "Phone FACT code=8812" },
+    { name: "empty.txt", text: "" },
+  ]);
+  const chips = page.getByTestId("draft-attachment");
+  await expect(chips).toHaveCount(2);
+  await expect(chips.nth(1)).toHaveAttribute("data-state", "failed");
+  await expect(chips.nth(1).getByTestId("attachment-error")).toContainText("is empty");
+  await expect(chips.nth(0)).toHaveAttribute("data-state", "ready");
+  await page.screenshot({ path: screenshotPath("attachments-phone-composer") });
+  await page.getByRole("button", { name: "Remove empty.txt" }).click();
+
+  await untilSettled(page, async () => {
+    await page.getByTestId("composer").fill("Read it");
+    await page.getByTestId("send-button").click();
+  });
+  expect(await lastUserContent(request)).toContain("Phone FACT code=8812");
+  await expect(page.locator("[data-testid=message][data-role=user]").last().getByTestId("message-attachment")).toBeVisible();
+  const widths = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
+  expect(widths.scroll).toBeLessThanOrEqual(widths.client);
+  await page.screenshot({ path: screenshotPath("attachments-phone") });
+  expect(await seriousAxeViolations(page)).toEqual([]);
+});
