@@ -50,3 +50,4 @@ export { listTokens, createToken, revokeToken, revokeAllTokens, listSessions, re
 export { startTurn } from "./turn-ops";
 export { answerToolApproval, allowedTools, disallowToolOp as disallowTool } from "./approval-ops";
 export { conversationCost, accountCost, prices, savePrice } from "./cost-ops";
+export { modelSettings, updateModelSettings, chatDefaults, saveChatDefaults, adminModelList, saveAdminModelList } from "./model-ops";
