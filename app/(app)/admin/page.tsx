@@ -1,6 +1,7 @@
 import { notFound } from "next/navigation";
-import { adminSettings, listToolServers, modelInfoIfAvailable, prices } from "@/lib/chat/operations";
+import { adminModelList, adminSettings, listToolServers, modelInfoIfAvailable, prices } from "@/lib/chat/operations";
 import { ToolServersAdmin } from "@/components/admin/ToolServersAdmin";
+import { ModelListAdmin } from "@/components/admin/ModelListAdmin";
 import { requirePageUser } from "@/lib/auth/current-user";
 import { DEFAULT_SETTINGS } from "@/lib/compression/settings";
 import { requestOverheadTokens } from "@/lib/chat/tool-set";
@@ -16,11 +17,12 @@ export default async function AdminPage() {
   const user = await requirePageUser();
   // Not the admin: the page does not exist for them.
   if (user.role !== "admin") notFound();
-  const [{ defaults, signupsOpen }, info, priceList, toolServers] = await Promise.all([
+  const [{ defaults, signupsOpen }, info, priceList, toolServers, modelList] = await Promise.all([
     adminSettings(user),
     modelInfoIfAvailable(),
     prices(user),
     listToolServers(user),
+    adminModelList(user),
   ]);
   return (
     <div className="min-h-0 flex-1 overflow-y-auto">
@@ -30,6 +32,7 @@ export default async function AdminPage() {
       </header>
       <div className="mx-auto max-w-3xl space-y-6 px-6 pt-6">
         <SignupSwitch initialOpen={signupsOpen} closedByEnvironment={authConfig().STRATA_SIGNUPS === "closed"} />
+        <ModelListAdmin initialModels={modelList} serverModels={info?.models ?? null} />
         <PriceTable initialPrices={priceList} models={info?.models ?? null} />
         <ToolServersAdmin initialServers={toolServers} />
       </div>
