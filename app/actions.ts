@@ -37,6 +37,7 @@ import type { newTokenSchema } from "@/lib/auth/token-input";
 import type { serverInputSchema } from "@/lib/mcp/config";
 import type { conversationServerInput, updateServerInput } from "@/lib/chat/mcp-ops";
 import type { modelPriceSchema } from "@/lib/pricing";
+import type { adminModelListInput, chatDefaultsInput, modelSettingsInput } from "@/lib/chat/model-ops";
 
 type ConversationId = z.input<typeof idSchema>;
 
@@ -188,4 +189,25 @@ export async function conversationToolServersAction(conversationId: Conversation
 }
 export async function setConversationToolServerAction(input: z.input<typeof conversationServerInput>) {
   return asUser((user) => ops.setConversationToolServer(user, input));
+}
+
+// Model and instructions (lib/chat/model-ops.ts).
+export async function modelSettingsAction(conversationId: ConversationId) {
+  return asUser((user) => ops.modelSettings(user, conversationId));
+}
+
+export async function updateModelSettingsAction(input: z.input<typeof modelSettingsInput>) {
+  return asUser((user) => ops.updateModelSettings(user, input));
+}
+
+export async function chatDefaultsAction() {
+  return asUser((user) => ops.chatDefaults(user));
+}
+
+export async function saveChatDefaultsAction(input: z.input<typeof chatDefaultsInput>) {
+  return asUser((user) => ops.saveChatDefaults(user, input));
+}
+
+export async function saveAdminModelListAction(input: z.input<typeof adminModelListInput>) {
+  return asUser((user) => ops.saveAdminModelList(user, input));
 }

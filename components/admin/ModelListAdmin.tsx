@@ -1,6 +1,6 @@
 "use client";
 import { useId, useState } from "react";
-import { saveAdminModelListAction } from "@/app/model-actions";
+import { saveAdminModelListAction } from "@/app/actions";
 import { Button } from "../ui/Button";
 import { submitWith } from "../ui/forms";
 

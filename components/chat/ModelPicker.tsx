@@ -1,6 +1,6 @@
 "use client";
 import { useId, useRef, useState } from "react";
-import { modelSettingsAction, updateModelSettingsAction } from "@/app/model-actions";
+import { modelSettingsAction, updateModelSettingsAction } from "@/app/actions";
 import { useChat } from "@/components/stores/chat-store";
 import { MAX_INSTRUCTIONS_CHARS } from "@/lib/chat/instructions";
 import { Button } from "../ui/Button";

@@ -1,6 +1,6 @@
 "use client";
 import { useId, useState } from "react";
-import { saveChatDefaultsAction } from "@/app/model-actions";
+import { saveChatDefaultsAction } from "@/app/actions";
 import { MAX_INSTRUCTIONS_CHARS } from "@/lib/chat/instructions";
 import { Button } from "../ui/Button";
 import { submitWith } from "../ui/forms";
