@@ -45,6 +45,7 @@ import type {
   pinConversationInput,
   renameConversationInput,
 } from "@/lib/chat/organise-ops";
+import type { adminModelListInput, chatDefaultsInput, modelSettingsInput } from "@/lib/chat/model-ops";
 
 type ConversationId = z.input<typeof idSchema>;
 
@@ -218,4 +219,25 @@ export async function conversationPageAction(input: z.input<typeof conversationP
 }
 export async function deleteMessageAction(input: z.input<typeof deleteMessageInput>) {
   return asUser((user) => ops.deleteMessage(user, input));
+}
+
+// Model and instructions (lib/chat/model-ops.ts).
+export async function modelSettingsAction(conversationId: ConversationId) {
+  return asUser((user) => ops.modelSettings(user, conversationId));
+}
+
+export async function updateModelSettingsAction(input: z.input<typeof modelSettingsInput>) {
+  return asUser((user) => ops.updateModelSettings(user, input));
+}
+
+export async function chatDefaultsAction() {
+  return asUser((user) => ops.chatDefaults(user));
+}
+
+export async function saveChatDefaultsAction(input: z.input<typeof chatDefaultsInput>) {
+  return asUser((user) => ops.saveChatDefaults(user, input));
+}
+
+export async function saveAdminModelListAction(input: z.input<typeof adminModelListInput>) {
+  return asUser((user) => ops.saveAdminModelList(user, input));
 }

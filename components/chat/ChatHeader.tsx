@@ -12,6 +12,7 @@ import { ContextMeter } from "./ContextMeter";
 import { ConversationCost } from "./ConversationCost";
 import { DemoBadge } from "./DemoBadge";
 import { PinnedList } from "./PinnedList";
+import { ModelPicker } from "./ModelPicker";
 import { ToolServersMenu } from "./ToolServersMenu";
 
 /** Where a conversation started from a summary came from; plain text once the source is gone. */
@@ -38,9 +39,7 @@ export function ChatHeader({ conversation, demo }: { conversation: ConversationV
         <h1 className="truncate text-[13.5px] font-semibold" data-testid="conversation-heading">
           {title}
         </h1>
-        <span className="truncate font-mono text-[11.5px] text-neutral-500" data-testid="model-name" title="Model">
-          {conversation.model}
-        </span>
+        <ModelPicker key={conversation.id} conversationId={conversation.id} initialModel={conversation.model} />
         {demo ? <DemoBadge /> : null}
         {conversation.source ? <SourceLink source={conversation.source} /> : null}
       </div>

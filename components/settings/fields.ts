@@ -73,7 +73,7 @@ export const SETTING_FIELDS: Record<SettingName, FieldMeta> = {
   },
   customPrompt: {
     label: "Custom summary prompt",
-    help: "Replaces the built-in instructions to the summary model; empty keeps the default.",
+    help: "Replaces the built-in instructions to the summary model (only it reads them: the chat model's instructions are set under Default instructions and per conversation); empty keeps the default.",
     kind: { type: "longtext", placeholder: "(built-in prompt)" },
   },
   maxSummaryTokensPerLevel: {

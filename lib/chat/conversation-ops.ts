@@ -2,6 +2,7 @@
 // message, notice changes from elsewhere, stop a running turn.
 import * as conversations from "../db/conversations";
 import { getDb } from "../db/client";
+import { readChatDefaults } from "../db/model-settings";
 import { setPinned } from "../db/messages";
 import { conversationChangeState } from "../db/turn-lease";
 import { defaultModel } from "../llm/client";
@@ -14,10 +15,14 @@ import { type Actor, parse } from "./actor";
 
 export async function createConversation(actor: Actor, input: unknown) {
   const { title, model, systemPrompt } = parse(createConversationInput, input ?? {});
-  return conversations.createConversation(await getDb(), actor.id, {
+  const db = await getDb();
+  // A new conversation starts from the owner's defaults; from then on it has its own.
+  const defaults = await readChatDefaults(db, actor.id);
+  return conversations.createConversation(db, actor.id, {
     title: title ?? conversations.DEFAULT_TITLE,
     model: model ?? defaultModel(),
-    systemPrompt: systemPrompt ?? "",
+    systemPrompt: systemPrompt ?? defaults.instructions,
+    temperature: defaults.temperature,
   });
 }
 

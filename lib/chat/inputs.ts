@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { config } from "../config";
 import { overridesPatchSchema } from "../settings-layers";
+import { instructionsSchema } from "./instructions";
 
 /** STRATA_MAX_MESSAGE_CHARS, read when asked so that a changed setting applies without a restart of the module graph. */
 export function maxMessageChars(): number {
@@ -31,14 +32,14 @@ export const messageContentSchema = z
 export const createConversationInput = z.object({
   title: z.string().trim().min(1).max(200).optional(),
   model: z.string().trim().min(1).max(200).optional(),
-  systemPrompt: z.string().max(50_000).optional(),
+  systemPrompt: instructionsSchema.optional(),
 });
 
 export const updateConversationInput = z.object({
   conversationId: idSchema,
   title: z.string().trim().min(1, { message: "The title is empty." }).max(200).optional(),
   model: z.string().trim().min(1).max(200).optional(),
-  systemPrompt: z.string().max(50_000).optional(),
+  systemPrompt: instructionsSchema.optional(),
 });
 
 /** "New conversation from this summary": any compaction of the user's, any level. */

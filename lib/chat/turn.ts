@@ -8,6 +8,7 @@ import { getDb } from "../db/client";
 import { appendMessages, appendMessageRows, extendReply, type MessageDraft, type ReplyExtension } from "../db/messages";
 import { attemptRecordToView, toMessageView, toTranscriptMessage } from "../db/mappers";
 import { readSettings } from "../db/settings";
+import { readReplyTemperature } from "../db/model-settings";
 import { listAllowedTools } from "../db/tool-allowances";
 import { AppError } from "../errors";
 import { ModelError, streamChat } from "../llm/client";
@@ -150,7 +151,8 @@ export async function* streamReply(input: ReplyInput): AsyncGenerator<TurnEvent>
     // One snapshot of the settings for the whole turn: a change saved meanwhile
     // applies from the next turn, never halfway through this one.
     const settings = input.settings ?? gate.settings ?? (await span("settings", () => readSettings(db, userId, conversationId))).settings;
-    const toolSet = await offer(input, settings);
+    // Fixed for the whole reply, like the settings: null sends none (the server's default).
+    const [toolSet, temperature] = await Promise.all([offer(input, settings), readReplyTemperature(db, userId, conversationId)]);
     const tools = toolSet.definitions.length > 0 ? toolSet.definitions : undefined;
     yield* opening(input);
 
@@ -207,6 +209,7 @@ export async function* streamReply(input: ReplyInput): AsyncGenerator<TurnEvent>
           model,
           messages,
           ...(tools ? { tools } : {}),
+          ...(temperature !== null ? { temperature } : {}),
           signal: turn.signal,
           timeoutMs: config().STRATA_MODEL_TIMEOUT_MS,
           cacheScope: conversationId,

@@ -48,7 +48,7 @@ const toCountedView = (row: Conversation): ConversationView => toConversationVie
 export async function createConversation(
   db: Db,
   userId: string,
-  input: { title: string; model: string; systemPrompt: string },
+  input: { title: string; model: string; systemPrompt: string; temperature?: number | null },
 ): Promise<ConversationView> {
   const row = await db.conversation.create({ data: { ...input, userId } });
   return toConversationView(row, 0);

@@ -20,6 +20,8 @@ export type SummarySource = {
   model: string;
   systemPrompt: string;
   settingsOverrides: Prisma.JsonValue;
+  /** The reply temperature goes on too (null: none sent). */
+  temperature: number | null;
   kind: "summary" | "truncation";
   level: number;
   fromSeq: number;
@@ -46,7 +48,7 @@ export async function loadSummarySource(db: Db, userId: string, compactionId: st
       fromSeq: true,
       toSeq: true,
       summary: true,
-      conversation: { select: { id: true, title: true, model: true, systemPrompt: true, settingsOverrides: true } },
+      conversation: { select: { id: true, title: true, model: true, systemPrompt: true, settingsOverrides: true, temperature: true } },
     },
   });
   if (!row) throw notFound("compaction", compactionId);
@@ -68,6 +70,7 @@ export async function loadSummarySource(db: Db, userId: string, compactionId: st
     model: conversation.model,
     systemPrompt: conversation.systemPrompt,
     settingsOverrides: conversation.settingsOverrides,
+    temperature: conversation.temperature,
   };
 }
 
@@ -89,6 +92,7 @@ export async function createFromSummary(
         title: first.title,
         model: source.model,
         systemPrompt: source.systemPrompt,
+        temperature: source.temperature,
         // The source's own overrides (validated when they were stored): the work goes on
         // under the same compression settings.
         settingsOverrides: (source.settingsOverrides ?? {}) as Prisma.InputJsonValue,

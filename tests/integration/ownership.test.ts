@@ -112,6 +112,11 @@ const ROUTES: Record<string, Partial<Record<Method, RouteCase>>> = {
   "/api/compactions/[id]/undo": { POST: { scope: "owned", id: (f) => f.compactionId, fresh: true } },
   "/api/settings": { GET: { scope: "user" }, PUT: { scope: "user", body: DEFAULT_SETTINGS }, PATCH: { scope: "user", body: { keepRecentCount: 6 } } },
   "/api/models": { GET: { scope: "user" } },
+  "/api/conversations/[id]/model": {
+    GET: { scope: "owned", id: conversation },
+    PATCH: { scope: "owned", id: conversation, body: { temperature: 0.4 } },
+  },
+  "/api/settings/instructions": { GET: { scope: "user" }, PUT: { scope: "user", body: { instructions: "", temperature: null } } },
   // Scoped by the query string; the action case below covers another user's conversation id.
   "/api/search": { GET: { scope: "user", query: "?q=question" } },
   "/api/conversations/[id]/export": { GET: { scope: "owned", id: conversation, query: "?format=markdown" } },
@@ -189,6 +194,11 @@ const ACTIONS: Record<keyof typeof actions, ActionCase> = {
   renameConversationAction: { scope: "owned", args: (f) => [{ conversationId: f.conversationId, title: "renamed inline" }] },
   conversationPageAction: { scope: "user", args: () => [{}] },
   deleteMessageAction: { scope: "owned", args: (f) => [{ conversationId: f.conversationId, seq: 4 }], fresh: true },
+  modelSettingsAction: { scope: "owned", args: viaId },
+  updateModelSettingsAction: { scope: "owned", args: (f) => [{ conversationId: f.conversationId, temperature: 0.5 }] },
+  chatDefaultsAction: { scope: "user" },
+  saveChatDefaultsAction: { scope: "user", args: () => [{ instructions: "", temperature: null }] },
+  saveAdminModelListAction: { scope: "admin", args: () => [{ models: [] }] },
   // Last: it revokes the owner's token that the cases above use.
   revokeAllTokensAction: { scope: "user", session: true },
 };

@@ -1,7 +1,8 @@
 import { notFound } from "next/navigation";
-import { adminSettings, listToolServers, listUsers, modelInfoIfAvailable, prices } from "@/lib/chat/operations";
+import { adminModelList, adminSettings, listToolServers, listUsers, modelInfoIfAvailable, prices } from "@/lib/chat/operations";
 import { ToolServersAdmin } from "@/components/admin/ToolServersAdmin";
 import { UsersAdmin } from "@/components/admin/UsersAdmin";
+import { ModelListAdmin } from "@/components/admin/ModelListAdmin";
 import { requirePageUser } from "@/lib/auth/current-user";
 import { DEFAULT_SETTINGS } from "@/lib/compression/settings";
 import { requestOverheadTokens } from "@/lib/chat/tool-set";
@@ -17,12 +18,13 @@ export default async function AdminPage() {
   const user = await requirePageUser();
   // Not the admin: the page does not exist for them.
   if (user.role !== "admin") notFound();
-  const [{ defaults, signupsOpen }, info, priceList, toolServers, users] = await Promise.all([
+  const [{ defaults, signupsOpen }, info, priceList, toolServers, users, modelList] = await Promise.all([
     adminSettings(user),
     modelInfoIfAvailable(),
     prices(user),
     listToolServers(user),
     listUsers(user),
+    adminModelList(user),
   ]);
   return (
     <div className="min-h-0 flex-1 overflow-y-auto">
@@ -33,6 +35,7 @@ export default async function AdminPage() {
       <div className="mx-auto max-w-3xl space-y-6 px-6 pt-6">
         <UsersAdmin initialPage={users} selfId={user.id} />
         <SignupSwitch initialOpen={signupsOpen} closedByEnvironment={authConfig().STRATA_SIGNUPS === "closed"} />
+        <ModelListAdmin initialModels={modelList} serverModels={info?.models ?? null} />
         <PriceTable initialPrices={priceList} models={info?.models ?? null} />
         <ToolServersAdmin initialServers={toolServers} />
       </div>

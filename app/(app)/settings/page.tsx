@@ -1,7 +1,8 @@
-import { modelInfoIfAvailable, settingsForm } from "@/lib/chat/operations";
+import { chatDefaults, modelInfoIfAvailable, settingsForm } from "@/lib/chat/operations";
 import { requirePageUser } from "@/lib/auth/current-user";
 import { requestOverheadTokens } from "@/lib/chat/tool-set";
 import { SettingsForm } from "@/components/settings/SettingsForm";
+import { ChatDefaultsForm } from "@/components/settings/ChatDefaultsForm";
 import { DemoBadge } from "@/components/chat/DemoBadge";
 import { saveSettingsAction } from "@/app/actions";
 
@@ -9,7 +10,7 @@ export const dynamic = "force-dynamic";
 
 export default async function SettingsPage() {
   const user = await requirePageUser();
-  const [{ settings, defaults }, info] = await Promise.all([settingsForm(user), modelInfoIfAvailable()]);
+  const [{ settings, defaults }, info, instructions] = await Promise.all([settingsForm(user), modelInfoIfAvailable(), chatDefaults(user)]);
   return (
     <div className="min-h-0 flex-1 overflow-y-auto">
       <header className="sticky top-0 z-10 flex h-12 items-center gap-3 border-b border-neutral-200 bg-white/90 px-4 backdrop-blur md:px-6 dark:border-neutral-800 dark:bg-neutral-950/90">
@@ -20,6 +21,7 @@ export default async function SettingsPage() {
           {info?.demo ? <DemoBadge /> : null}
         </span>
       </header>
+      <ChatDefaultsForm initial={instructions} />
       <SettingsForm
         initialSettings={settings}
         defaults={defaults}
