@@ -114,7 +114,7 @@ test("Deny: the card says denied, the model reads why, and the reply says so", a
   expect(existsSync(path.join(folder, "denied.txt"))).toBe(false);
   const result = model.requests[1]!.messages.at(-1)!;
   expect(result.role).toBe("tool");
-  expect(result.content).toMatch(/denied/i);
+  expect(result.content).toMatch(/declined/i);
 });
 
 test("Always allow here: the next call of the tool runs without asking", async ({ page }) => {
