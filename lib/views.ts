@@ -3,6 +3,7 @@
 import { z } from "zod";
 import type { BudgetAdjustment } from "./compression/budget";
 import type { CompactionKind, CompactionSource, CompactionTrigger, ContextBreakdown, SummarySections, ToolCall } from "./compression/types";
+import type { ToolContent } from "./mcp/content";
 
 export const toolOutcomeSchema = z.enum(["done", "failed", "denied"]);
 /** How a tool call ended: it ran (done), it ran and failed, or the user refused it. */
@@ -45,6 +46,8 @@ export type MessageView =
       toolDurationMs: number | null;
       /** The tool server that ran the call; null for a built-in tool. */
       toolServer: string | null;
+      /** A tool server's content blocks (images, resources) when its answer held more than text. */
+      toolContent: ToolContent | null;
     });
 
 export type CompactionView = {

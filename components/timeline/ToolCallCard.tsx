@@ -6,7 +6,7 @@ import { dataAttributes } from "../ui/data-attributes";
 import { ChevronIcon, PinIcon, WrenchIcon } from "../ui/icons";
 import { CopyButton } from "../ui/CopyButton";
 import { ClippedText } from "./ClippedText";
-import { partsPreview, resultParts } from "./mcp-content";
+import { partsPreview, resultParts, storedParts } from "./mcp-content";
 import { PinToggle } from "./PinToggle";
 import { formatArguments, serverLabel, STATUS_LABELS, type ToolCallStatus, type ToolMessage } from "./tool-cards";
 import { useOpen } from "./tool-card-store";
@@ -53,7 +53,8 @@ export function ToolCallCard({ call, result, status, cardKey, holdsResult }: Too
   const name = call?.name ?? result?.toolName ?? "tool";
   const server = serverLabel(result);
   const duration = result?.toolDurationMs;
-  const parts = useMemo(() => (result ? resultParts(result.content) : null), [result]);
+  // A tool server's blocks when it sent more than text; else the text (which may itself be a block list).
+  const parts = useMemo(() => (result ? (result.toolContent ? storedParts(result.toolContent) : resultParts(result.content)) : null), [result]);
   const args = useMemo(() => (call ? formatArguments(call.arguments) : null), [call]);
   const anchor = holdsResult && result ? { testid: "message", role: "tool", seq: result.seq, pinned: result.pinned || undefined } : {};
 

@@ -1,9 +1,11 @@
 // A tool result as the Model Context Protocol describes it: a list of content blocks
-// (text, image, audio, a link to a resource, an embedded resource). Results are stored
-// as text, so a result is read as such a list only when its text parses as one; other
+// (text, image, audio, a link to a resource, an embedded resource). A tool server's
+// blocks are stored beside the result's text (lib/mcp/content.ts) and drawn from there;
+// otherwise a result is read as such a list only when its text parses as one; other
 // JSON is indented, anything else is shown as the text it is. Media become data URLs only when they are what they
 // claim: a media type of the right family and plain base64, nothing a browser would run.
 import { z } from "zod";
+import { base64Bytes, type ToolContent, type ToolContentPart } from "@/lib/mcp/content";
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 // SVG is left out on purpose: it is markup, and a raster image cannot carry script.
@@ -56,11 +58,7 @@ export type ResultPart =
   | { kind: "resource"; uri: string; mimeType: string | null; image: string }
   | { kind: "blob"; uri: string; mimeType: string | null; bytes: number };
 
-/** Bytes a base64 string decodes to. */
-export function base64Bytes(data: string): number {
-  const padding = data.endsWith("==") ? 2 : data.endsWith("=") ? 1 : 0;
-  return Math.max(0, Math.floor((data.length * 3) / 4) - padding);
-}
+export { base64Bytes };
 
 /** A data URL for media of an allowed type, else why not. */
 export function mediaDataUrl(kind: "image" | "audio", mimeType: string, data: string): { src: string } | { reason: string } {
@@ -131,6 +129,38 @@ export function resultParts(content: string): ResultPart[] {
     if (parsed !== null && typeof parsed === "object") return [{ kind: "text", text: JSON.stringify(parsed, null, 2) }];
   }
   return [{ kind: "text", text: content }];
+}
+
+function storedPart(part: ToolContentPart): ResultPart {
+  switch (part.type) {
+    case "text":
+      return { kind: "text", text: part.text };
+    case "image":
+    case "audio":
+      if (part.data === null) return { kind: "withheld", what: part.type, mimeType: part.mimeType, reason: `at ${sizeText(part.bytes)} it is too large to keep for display` };
+      return media(part.type, part.mimeType, part.data);
+    case "resource_link":
+      return { kind: "link", uri: part.uri, label: part.title ?? part.name, href: safeHref(part.uri), description: part.description, mimeType: part.mimeType, size: part.size };
+    case "resource": {
+      if (part.text !== null) {
+        const rest = part.length - part.text.length;
+        const text = rest > 0 ? `${part.text}\n[… ${rest.toLocaleString("en-US")} more characters: the whole text is in the stored result]` : part.text;
+        return { kind: "resource", uri: part.uri, mimeType: part.mimeType, text };
+      }
+      const image = part.data !== null && part.mimeType ? mediaDataUrl("image", part.mimeType, part.data) : null;
+      if (image && "src" in image) return { kind: "resource", uri: part.uri, mimeType: part.mimeType, image: image.src };
+      return { kind: "blob", uri: part.uri, mimeType: part.mimeType, bytes: part.length };
+    }
+  }
+}
+
+function sizeText(bytes: number): string {
+  return bytes < 1024 * 1024 ? `${Math.round(bytes / 1024)} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+/** A tool server's stored blocks (the message's toolContent) as the card draws them. */
+export function storedParts(content: ToolContent): ResultPart[] {
+  return content.map(storedPart);
 }
 
 /** The result in one line, for a closed card. */

@@ -299,6 +299,7 @@ export async function* streamReply(input: ReplyInput): AsyncGenerator<TurnEvent>
           outcome: result.outcome,
           durationMs: result.durationMs,
           ...(result.server ? { server: result.server } : {}),
+          ...(result.parts ? { parts: result.parts } : {}),
           tokenCount: await countMessageTokensAsync({ role: "tool", content: result.content, tool_call_id: call.id }),
         };
       }));

@@ -4,11 +4,11 @@ import { clearedView, storedTokensOf } from "./tool-view";
 import type { ClearingRecord, CompactionTrigger, TokenCounter, Transcript, TranscriptMessage } from "./types";
 
 // Clearing old tool output: the cheap pass before any summary (docs/design.md, "Tool
-// output"). The results of every tool round but the newest `keepRounds` become a note
-// each; the calls stay, so the model still sees what it did and where to look again.
+// output"). The results of every tool round but the newest few become a note each; the
+// calls stay, so the model still sees what it did and where to look again.
 
 /** What a clearing pass would do: the record to make and what it frees in the request (our count). */
-export type ClearingPlan = { fields: Extract<RecordFields, { kind: "clearing" }>; freedTokens: number; cleared: number };
+export type ClearingPlan = { fields: Extract<RecordFields, { kind: "clearing" }>; freedTokens: number; cleared: number; keptRounds: number };
 
 /**
  * Whether clearing this result makes the request smaller: not pinned, not cleared yet, and
@@ -17,6 +17,14 @@ export type ClearingPlan = { fields: Extract<RecordFields, { kind: "clearing" }>
 export function worthClearing(message: TranscriptMessage, tokens: TokenCounter): boolean {
   return message.role === "tool" && !message.pinned && message.shown?.as !== "cleared" && clearedView(message, tokens).tokens < message.tokens;
 }
+
+/**
+ * Which rounds stay whole: at most `rounds` of the newest, and no more of them than fit
+ * `maxTokens` of results as shown (the newest one always stays). A count alone keeps a
+ * third of a small window in three cut results, more than summaries leave of anything
+ * else, so clearing would then only delay them (docs/benchmarks.md, agent session).
+ */
+export type KeepRule = { rounds: number; maxTokens: number };
 
 /** Index in `messages` of the first message of each tool round (an assistant message with calls). */
 function roundStarts(messages: readonly TranscriptMessage[]): number[] {
@@ -27,15 +35,30 @@ function roundStarts(messages: readonly TranscriptMessage[]): number[] {
   return starts;
 }
 
+/** How many of the newest rounds `keep` leaves whole. */
+export function keptRounds(messages: readonly TranscriptMessage[], starts: readonly number[], keep: KeepRule): number {
+  let kept = 0;
+  let tokens = 0;
+  for (let round = starts.length - 1; round >= 0 && kept < keep.rounds; round--) {
+    const end = round + 1 < starts.length ? starts[round + 1]! : messages.length;
+    const results = messages.slice(starts[round]!, end).reduce((sum, m) => sum + (m.role === "tool" ? m.tokens : 0), 0);
+    if (kept > 0 && tokens + results > keep.maxTokens) break;
+    kept++;
+    tokens += results;
+  }
+  return kept;
+}
+
 /**
- * Clears every result of the rounds older than the newest `keepRounds`, pinned ones
+ * Clears every result of the rounds older than the newest kept ones (`keep`), pinned ones
  * excepted, all at once: one change to the request instead of one per round, since
  * each moves where a provider's prefix cache stops matching. Null when nothing new
  * would be cleared. A clearing that overlaps an earlier one absorbs it (one range).
  */
-export function planClearing(transcript: Transcript, keepRounds: number, trigger: CompactionTrigger, background: boolean, tokens: TokenCounter): ClearingPlan | null {
+export function planClearing(transcript: Transcript, keep: KeepRule, trigger: CompactionTrigger, background: boolean, tokens: TokenCounter): ClearingPlan | null {
   const { messages } = transcript;
   const starts = roundStarts(messages);
+  const keepRounds = keptRounds(messages, starts, keep);
   if (starts.length <= keepRounds) return null;
   const boundary = keepRounds === 0 ? messages.length : starts[starts.length - keepRounds]!;
   const older = messages.slice(0, boundary);
@@ -62,6 +85,7 @@ export function planClearing(transcript: Transcript, keepRounds: number, trigger
   const count = `${cleared.length} tool result${cleared.length === 1 ? "" : "s"}`;
   return {
     cleared: cleared.length,
+    keptRounds: keepRounds,
     freedTokens,
     fields: {
       kind: "clearing",

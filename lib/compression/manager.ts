@@ -336,15 +336,14 @@ export class AutoCompressionManager {
   private clearOldResults(change: ChangeBuilder, context: RunContext, decision: TriggerDecision | null): boolean {
     const plan = this.clearingPlan(change.transcript, context, decision);
     if (!plan) return false;
-    const { settings } = context;
     const attemptContext = { ...context, strategy: "clearing" as const };
     const base = this.recorder.attemptBase(change.transcript, attemptContext);
-    const record = this.recorder.make(change.transcript, settings, plan.fields);
+    const record = this.recorder.make(change.transcript, context.settings, plan.fields);
     change.apply(record);
     change.attempt({
       ...base,
       outcome: "applied",
-      reason: `${decision?.reason ?? `${formatCount(plan.freedTokens)} tokens of old tool output to clear`}: cleared ${plural(plan.cleared, "old tool result", "old tool results")} of messages ${record.fromSeq}–${record.toSeq} (kept the newest ${plural(settings.keepToolRounds, "round", "rounds")})`,
+      reason: `${decision?.reason ?? `${formatCount(plan.freedTokens)} tokens of old tool output to clear`}: cleared ${plural(plan.cleared, "old tool result", "old tool results")} of messages ${record.fromSeq}–${record.toSeq} (kept the newest ${plural(plan.keptRounds, "round", "rounds")})`,
       compactionId: record.id,
       messagesAfter: record.messagesAfter,
       tokensAfter: record.tokensAfter,
@@ -356,7 +355,8 @@ export class AutoCompressionManager {
   private clearingPlan(transcript: Transcript, context: RunContext, decision: TriggerDecision | null) {
     const { settings, budget } = context;
     if (!settings.clearToolResults) return null;
-    const plan = planClearing(transcript, settings.keepToolRounds, context.trigger, context.background, this.deps.tokens);
+    // The bound a cut result is held to (our count, as the view cuts): the kept rounds hold about one long result.
+    const plan = planClearing(transcript, { rounds: settings.keepToolRounds, maxTokens: budget.toolResultMaxTokens }, context.trigger, context.background, this.deps.tokens);
     if (!plan || plan.freedTokens <= 0) return null;
     const calibration = this.measure(transcript, settings).calibration;
     return decision || plan.freedTokens >= toOurTokens(budget.minClearingTokens, calibration) ? plan : null;

@@ -5,6 +5,7 @@
 // from ids and timestamps. Validated with zod on import, ranges checked separately
 // (lib/db/import.ts).
 import { z } from "zod";
+import { toolContentSchema } from "../mcp/content";
 import { overridesPatchSchema } from "../settings-layers";
 import {
   attemptOutcomeSchema,
@@ -55,6 +56,8 @@ export const exportedMessage = z.strictObject({
   toolOutcome: toolOutcomeSchema.nullable().default(null),
   toolDurationMs: count.nullable().default(null),
   toolServer: text(200).nullable().default(null),
+  /** A tool server's content blocks (lib/mcp/content.ts); absent in files from before they were kept. */
+  toolContent: toolContentSchema.nullable().default(null),
   tokenCount: count,
   promptTokens: count.nullable(),
   completionTokens: count.nullable(),

@@ -6,6 +6,7 @@ import type { Compaction } from "./generated/client.ts";
 import { ownedConversation } from "./conversations.ts";
 import { readSettings } from "./settings.ts";
 import { compactionColumns, toAttemptView, toolCallsOf } from "./mappers.ts";
+import { readToolContent } from "../mcp/content";
 import { notFound } from "../errors.ts";
 import { OVERRIDABLE_SETTINGS, storedLayer } from "../settings-layers";
 import { codeSpan, InertMarkdown, plainLine } from "./inert-markdown.ts";
@@ -64,6 +65,7 @@ export async function exportConversation(db: Db, userId: string, conversationId:
         toolOutcome: row.toolOutcome,
         toolDurationMs: row.toolDurationMs,
         toolServer: row.toolServer,
+        toolContent: readToolContent(row.toolContent),
         tokenCount: row.tokenCount,
         promptTokens: row.promptTokens,
         completionTokens: row.completionTokens,

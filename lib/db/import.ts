@@ -227,6 +227,7 @@ class Importer {
         toolOutcome: m.toolOutcome,
         toolDurationMs: m.toolDurationMs,
         toolServer: m.toolServer,
+        ...(m.toolContent ? { toolContent: json(m.toolContent) } : {}),
         tokenCount: m.tokenCount,
         promptTokens: m.promptTokens,
         completionTokens: m.completionTokens,

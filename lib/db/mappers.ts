@@ -5,6 +5,7 @@ import type { Compaction, CompactionAttempt, Conversation, Message } from "./gen
 import { deriveTitle } from "../compression/title";
 import type { AttemptRecord, CompactionRecord, SummarySections, ToolCall, TranscriptMessage } from "../compression/types";
 import { summarySectionsSchema } from "../compression/strategies/structured";
+import { readToolContent } from "../mcp/content";
 import type { AttemptView, CompactionView, ConversationView, MessageStatus, MessageView, ToolOutcome } from "../views";
 import type * as Db from "./generated/enums";
 import type {
@@ -142,6 +143,7 @@ export function toMessageView(row: Message): MessageView {
         toolOutcome: row.toolOutcome,
         toolDurationMs: row.toolDurationMs,
         toolServer: row.toolServer,
+        toolContent: readToolContent(row.toolContent),
       };
     case "user":
       return { ...base, role: "user" };

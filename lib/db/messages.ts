@@ -5,6 +5,7 @@ import { keepAppended, type ConversationHead } from "./transcript.ts";
 import { settingsLayerColumns } from "./settings.ts";
 import { AppError, notFound } from "../errors.ts";
 import type { CallUsage, ToolCall } from "../compression/types";
+import type { ToolContent } from "../mcp/content";
 import type { MessageStatus, MessageView, ToolOutcome } from "../views";
 
 // versionOf: the first version of the place this message is a new version of (lib/db/versions.ts).
@@ -29,6 +30,8 @@ export type MessageDraft =
       durationMs?: number;
       /** The tool server that ran the call; absent for a built-in tool. */
       server?: string;
+      /** The server's content blocks when there is more than text (lib/mcp/content.ts). */
+      parts?: ToolContent;
     });
 
 function draftData(conversationId: string, seq: number, draft: MessageDraft): Prisma.MessageCreateManyInput {
@@ -56,6 +59,7 @@ function draftData(conversationId: string, seq: number, draft: MessageDraft): Pr
         toolOutcome: draft.outcome,
         toolDurationMs: draft.durationMs ?? null,
         toolServer: draft.server ?? null,
+        ...(draft.parts ? { toolContent: draft.parts as unknown as Prisma.InputJsonValue } : {}),
       };
   }
 }
@@ -95,7 +99,7 @@ async function checkToolResults(tx: Prisma.TransactionClient, conversationId: st
 // Every column Prisma maps, not `*`: the generated search vector is not one it can read.
 const MESSAGE_COLUMNS = Prisma.raw(
   ["id", "conversationId", "seq", "role", "content", "toolCalls", "toolCallId", "toolName", "toolOutcome", "toolDurationMs", "toolServer", "tokenCount", "promptTokens",
-    "completionTokens", "requestTokens", "cachedTokens", "model", "status", "error", "pinned", "rewoundAt", "versionOf", "branchOf", "createdAt", "updatedAt"]
+    "completionTokens", "requestTokens", "cachedTokens", "model", "status", "error", "pinned", "rewoundAt", "versionOf", "branchOf", "createdAt", "updatedAt", "toolContent"]
     .map((column) => `"${column}"`)
     .join(", "),
 );

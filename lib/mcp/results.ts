@@ -1,19 +1,15 @@
 // A tool server's answer as the text the model reads (and the result stored): text
 // parts joined; an image, audio or resource as one line saying what it is (never its
 // base64 in the prompt); structured content when there is nothing else; cut at a
-// bound with a note saying how much was left out.
+// bound with a note saying how much was left out. The blocks themselves, for the
+// timeline's card, are kept beside it (content.ts).
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { base64Bytes } from "./content";
 
 /** The most text a result keeps (a tool that returns more is cut, with a note). */
 export const MAX_RESULT_CHARS = 1_000_000;
 
 type Part = CallToolResult["content"][number];
-
-/** Bytes of base64 data, without decoding it. */
-function base64Bytes(data: string): number {
-  const padding = data.endsWith("==") ? 2 : data.endsWith("=") ? 1 : 0;
-  return Math.max(0, Math.floor((data.length * 3) / 4) - padding);
-}
 
 function size(bytes: number): string {
   return bytes < 1024 ? `${bytes} bytes` : bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`;

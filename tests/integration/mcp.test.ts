@@ -284,6 +284,57 @@ describe("faults", () => {
   });
 });
 
+describe("images and resources (server-everything)", () => {
+  it("keeps the blocks for the card beside the text the model reads: an image, an embedded resource, resource links", async () => {
+    await stdio("everything", EVERYTHING, ["stdio"]);
+    const conversation = await newConversation();
+    model.steps = [
+      {
+        calls: [
+          { name: "everything__get-tiny-image", args: {}, id: "img" },
+          { name: "everything__get-resource-reference", args: { resourceType: "Text", resourceId: 2 }, id: "ref" },
+          { name: "everything__get-resource-links", args: { count: 2 }, id: "links" },
+          { name: "everything__echo", args: { message: "plain" }, id: "echo" },
+        ],
+      },
+    ];
+    const events = await send(conversation.id, "Show me things.");
+    const [image, reference, links, echo] = toolResults(events);
+    // The model reads text: the image as a short note with its type and size, never base64.
+    const sent = model.requests[1]!.messages.filter((message) => message.role === "tool").map((message) => String(message.content));
+    expect(sent[0]).toMatch(/^Here's the image you requested:\n\[image: image\/png, [\d.]+ KB\]\nThe image above is the MCP logo\.$/);
+    expect(sent.join("\n")).not.toMatch(/iVBOR/);
+    // The card gets the blocks, in order, the image with its data.
+    expect(image!.toolContent?.map((part) => part.type)).toEqual(["text", "image", "text"]);
+    const png = image!.toolContent![1]!;
+    expect(png).toMatchObject({ type: "image", mimeType: "image/png", data: expect.stringMatching(/^iVBOR/) });
+    expect(png.type === "image" && png.bytes).toBeGreaterThan(100);
+    const resource = reference!.toolContent!.find((part) => part.type === "resource")!;
+    expect(resource).toMatchObject({ type: "resource", uri: expect.stringMatching(/2$/), mimeType: "text/plain", text: expect.any(String), data: null });
+    expect(reference!.content).toContain(resource.type === "resource" ? resource.text! : "");
+    expect(links!.toolContent!.filter((part) => part.type === "resource_link")).toHaveLength(2);
+    expect(links!.toolContent![1]).toMatchObject({ type: "resource_link", uri: "demo://resource/dynamic/blob/1", name: "Blob Resource 1", title: null, description: "Resource 1: plaintext resource" });
+    // Text alone: nothing kept beside it.
+    expect(echo!.toolContent).toBeNull();
+    // Stored, and read back through the schema as a page load reads it.
+    const page = await ops.timeline(h.user, { conversationId: conversation.id });
+    const reread = page.items.flatMap((item) => (item.type === "message" && item.message.role === "tool" ? [item.message] : []));
+    expect(reread.map((message) => message.toolContent?.length ?? 0)).toEqual([3, 3, 3, 0]);
+    expect(reread[0]!.toolContent).toEqual(image!.toolContent);
+  });
+
+  it("a column that fails the schema reads as no blocks: the card falls back to the text", async () => {
+    await stdio("everything", EVERYTHING, ["stdio"]);
+    const conversation = await newConversation();
+    model.steps = [{ calls: [{ name: "everything__get-tiny-image", args: {}, id: "img" }] }];
+    const [image] = toolResults(await send(conversation.id, "An image."));
+    await h.db.message.update({ where: { id: image!.id }, data: { toolContent: [{ type: "image", data: 42 }] } });
+    const page = await ops.timeline(h.user, { conversationId: conversation.id });
+    const reread = page.items.flatMap((item) => (item.type === "message" && item.message.role === "tool" ? [item.message] : []));
+    expect(reread[0]).toMatchObject({ toolContent: null, content: image!.content });
+  });
+});
+
 describe("the demo's servers", () => {
   it("filesystem on demo/files and memory start from their relative paths and are on by default; added once", async () => {
     expect(await addMissingMcpServers(h.db, demoServers())).toEqual(["filesystem", "memory"]);

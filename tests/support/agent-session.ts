@@ -2,15 +2,19 @@
 // model (tests/support/outside-model): the user asks for a task every few rounds, the
 // model answers each with tool calls whose outputs are long (1–20k tokens by the
 // outside count), and facts are planted inside the outputs. What the model could answer
-// at the end is asked the outside model's way: `<<recall WORD>>` on the last request.
+// at the end is asked the outside model's way: `<<recall WORD>>` on the last request,
+// in its `search` chat mode, so a fact that left the request (cleared, cut or
+// summarized away) is looked up with search_history as the app offers it once anything
+// is compressed (history.ts below stands in for the PostgreSQL search).
 // Used by tests/unit/engine/clearing.test.ts and bench/agent-session.ts.
 import { AutoCompressionManager } from "@/lib/compression/manager";
 import { DEFAULT_SETTINGS, type CompressionSettings } from "@/lib/compression/settings";
 import type { ChatMessage, CompressionChange, CompressionLogger, ToolCall, Transcript } from "@/lib/compression/types";
-import { TOOL_DEFINITIONS } from "@/lib/chat/tool-set";
+import { offeredOutsideTurn, TOOL_DEFINITIONS } from "@/lib/chat/tool-set";
 import { countMessageTokens, countRequestTokens, createTokenCounter } from "@/lib/llm/tokens";
 import * as outside from "./outside-model/behaviour";
 import { chatter, factSentence, MemoryStore, OutsideSummarizer } from "./simulation";
+import { memorySearchHistory } from "./memory-history";
 
 export type AgentScenario = {
   window: number;
@@ -42,6 +46,8 @@ export type AgentResult = {
   overWindow: number;
   factsPlanted: number;
   factsAnswered: number;
+  /** Facts answered only through a search_history call. */
+  factsLookedUp: number;
   /** Every stored change, for checks: the records made and the transcript before each. */
   changes: { before: Transcript; change: CompressionChange }[];
   /** Our measure of each request next to the outside model's count of it. */
@@ -105,12 +111,13 @@ export async function runAgentSession(scenario: AgentScenario): Promise<AgentRes
     overWindow: 0,
     factsPlanted: 0,
     factsAnswered: 0,
+    factsLookedUp: 0,
     changes: [],
     measured: [],
     store,
   };
   let previous: { messages: outside.Message[]; tools: outside.ToolShape[] } | undefined;
-  let last: ChatMessage[] = [];
+  let last: { messages: ChatMessage[]; tools: outside.ToolShape[] } = { messages: [], tools: TOOLS_ON_WIRE };
   const save = (before: Transcript, change: CompressionChange) => {
     store.save(change);
     result.changes.push({ before, change });
@@ -123,8 +130,12 @@ export async function runAgentSession(scenario: AgentScenario): Promise<AgentRes
   const call = async (): Promise<{ serverTokens: number; ours: number }> => {
     const before = store.active();
     save(before, await manager.process(before, settings));
-    const { messages, breakdown } = manager.buildRequest(store.active(), settings);
-    const body = { messages: messages as unknown as outside.Message[], tools: TOOLS_ON_WIRE };
+    const active = store.active();
+    const { messages, breakdown } = manager.buildRequest(active, settings);
+    // The history tools join the request once anything is compressed, as a turn offers them.
+    const offered = offeredOutsideTurn(settings, active.compactions.length > 0 || (active.clearings?.length ?? 0) > 0);
+    const tools = offered.definitions as unknown as outside.ToolShape[];
+    const body = { messages: messages as unknown as outside.Message[], tools };
     const serverTokens = outside.promptTokens(body);
     result.requests++;
     result.promptTokens += serverTokens;
@@ -132,8 +143,8 @@ export async function runAgentSession(scenario: AgentScenario): Promise<AgentRes
     if (serverTokens > scenario.window) result.overWindow++;
     result.measured.push({ ours: breakdown.systemTokens + breakdown.summaryTokens + breakdown.messageTokens + breakdown.toolTokens, outside: serverTokens });
     previous = body;
-    last = messages;
-    return { serverTokens, ours: countRequestTokens(messages, undefined, TOOL_DEFINITIONS) };
+    last = { messages, tools };
+    return { serverTokens, ours: countRequestTokens(messages, undefined, offered.definitions) };
   };
   const probes: string[] = [];
   for (const [index, round] of agentScript(scenario).entries()) {
@@ -165,18 +176,40 @@ export async function runAgentSession(scenario: AgentScenario): Promise<AgentRes
   result.summaryCalls = summarizer.calls;
   result.summaryCostTokens = summarizer.promptTokens + summarizer.completionTokens;
   result.factsPlanted = probes.length;
-  result.factsAnswered = factsAnswered(last, probes);
+  const answered = factsAnswered(last.messages, probes, { tools: last.tools, search: (query) => memorySearchHistory(store.messages, query) });
+  result.factsAnswered = answered.answered;
+  result.factsLookedUp = answered.lookedUp;
   return result;
 }
 
-/** How many planted facts the outside model answers from `request` when asked `<<recall Falcon-N>>` after it. */
-export function factsAnswered(request: ChatMessage[], probes: string[]): number {
+/** What the model may look a fact up with: the tools of the last request and search_history's answer, if offered. */
+export type Lookup = { tools: outside.ToolShape[]; search: (query: string) => string };
+
+/**
+ * How many planted facts the outside model answers when asked `<<recall Falcon-N>>` after
+ * `request`: from the request itself, or, with `lookup`, through one search_history call
+ * when the request does not hold the word (its `search` chat mode).
+ */
+export function factsAnswered(request: ChatMessage[], probes: string[], lookup?: Lookup): { answered: number; lookedUp: number } {
   let answered = 0;
+  let lookedUp = 0;
+  const tools = lookup?.tools ?? TOOLS_ON_WIRE;
   for (const probe of probes) {
     const word = probe.split(" ")[0]!;
     const asked = [...request, { role: "user", content: `<<recall ${word}>>` }] as unknown as outside.Message[];
-    const reply = outside.chatReply({ messages: asked, tools: TOOLS_ON_WIRE });
-    if (reply.kind === "text" && reply.text.includes(probe)) answered++;
+    let reply = outside.chatReply({ messages: asked, tools }, lookup ? "search" : "directed");
+    let searched = false;
+    if (reply.kind === "tool_call" && reply.name === "search_history" && lookup) {
+      const { query } = JSON.parse(reply.arguments) as { query: string };
+      const call = { id: "recall_1", type: "function", function: { name: reply.name, arguments: reply.arguments } };
+      const followed = [...asked, { role: "assistant", content: "", tool_calls: [call] }, { role: "tool", tool_call_id: call.id, content: lookup.search(query) }];
+      reply = outside.chatReply({ messages: followed as outside.Message[], tools }, "search");
+      searched = true;
+    }
+    if (reply.kind === "text" && reply.text.includes(probe)) {
+      answered++;
+      if (searched) lookedUp++;
+    }
   }
-  return answered;
+  return { answered, lookedUp };
 }

@@ -11,6 +11,7 @@ import { mcpServersInUse } from "../../db/mcp-servers";
 import { logger } from "../../log/logger";
 import { modelToolName } from "../../mcp/names";
 import { isProtocolError, isServerDown, mcpPool, type ServerTarget } from "../../mcp/pool";
+import { toolContentOf } from "../../mcp/content";
 import { boundResult, resultText } from "../../mcp/results";
 import type { McpToolInfo } from "../../mcp/tools";
 import type { ToolCallContext, ToolRun, ToolSource, TurnTool } from "./types";
@@ -70,7 +71,8 @@ function turnTool(target: ServerTarget, tool: McpToolInfo, name: string): TurnTo
       try {
         const result = await mcpPool().connection(target).callTool(tool.name, args, { timeoutMs, signal: context.signal });
         const text = boundResult(resultText(result));
-        return { outcome: result.isError ? "failed" : "done", content: text };
+        const parts = toolContentOf(result);
+        return { outcome: result.isError ? "failed" : "done", content: text, ...(parts ? { parts } : {}) };
       } catch (error) {
         const content = callFailure(error, target.name, timeoutMs, context.signal);
         logger.warn({ conversationId: context.conversationId, server: target.name, tool: tool.name, err: content }, "tool server call failed");

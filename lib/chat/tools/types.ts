@@ -5,6 +5,7 @@
 import type { CompressionSettings } from "../../compression/settings";
 import type { ToolCall } from "../../compression/types";
 import type { ChatTool } from "../../llm/client";
+import type { ToolContent } from "../../mcp/content";
 import type { ToolOutcome } from "../../views";
 
 /** What a tool's run may use: the conversation it runs for, its settings snapshot, the turn's stop signal. */
@@ -15,8 +16,11 @@ export type ToolCallContext = {
   signal: AbortSignal;
 };
 
-/** A tool's answer: the text the model reads next, and whether the call did its job. */
-export type ToolRun = { outcome: Exclude<ToolOutcome, "denied">; content: string };
+/**
+ * A tool's answer: the text the model reads next, and whether the call did its job;
+ * `parts`, a tool server's content blocks when there is more than text (for the card).
+ */
+export type ToolRun = { outcome: Exclude<ToolOutcome, "denied">; content: string; parts?: ToolContent };
 
 export type TurnTool = {
   definition: ChatTool;
@@ -34,4 +38,4 @@ export type ToolSourceContext = { userId: string; conversationId: string; settin
 export type ToolSource = (context: ToolSourceContext) => readonly TurnTool[] | Promise<readonly TurnTool[]>;
 
 /** A result as it is stored: the run's outcome, or "denied" when the user refused the call. */
-export type ToolResult = { outcome: ToolOutcome; content: string; durationMs: number; server?: string };
+export type ToolResult = { outcome: ToolOutcome; content: string; durationMs: number; server?: string; parts?: ToolContent };

@@ -27,6 +27,8 @@
  *     GET    /__admin/requests        → { requests }    DELETE /__admin/requests → { ok: true }
  *     POST   /__admin/reset           clears faults and recorded requests, restores the start latencies
  *     POST   /__admin/latency         body: { chatLatencyMs?, summaryLatencyMs?, tokensPerChunk? } → the current values
+ *     POST   /__admin/upstream        body: { url } (an http URL on this machine) → forwards there instead, until
+ *                                      DELETE /__admin/upstream or a reset (a spec's own scripted model)
  *     GET    /__admin/health          → { ok: true }
  *
  * Everything else is forwarded unchanged. close() also closes the demo server it started.
@@ -82,6 +84,10 @@ type Completion = { id: string; choices: { message: unknown; finish_reason: stri
 const PROSE = "This is not JSON: the test server was told to answer in prose (invalid_json).";
 
 const milliseconds = z.number().int().nonnegative();
+// Only a model on this machine: the proxy forwards the app's key and requests.
+const upstreamPatch = z.object({
+  url: z.url({ protocol: /^http$/, hostname: /^(127\.0\.0\.1|localhost)$/ }),
+});
 const latencyPatch = z
   .object({ chatLatencyMs: milliseconds, summaryLatencyMs: milliseconds, tokensPerChunk: z.number().int().nonnegative() })
   .partial();
@@ -96,7 +102,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const faults = new FaultQueue();
   const requests: RecordedRequest[] = [];
   const demo = options.upstream === undefined ? await startDemoServer() : undefined;
-  const upstreamOrigin = new URL(options.upstream ?? demo!.url).origin;
+  const defaultOrigin = new URL(options.upstream ?? demo!.url).origin;
+  let upstreamOrigin = defaultOrigin;
 
   async function handle(req: http.IncomingMessage, res: http.ServerResponse, closing: AbortSignal): Promise<void> {
     const path = new URL(req.url ?? "/", "http://localhost").pathname.replace(/\/+$/, "") || "/";
@@ -224,6 +231,15 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       case "POST /__admin/reset":
         reset();
         return sendJson(res, 200, { ok: true });
+      case "POST /__admin/upstream": {
+        const parsed = upstreamPatch.safeParse(body);
+        if (!parsed.success) return sendError(res, 400, "The upstream must be { url } with an http URL on 127.0.0.1 or localhost.");
+        upstreamOrigin = new URL(parsed.data.url).origin;
+        return sendJson(res, 200, { upstream: upstreamOrigin });
+      }
+      case "DELETE /__admin/upstream":
+        upstreamOrigin = defaultOrigin;
+        return sendJson(res, 200, { upstream: upstreamOrigin });
       case "POST /__admin/latency": {
         const parsed = latencyPatch.safeParse(body);
         if (!parsed.success) return sendError(res, 400, "Latency values must be non-negative integers.");
@@ -247,6 +263,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     faults.clear();
     requests.length = 0;
     latency = { ...initial };
+    upstreamOrigin = defaultOrigin;
   }
 
   const proxy = await serve(handle, options);

@@ -32,10 +32,12 @@ export function readStream(text: string): StreamedAnswer {
   const template: Record<string, unknown> = { ...first };
   delete template.choices;
   const deltas = withChoices.map((chunk) => chunk.choices[0]?.delta ?? {});
-  const opening = deltas[0] ?? {};
   const usageChunk = chunks.find((chunk) => chunk.choices.length === 0 && chunk.usage);
-  if (Array.isArray(opening.tool_calls)) {
-    const argumentPieces = deltas.slice(1).flatMap((delta) => {
+  // The call may open after a role-only chunk (as OpenAI's own streams do): that chunk's role goes with it.
+  const callAt = deltas.findIndex((delta) => Array.isArray(delta.tool_calls));
+  if (callAt >= 0) {
+    const opening = { ...deltas[0], ...deltas[callAt] };
+    const argumentPieces = deltas.slice(callAt + 1).flatMap((delta) => {
       const calls = delta.tool_calls as { function?: { arguments?: string } }[] | undefined;
       const piece = calls?.[0]?.function?.arguments;
       return piece === undefined ? [] : [piece];

@@ -42,8 +42,9 @@ function engine(window: number) {
 const settings = (patch: Partial<CompressionSettings> = {}): CompressionSettings => ({ ...DEFAULT_SETTINGS, preserveFactLines: false, ...patch });
 
 describe("clearing old tool output", () => {
-  it("clears every result older than the newest K rounds, keeps every call, and writes no summary when that is enough", async () => {
+  it("clears every result older than the newest rounds, keeps every call, and writes no summary when that is enough", async () => {
     // 12 rounds of ~2,300 outside tokens at 32k: past the 80% threshold (a summary is due) before the call.
+    // Two of these results pass the bound of one long result (3,276 at 32k), so only the newest round stays whole.
     const store = agentStore(12, 2300);
     const { manager, summarizer } = engine(32_768);
     const before = store.active();
@@ -55,20 +56,21 @@ describe("clearing old tool output", () => {
     expect(change.created.map((c) => c.kind)).toEqual(["clearing"]);
     const record = change.created[0]!;
     const tools = store.messages.filter((m) => m.role === "tool");
-    const cleared = tools.slice(0, -3);
+    const cleared = tools.slice(0, -1);
     // The range opens at the call of the first cleared result and ends at the last cleared result.
     expect(record.fromSeq).toBe(cleared[0]!.seq - 1);
     expect(record.toSeq).toBe(cleared.at(-1)!.seq);
-    expect(record.coveredMessageCount).toBe(9);
+    expect(record.coveredMessageCount).toBe(11);
     expect(record.tokensAfter).toBeLessThan(record.tokensBefore);
     expect(change.attempts).toMatchObject([{ outcome: "applied", strategy: "clearing", compactionId: record.id }]);
+    expect(change.attempts[0]!.reason).toContain("kept the newest 1 round)");
 
     const { messages } = manager.buildRequest(store.active(), settings());
     const results = messages.filter((m): m is Extract<ChatMessage, { role: "tool" }> => m.role === "tool");
     expect(results).toHaveLength(12);
-    // Exactly the newest three rounds keep their output.
+    // Exactly the newest round keeps its output.
     results.forEach((result, index) => {
-      if (index < 9) expect(result.content).toMatch(/^\[read_file result of [\d,]+ tokens cleared from view; open_history #\d+ reads it whole\]$/);
+      if (index < 11) expect(result.content).toMatch(/^\[read_file result of [\d,]+ tokens cleared from view; open_history #\d+ reads it whole\]$/);
       else expect(result.content).toBe(tools[index]!.content);
     });
     // Every result directly follows its call, and every call is sent as it was.
@@ -102,20 +104,46 @@ describe("clearing old tool output", () => {
     expect(result.summaryCostTokens).toBeLessThan(summariesOnly.summaryCostTokens);
   }, 60_000);
 
-  it("leaves the newest K rounds whole whatever K is, and clears nothing with K rounds or fewer", async () => {
+  it("a fact in a cleared output is still answered: the model looks it up with search_history", async () => {
+    const result = await runAgentSession({ window: 32_768, rounds: 24, seed: 3 });
+    expect(result.clearings).toBeGreaterThan(0);
+    expect(result.factsPlanted).toBe(6);
+    expect(result.factsAnswered).toBe(result.factsPlanted);
+    // Most planted outputs are cleared by the end: their facts came back through the tool, not the request.
+    expect(result.factsLookedUp).toBeGreaterThanOrEqual(3);
+  }, 60_000);
+
+  it("leaves the newest K rounds whole whatever K is when their results are short, and clears nothing with K rounds or fewer", async () => {
+    // ~600 outside tokens a result: five rounds fit the bound of one long result (3,276 at 32k).
     for (const keepToolRounds of [0, 1, 5]) {
-      const store = agentStore(14, 1800);
+      const store = agentStore(22, 600);
       const { manager } = engine(32_768);
       const change = await manager.process(store.active(), settings({ keepToolRounds }));
       const clearing = change.created.find((c) => c.kind === "clearing")!;
       const tools = store.messages.filter((m) => m.role === "tool");
-      expect(clearing.coveredMessageCount).toBe(14 - keepToolRounds);
-      expect(clearing.toSeq).toBe(tools[14 - keepToolRounds - 1]!.seq);
+      expect(clearing.coveredMessageCount).toBe(22 - keepToolRounds);
+      expect(clearing.toSeq).toBe(tools[22 - keepToolRounds - 1]!.seq);
     }
-    const few = agentStore(3, 9000);
+    const few = agentStore(3, 600);
     const { manager } = engine(32_768);
-    const change = await manager.process(few.active(), settings({ keepToolRounds: 3 }));
+    const change = await manager.process(few.active(), settings({ keepToolRounds: 3, threshold: 0.05, preemptiveThreshold: 0 }));
     expect(change.created.filter((c) => c.kind === "clearing")).toEqual([]);
+  });
+
+  it("keeps fewer than K rounds when their results together pass the bound of one long result, and always the newest", async () => {
+    const { manager } = engine(32_768);
+    // Three cut results of 3,276 would hold 30% of a 32k window, more than a summary leaves of anything else.
+    const long = agentStore(8, 9000);
+    const change = await manager.process(long.active(), settings({ keepToolRounds: 3 }));
+    const clearing = change.created.find((c) => c.kind === "clearing")!;
+    const tools = long.messages.filter((m) => m.role === "tool");
+    expect(clearing.toSeq).toBe(tools.at(-2)!.seq);
+    expect(clearing.coveredMessageCount).toBe(7);
+    // Two results of ~1,500 (ours) fit the bound together, a third does not.
+    const medium = agentStore(12, 1800);
+    const second = await manager.process(medium.active(), settings({ keepToolRounds: 3 }));
+    const mediumTools = medium.messages.filter((m) => m.role === "tool");
+    expect(second.created.find((c) => c.kind === "clearing")!.toSeq).toBe(mediumTools.at(-3)!.seq);
   });
 
   it("a later clearing absorbs an earlier one it overlaps, and pinned results stay whole", async () => {
@@ -147,7 +175,8 @@ describe("clearing old tool output", () => {
     const change = await manager.process(store.active(), settings({ threshold: 0.1, preemptiveThreshold: 0 }));
     const clearing = change.created.find((c) => c.kind === "clearing")!;
     expect(clearing.keptSeqs).toEqual([short.seq]);
-    expect(clearing.coveredMessageCount).toBe(4);
+    // Eight rounds, the newest two kept (together within the bound of one long result), the short one left as it is.
+    expect(clearing.coveredMessageCount).toBe(5);
     store.save(change);
     const { messages } = manager.buildRequest(store.active(), settings());
     expect(messages.filter((m) => m.role === "tool").map((m) => m.content)[1]).toBe("ok");

@@ -39,6 +39,7 @@ function result(seq: number, toolCallId: string, extra: Partial<ToolMessage> = {
     toolOutcome: "done",
     toolDurationMs: 12,
     toolServer: null,
+    toolContent: null,
     ...extra,
   };
 }
