@@ -188,6 +188,7 @@ export function transcriptAsExport(
       toolOutcome: null,
       toolDurationMs: null,
       toolServer: null,
+      toolContent: null,
       tokenCount: countTokens(message.content, model),
       promptTokens: null,
       completionTokens: null,
