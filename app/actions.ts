@@ -37,6 +37,7 @@ import type { newTokenSchema } from "@/lib/auth/token-input";
 import type { serverInputSchema } from "@/lib/mcp/config";
 import type { conversationServerInput, updateServerInput } from "@/lib/chat/mcp-ops";
 import type { modelPriceSchema } from "@/lib/pricing";
+import type { createShareInput, revokeShareInput } from "@/lib/chat/share-ops";
 
 type ConversationId = z.input<typeof idSchema>;
 
@@ -188,4 +189,15 @@ export async function conversationToolServersAction(conversationId: Conversation
 }
 export async function setConversationToolServerAction(input: z.input<typeof conversationServerInput>) {
   return asUser((user) => ops.setConversationToolServer(user, input));
+}
+// Share links: made from a browser session only, so a leaked API token cannot mint a
+// link that outlives its revocation.
+export async function createShareLinkAction(input: z.input<typeof createShareInput>) {
+  return asSessionUser((user) => ops.createShareLink(user, input));
+}
+export async function listShareLinksAction(conversationId: ConversationId) {
+  return asUser((user) => ops.listShareLinks(user, conversationId));
+}
+export async function revokeShareLinkAction(input: z.input<typeof revokeShareInput>) {
+  return asUser((user) => ops.revokeShareLink(user, input));
 }

@@ -12,6 +12,7 @@ import { ContextMeter } from "./ContextMeter";
 import { ConversationCost } from "./ConversationCost";
 import { DemoBadge } from "./DemoBadge";
 import { ToolServersMenu } from "./ToolServersMenu";
+import { ShareDialog } from "../share/ShareDialog";
 
 /** Where a conversation started from a summary came from; plain text once the source is gone. */
 function SourceLink({ source }: { source: ConversationSource }) {
@@ -85,6 +86,7 @@ export function ChatHeader({ conversation, demo }: { conversation: ConversationV
             <GearIcon className="size-4" />
           </Link>
           <ExportMenu conversationId={conversation.id} />
+          <ShareDialog conversationId={conversation.id} />
         </div>
       </div>
     </header>

@@ -13,6 +13,7 @@ import { ContinueFromSummary } from "./ContinueFromSummary";
 import { levelStyle } from "./levels";
 import { PinnedStrip } from "./PinnedStrip";
 import { blockFrame } from "./tree-layout";
+import { useReadOnly } from "./read-only";
 
 function openLabel(compaction: CompactionView): string {
   if (compaction.level >= 2 && compaction.childCount > 0) return `${plural(compaction.childCount, "summary", "summaries")} inside`;
@@ -59,6 +60,7 @@ export const CompactionBlock = memo(function CompactionBlock({
 }) {
   const expanded = useCompactionTree((state) => state.expanded[compaction.id] ?? false);
   const toggle = useCompactionTree((state) => state.toggle);
+  const readOnly = useReadOnly();
   const style = levelStyle(compaction.level);
   const childrenId = `compaction-children-${compaction.id}`;
   const frame = blockFrame(ancestors.length);
@@ -106,7 +108,7 @@ export const CompactionBlock = memo(function CompactionBlock({
             </span>
             <Stats compaction={compaction} />
             <Provenance compaction={compaction} />
-            <CompactionCost compactionId={compaction.id} />
+            {readOnly ? null : <CompactionCost compactionId={compaction.id} />}
           </div>
         ) : (
           // Nested headers keep to one line: a path 22 levels deep stays readable on a phone.
@@ -125,9 +127,11 @@ export const CompactionBlock = memo(function CompactionBlock({
         ) : (
           <CompactionSummary compaction={compaction} />
         )}
-        <div className="mt-1.5 flex flex-wrap items-center gap-2 text-[11.5px]">
-          <ContinueFromSummary compactionId={compaction.id} />
-        </div>
+        {readOnly ? null : (
+          <div className="mt-1.5 flex flex-wrap items-center gap-2 text-[11.5px]">
+            <ContinueFromSummary compactionId={compaction.id} />
+          </div>
+        )}
       </div>
     </section>
   );

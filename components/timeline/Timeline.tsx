@@ -14,6 +14,7 @@ import type { ReplyTools } from "./MessageItem";
 import { pairToolResults } from "./tool-cards";
 import { TimelineToolbar } from "./TimelineToolbar";
 import { rememberPlace, rememberedPlace } from "./scroll-memory";
+import { useReadOnly } from "./read-only";
 
 type Row =
   | { kind: "earlier" }
@@ -39,6 +40,7 @@ export function Timeline() {
   const turnRunning = useChat((state) => state.abort !== null);
   const streamedText = useChat((state) => state.streaming?.text ?? "");
   const lastError = useChat((state) => state.lastError);
+  const readOnly = useReadOnly();
 
   // A tool result is drawn in its call's card: it gets no row, and a request for its row
   // (a link, a search hit) goes to the reply holding that card.
@@ -51,13 +53,13 @@ export function Timeline() {
       list.push(tools ? { kind: "item", item, tools } : { kind: "item", item });
     }
     if (turnRunning) list.push({ kind: "streaming" });
-    else {
+    else if (!readOnly) {
       const last = lastMessage(items);
       const unanswered = last != null && (last.role === "user" || last.status === "error");
       if (lastError?.retryable || (unanswered && !busy)) list.push({ kind: "retry" });
     }
     return list;
-  }, [items, pairing, hasEarlier, turnRunning, lastError, busy]);
+  }, [items, pairing, hasEarlier, turnRunning, lastError, busy, readOnly]);
 
   // The pinned originals under top-level blocks: read again whenever those blocks change.
   const topBlocks = useMemo(() => items.flatMap((item) => (item.type === "compaction" ? [item.compaction.id] : [])).join(","), [items]);
@@ -180,7 +182,7 @@ export function Timeline() {
       >
         {rows.length === 0 ? (
           <div className="flex h-full items-center justify-center text-[13px] text-neutral-500">
-            Say something to start. Old messages are compressed automatically — and stay here.
+            {readOnly ? "No messages yet." : "Say something to start. Old messages are compressed automatically — and stay here."}
           </div>
         ) : (
           <div className="relative mx-auto w-full max-w-4xl" style={{ height: virtualizer.getTotalSize() }}>

@@ -50,3 +50,13 @@ export { listTokens, createToken, revokeToken, revokeAllTokens, listSessions, re
 export { startTurn } from "./turn-ops";
 export { answerToolApproval, allowedTools, disallowToolOp as disallowTool } from "./approval-ops";
 export { conversationCost, accountCost, prices, savePrice } from "./cost-ops";
+export {
+  createShareLink,
+  listShareLinks,
+  revokeShareLink,
+  openSharedConversation,
+  sharedTimeline,
+  sharedChildren,
+  sharedTreePath,
+  sharedPinned,
+} from "./share-ops";
