@@ -70,7 +70,8 @@ export type ShareClient = string | null;
 async function target(token: unknown, client: ShareClient): Promise<shares.SharedTarget> {
   const db = await getDb();
   const bucket = client ? missBucket(client) : null;
-  if (bucket && !(await bucketState(db, bucket)).allowed) {
+  // Refused once MAX_MISSES were counted (bucketState allows up to max, inclusive).
+  if (bucket && !(await bucketState(db, { ...bucket, max: bucket.max - 1 })).allowed) {
     throw new AppError("rate_limited", "Too many requests for shared links that do not exist. Try again later.");
   }
   const parsed = tokenSchema.safeParse(token);

@@ -34,7 +34,16 @@ type Method = (typeof METHODS)[number];
 /** Who may use it: the owner of the resource named in the URL, any signed-in user (their own data), or the admin. */
 type Scope = "owned" | "user" | "admin";
 
-type Fixture = { conversationId: string; compactionId: string; tokenId: string; sessionId: string; lastMessageId: string; importId: string; toolServerId: string };
+type Fixture = {
+  conversationId: string;
+  compactionId: string;
+  tokenId: string;
+  sessionId: string;
+  lastMessageId: string;
+  importId: string;
+  toolServerId: string;
+  shareLinkId: string;
+};
 
 type RouteCase = {
   scope: Scope;
@@ -50,6 +59,10 @@ type RouteCase = {
 const PUBLIC_ROUTES: Record<string, string> = {
   "/api/auth/[...all]": "better-auth's own endpoints (sign-up, sign-in, sign-out, session); the library checks what each needs",
   "/api/health": "load balancers and orchestrators probe it without credentials; it reveals only whether the database, migrations and queue are up",
+  "/api/shared/[token]/messages": "a shared link's reads: the token is the key, scoped to its one conversation (tests/integration/shares.test.ts)",
+  "/api/shared/[token]/compactions/[id]/children": "a shared link's reads: the token is the key, scoped to its one conversation (tests/integration/shares.test.ts)",
+  "/api/shared/[token]/path": "a shared link's reads: the token is the key, scoped to its one conversation (tests/integration/shares.test.ts)",
+  "/api/shared/[token]/pinned": "a shared link's reads: the token is the key, scoped to its one conversation (tests/integration/shares.test.ts)",
   "/api/metrics": "server metrics, not account data; guarded by its own bearer token (STRATA_METRICS_TOKEN) when set, tested in health.test.ts",
 };
 
@@ -64,6 +77,7 @@ const PUBLIC_ACTIONS: Record<string, Record<string, string>> = {
 const PUBLIC_PAGES: Record<string, string> = {
   "app/(auth)/sign-in/page.tsx": "the sign-in form; a signed-in visitor is sent home",
   "app/(auth)/sign-up/page.tsx": "the sign-up form; a signed-in visitor is sent home",
+  "app/s/[token]/page.tsx": "a shared link: the token alone opens one conversation read-only (tests/integration/shares.test.ts)",
 };
 
 const conversation = (f: Fixture) => f.conversationId;
@@ -170,6 +184,9 @@ const ACTIONS: Record<keyof typeof actions, ActionCase> = {
   modelInfoAction: { scope: "user" },
   conversationFromSummaryAction: { scope: "owned", args: (f) => [{ compactionId: f.compactionId }] },
   searchAction: { scope: "owned", args: (f) => [{ q: "question", conversationId: f.conversationId }] },
+  createShareLinkAction: { scope: "owned", args: (f) => [{ conversationId: f.conversationId, expiresInDays: 7 }], session: true },
+  listShareLinksAction: { scope: "owned", args: viaId },
+  revokeShareLinkAction: { scope: "owned", args: (f) => [{ conversationId: f.conversationId, linkId: f.shareLinkId }], fresh: true },
   // Last: it revokes the owner's token that the cases above use.
   revokeAllTokensAction: { scope: "user", session: true },
 };
@@ -219,7 +236,17 @@ async function makeFixture(): Promise<Fixture> {
   await updateImport(h.db, owner.id, importId, { state: "done", conversationId });
   // A server nothing connects to: the cases only configure and switch it.
   const toolServer = await createMcpServer(h.db, { name: `matrix-${importId.slice(-12)}`, transport: { kind: "http", url: "http://127.0.0.1:9/mcp", headers: {} }, enabled: true, onByDefault: false });
-  return { conversationId, compactionId: compaction.id, tokenId, sessionId: session.id, lastMessageId: messages.at(-1)!.id, importId, toolServerId: toolServer.id };
+  const { link } = await ops.createShareLink(owner, { conversationId, expiresInDays: null });
+  return {
+    conversationId,
+    compactionId: compaction.id,
+    tokenId,
+    sessionId: session.id,
+    lastMessageId: messages.at(-1)!.id,
+    importId,
+    toolServerId: toolServer.id,
+    shareLinkId: link.id,
+  };
 }
 
 beforeAll(async () => {
