@@ -176,11 +176,11 @@ describe("share links", () => {
   it("another user can neither create, list nor revoke links on my conversation: not found, like an unknown id", async () => {
     const { link } = await share(mine.conversationId);
     for (const attempt of [
-      ops.createShareLink(other, { conversationId: mine.conversationId, expiresInDays: null }),
-      ops.listShareLinks(other, mine.conversationId),
-      ops.revokeShareLink(other, { conversationId: mine.conversationId, linkId: link.id }),
+      () => ops.createShareLink(other, { conversationId: mine.conversationId, expiresInDays: null }),
+      () => ops.listShareLinks(other, mine.conversationId),
+      () => ops.revokeShareLink(other, { conversationId: mine.conversationId, linkId: link.id }),
     ]) {
-      expect((await refusal(attempt)).code).toBe("not_found");
+      expect((await refusal(attempt())).code).toBe("not_found");
     }
     const unknownMessage = (await refusal(ops.createShareLink(other, { conversationId: UNKNOWN_ID, expiresInDays: null }))).message;
     const theirsMessage = (await refusal(ops.createShareLink(other, { conversationId: mine.conversationId, expiresInDays: null }))).message;
