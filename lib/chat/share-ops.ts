@@ -111,7 +111,7 @@ export async function sharedChildren(token: unknown, client: ShareClient, input:
   const found = await target(token, client);
   const parsed = parse(childrenInput, input);
   // Another conversation's compaction (the owner's or anyone's) answers as an unknown one.
-  if (!(await shares.compactionInConversation(await getDb(), found.conversationId, parsed.compactionId))) throw shares.sharedNotFound();
+  if (!(await shares.compactionInConversation(await getDb(), found.ownerId, found.conversationId, parsed.compactionId))) throw shares.sharedNotFound();
   return asOwner(found, (owner) => compactionChildren(owner, parsed));
 }
 

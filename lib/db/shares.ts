@@ -94,6 +94,6 @@ export async function markShareOpened(db: Db, linkId: string): Promise<void> {
 }
 
 /** Whether the compaction belongs to the conversation: a link reaches no other conversation's rows, even by their ids. */
-export async function compactionInConversation(db: Db, conversationId: string, compactionId: string): Promise<boolean> {
-  return (await db.compaction.count({ where: { id: compactionId, conversationId } })) > 0;
+export async function compactionInConversation(db: Db, userId: string, conversationId: string, compactionId: string): Promise<boolean> {
+  return (await db.compaction.count({ where: { id: compactionId, conversationId, conversation: { userId } } })) > 0;
 }

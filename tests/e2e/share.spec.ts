@@ -35,6 +35,7 @@ test("Share…: a signed-out reader opens the link read-only, opens a summary do
   await expect(page.getByTestId("compaction-block").first()).toBeVisible();
 
   const url = await createLink(page);
+  await page.screenshot({ path: test.info().outputPath("share-dialog-desktop.png") });
   await page.getByTestId("share-dialog").getByRole("button", { name: "Close" }).click();
 
   // Someone without a session.
