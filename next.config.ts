@@ -22,6 +22,11 @@ const EVERYWHERE = [
   { key: "Permissions-Policy", value: "camera=(), microphone=(), geolocation=(), payment=()" },
 ];
 
+const SHARED_LINK = [
+  { key: "Referrer-Policy", value: "no-referrer" },
+  { key: "X-Robots-Tag", value: "noindex, nofollow" },
+];
+
 const nextConfig: NextConfig = {
   serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter", "tiktoken", "pino", "piscina", "unpdf"],
   experimental: {
@@ -37,6 +42,9 @@ const nextConfig: NextConfig = {
     return [
       { source: "/:path*", headers: EVERYWHERE },
       { source: "/api/:path*", headers: [{ key: "Content-Security-Policy", value: "default-src 'none'; frame-ancestors 'none'" }] },
+      // A shared link's page: its address is the key, so no other site learns it, and no index or shared cache keeps it.
+      { source: "/s/:path*", headers: SHARED_LINK },
+      { source: "/api/shared/:path*", headers: SHARED_LINK },
     ];
   },
 };

@@ -46,6 +46,7 @@ import type {
   renameConversationInput,
 } from "@/lib/chat/organise-ops";
 import type { adminModelListInput, chatDefaultsInput, modelSettingsInput } from "@/lib/chat/model-ops";
+import type { createShareInput, revokeShareInput } from "@/lib/chat/share-ops";
 
 type ConversationId = z.input<typeof idSchema>;
 
@@ -240,4 +241,16 @@ export async function saveChatDefaultsAction(input: z.input<typeof chatDefaultsI
 
 export async function saveAdminModelListAction(input: z.input<typeof adminModelListInput>) {
   return asUser((user) => ops.saveAdminModelList(user, input));
+}
+
+// Share links: made from a browser session only, so a leaked API token cannot mint a
+// link that outlives its revocation.
+export async function createShareLinkAction(input: z.input<typeof createShareInput>) {
+  return asSessionUser((user) => ops.createShareLink(user, input));
+}
+export async function listShareLinksAction(conversationId: ConversationId) {
+  return asUser((user) => ops.listShareLinks(user, conversationId));
+}
+export async function revokeShareLinkAction(input: z.input<typeof revokeShareInput>) {
+  return asUser((user) => ops.revokeShareLink(user, input));
 }

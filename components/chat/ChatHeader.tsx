@@ -14,6 +14,7 @@ import { DemoBadge } from "./DemoBadge";
 import { PinnedList } from "./PinnedList";
 import { ModelPicker } from "./ModelPicker";
 import { ToolServersMenu } from "./ToolServersMenu";
+import { ShareDialog } from "../share/ShareDialog";
 
 /** Where a conversation started from a summary came from; plain text once the source is gone. */
 function SourceLink({ source }: { source: ConversationSource }) {
@@ -86,6 +87,7 @@ export function ChatHeader({ conversation, demo }: { conversation: ConversationV
             <GearIcon className="size-4" />
           </Link>
           <ExportMenu conversationId={conversation.id} />
+          <ShareDialog conversationId={conversation.id} />
         </div>
       </div>
     </header>

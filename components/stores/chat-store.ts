@@ -14,11 +14,11 @@ import {
   rewindAction,
   stopTurnAction,
   switchVersionAction,
-  timelineAction,
 } from "@/app/actions";
 import { toolApprovalPromptSchema, type ToolApprovalPrompt, type TurnEvent } from "@/lib/chat/events";
 import type { ContextMeterView, TimelineItem } from "@/lib/views";
 import { useActivity } from "@/components/stores/activity-store";
+import { timelineReads } from "@/components/timeline/timeline-reads";
 import { notify, useNotices } from "@/components/stores/notices-store";
 import { reloadPinned } from "./pinned-store";
 import { patchLoadedMessage } from "@/components/stores/compaction-tree-store";
@@ -418,7 +418,7 @@ export const useChat = create<ChatState>()((set, get) => {
       const oldest = items.find((item) => item.type === "message");
       if (!oldest || oldest.type !== "message") return;
       set({ loadingEarlier: true });
-      const result = await timelineAction({ conversationId, beforeSeq: oldest.message.seq, limit: TIMELINE_PAGE_SIZE });
+      const result = await timelineReads().timeline({ conversationId, beforeSeq: oldest.message.seq, limit: TIMELINE_PAGE_SIZE });
       forConversation(conversationId, () => {
         if (result.ok) {
           set((state) => ({ items: prependPage(state.items, result.data.items), hasEarlier: result.data.hasEarlier, loadingEarlier: false }));
@@ -432,7 +432,7 @@ export const useChat = create<ChatState>()((set, get) => {
     async refreshTimeline() {
       const conversationId = get().conversationId;
       if (!conversationId) return;
-      const result = await timelineAction({ conversationId, limit: TIMELINE_PAGE_SIZE });
+      const result = await timelineReads().timeline({ conversationId, limit: TIMELINE_PAGE_SIZE });
       if (result.ok) forConversation(conversationId, () => set({ items: result.data.items, hasEarlier: result.data.hasEarlier }));
     },
 

@@ -5,7 +5,7 @@
 // reload of the tab reopens what was open (the children are loaded again).
 import { create } from "zustand";
 import { createJSONStorage, persist } from "zustand/middleware";
-import { compactionChildrenAction } from "@/app/actions";
+import { timelineReads } from "@/components/timeline/timeline-reads";
 import type { TimelineItem } from "@/lib/views";
 import { pinChanged } from "./pinned-store";
 
@@ -58,7 +58,7 @@ export const useCompactionTree = create<CompactionTreeState>()(
         if (current.loading) return;
         const afterSeq = more ? current.nextAfterSeq : null;
         set((state) => ({ children: { ...state.children, [compactionId]: { ...current, loading: true, error: null } } }));
-        const result = await compactionChildrenAction({
+        const result = await timelineReads().children({
           compactionId,
           limit: CHILDREN_PAGE_SIZE,
           ...(afterSeq != null ? { afterSeq } : {}),

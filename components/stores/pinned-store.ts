@@ -3,7 +3,7 @@
 // the block (the model keeps them in view there), so they do not vanish from the
 // collapsed tree. Loaded per conversation, again whenever the top-level blocks change.
 import { create } from "zustand";
-import { coveredPinnedAction } from "@/app/actions";
+import { timelineReads } from "@/components/timeline/timeline-reads";
 import type { MessageView } from "@/lib/views";
 
 type PinnedState = {
@@ -22,7 +22,7 @@ export const usePinned = create<PinnedState>()((set, get) => ({
   async load(conversationId) {
     const mine = ++request;
     if (get().conversationId !== conversationId) set({ conversationId, messages: [], error: null });
-    const result = await coveredPinnedAction(conversationId);
+    const result = await timelineReads().coveredPinned(conversationId);
     // A later load (another conversation, a newer tree) wins.
     if (mine !== request) return;
     set(result.ok ? { messages: result.data, error: null } : { error: result.error.message });

@@ -6,7 +6,7 @@
 // Anchors are the URL fragments of search hits: `m-SEQ` (a message) and
 // `s-FROMSEQ-lLEVEL` (the summary of that level whose range starts there).
 import { create } from "zustand";
-import { treePathAction } from "@/app/actions";
+import { timelineReads } from "@/components/timeline/timeline-reads";
 import { useChat } from "@/components/stores/chat-store";
 import { useCompactionTree } from "@/components/stores/compaction-tree-store";
 import { itemKey } from "@/components/timeline/items";
@@ -128,7 +128,7 @@ let marked: HTMLElement | null = null;
 async function openPathTo(anchor: Anchor): Promise<string | null> {
   const conversationId = useChat.getState().conversationId;
   if (!conversationId) return null;
-  const result = await treePathAction({ conversationId, seq: anchor.seq });
+  const result = await timelineReads().treePath({ conversationId, seq: anchor.seq });
   if (!result.ok) return result.error.message;
   const { path, pages } = result.data;
   // A summary anchor opens the levels above it only.

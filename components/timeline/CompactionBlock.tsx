@@ -14,6 +14,7 @@ import { levelStyle } from "./levels";
 import { PinnedStrip } from "./PinnedStrip";
 import { UndoCompaction } from "./UndoCompaction";
 import { blockFrame } from "./tree-layout";
+import { useReadOnly } from "./read-only";
 
 function openLabel(compaction: CompactionView): string {
   if (compaction.level >= 2 && compaction.childCount > 0) return `${plural(compaction.childCount, "summary", "summaries")} inside`;
@@ -60,6 +61,7 @@ export const CompactionBlock = memo(function CompactionBlock({
 }) {
   const expanded = useCompactionTree((state) => state.expanded[compaction.id] ?? false);
   const toggle = useCompactionTree((state) => state.toggle);
+  const readOnly = useReadOnly();
   const style = levelStyle(compaction.level);
   const childrenId = `compaction-children-${compaction.id}`;
   const frame = blockFrame(ancestors.length);
@@ -107,7 +109,7 @@ export const CompactionBlock = memo(function CompactionBlock({
             </span>
             <Stats compaction={compaction} />
             <Provenance compaction={compaction} />
-            <CompactionCost compactionId={compaction.id} />
+            {readOnly ? null : <CompactionCost compactionId={compaction.id} />}
           </div>
         ) : (
           // Nested headers keep to one line: a path 22 levels deep stays readable on a phone.
@@ -126,10 +128,12 @@ export const CompactionBlock = memo(function CompactionBlock({
         ) : (
           <CompactionSummary compaction={compaction} />
         )}
-        <div className="mt-1.5 flex flex-wrap items-center gap-2 text-[11.5px]">
-          <ContinueFromSummary compactionId={compaction.id} />
-          {ancestors.length === 0 ? <UndoCompaction compaction={compaction} /> : null}
-        </div>
+        {readOnly ? null : (
+          <div className="mt-1.5 flex flex-wrap items-center gap-2 text-[11.5px]">
+            <ContinueFromSummary compactionId={compaction.id} />
+            {ancestors.length === 0 ? <UndoCompaction compaction={compaction} /> : null}
+          </div>
+        )}
       </div>
     </section>
   );

@@ -17,6 +17,7 @@ import { LaterTurnsNotice, VersionSwitcher } from "./VersionSwitcher";
 import { PinToggle } from "./PinToggle";
 import { DeleteMessage } from "./DeleteMessage";
 import { UserMessageBody } from "../chat/AttachmentMessage";
+import { useReadOnly } from "./read-only";
 
 export const ROLE_LABELS: Record<MessageView["role"], string> = {
   user: "You",
@@ -93,11 +94,12 @@ export const MessageItem = memo(function MessageItem({ message, nested = false, 
   const continueReply = useChat((state) => state.continueReply);
   const isLast = useChat((state) => lastMessage(state.items)?.id === message.id);
   const [editing, setEditing] = useState(false);
+  const readOnly = useReadOnly();
   // The user's own message before the server stored it: shown, not yet actionable.
   const pending = message.status === "streaming";
-  const editable = message.role === "user" && !nested && !pending;
+  const editable = message.role === "user" && !nested && !pending && !readOnly;
   // Versions and regeneration act on the conversation as shown, not inside a compaction.
-  const regenerable = message.role === "assistant" && !nested && !pending;
+  const regenerable = message.role === "assistant" && !nested && !pending && !readOnly;
   const continuable = regenerable && isLast && message.status === "stopped";
 
   return (
@@ -117,7 +119,7 @@ export const MessageItem = memo(function MessageItem({ message, nested = false, 
         </a>
         {message.role === "assistant" && message.model ? <span className="font-mono text-neutral-600 dark:text-neutral-400">{message.model}</span> : null}
         <StatusBadge message={message} />
-        {message.versions && !nested && !pending ? <VersionSwitcher versions={message.versions} /> : null}
+        {message.versions && !nested && !pending && !readOnly ? <VersionSwitcher versions={message.versions} /> : null}
         {message.pinned ? (
           <span className="flex items-center gap-0.5 text-[10.5px] font-semibold text-amber-700 dark:text-amber-400">
             <PinIcon className="size-3" /> {nested ? "pinned: in the model's view beside the summary" : "pinned"}
@@ -158,9 +160,9 @@ export const MessageItem = memo(function MessageItem({ message, nested = false, 
             </IconAction>
           ) : null}
           {message.content && message.role !== "tool" ? <CopyButton text={message.content} label="Copy the message" testId="copy-message" /> : null}
-          <PinToggle message={message} />
+          {readOnly ? null : <PinToggle message={message} />}
           {/* Inside a compaction the summary retells it: the server refuses, so it is not offered there. */}
-          {!nested ? <DeleteMessage message={message} /> : null}
+          {!nested && !readOnly ? <DeleteMessage message={message} /> : null}
         </span>
       </header>
       {editing ? (
@@ -193,7 +195,7 @@ export const MessageItem = memo(function MessageItem({ message, nested = false, 
           ) : null}
         </>
       )}
-      {message.versions && !nested && !pending ? <LaterTurnsNotice versions={message.versions} /> : null}
+      {message.versions && !nested && !pending && !readOnly ? <LaterTurnsNotice versions={message.versions} /> : null}
     </article>
   );
 }, sameProps);

@@ -14,6 +14,7 @@ import type { ReplyTools } from "./MessageItem";
 import { pairToolResults } from "./tool-cards";
 import { TimelineToolbar } from "./TimelineToolbar";
 import { rememberPlace, rememberedPlace } from "./scroll-memory";
+import { useReadOnly } from "./read-only";
 
 type Row =
   | { kind: "earlier" }
@@ -41,6 +42,7 @@ export function Timeline() {
   const remoteTurn = useChat((state) => state.remoteTurn);
   const streamedText = useChat((state) => state.streaming?.text ?? "");
   const lastError = useChat((state) => state.lastError);
+  const readOnly = useReadOnly();
 
   // A tool result is drawn in its call's card: it gets no row, and a request for its row
   // (a link, a search hit) goes to the reply holding that card.
@@ -53,13 +55,13 @@ export function Timeline() {
       list.push(tools ? { kind: "item", item, tools } : { kind: "item", item });
     }
     if (turnRunning) list.push({ kind: "streaming" });
-    else {
+    else if (!readOnly) {
       const last = lastMessage(items);
       const unanswered = last != null && (last.role === "user" || last.status === "error");
       if (lastError?.retryable || (unanswered && !busy && !remoteTurn)) list.push({ kind: "retry" });
     }
     return list;
-  }, [items, pairing, hasEarlier, turnRunning, lastError, busy, remoteTurn]);
+  }, [items, pairing, hasEarlier, turnRunning, lastError, busy, remoteTurn, readOnly]);
 
   // The pinned originals under top-level blocks: read again whenever those blocks change.
   const topBlocks = useMemo(() => items.flatMap((item) => (item.type === "compaction" ? [item.compaction.id] : [])).join(","), [items]);
@@ -182,7 +184,7 @@ export function Timeline() {
       >
         {rows.length === 0 ? (
           <div className="flex h-full items-center justify-center text-[13px] text-neutral-500">
-            Say something to start. Old messages are compressed automatically — and stay here.
+            {readOnly ? "No messages yet." : "Say something to start. Old messages are compressed automatically — and stay here."}
           </div>
         ) : (
           <div className="relative mx-auto w-full max-w-4xl" style={{ height: virtualizer.getTotalSize() }}>

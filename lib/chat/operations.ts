@@ -58,3 +58,13 @@ export { accountHasPassword, updateProfile, deleteAccount } from "./account-ops"
 export { listUsers, setDisabled as setUserDisabled, setRole as setUserRole, createResetLink } from "./admin-user-ops";
 export { uploadAttachment, conversationAttachments, downloadAttachment, removeAttachment, type AttachmentView } from "./attachment-ops";
 export { modelSettings, updateModelSettings, chatDefaults, saveChatDefaults, adminModelList, saveAdminModelList } from "./model-ops";
+export {
+  createShareLink,
+  listShareLinks,
+  revokeShareLink,
+  openSharedConversation,
+  sharedTimeline,
+  sharedChildren,
+  sharedTreePath,
+  sharedPinned,
+} from "./share-ops";

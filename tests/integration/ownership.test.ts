@@ -35,7 +35,17 @@ type Method = (typeof METHODS)[number];
 /** Who may use it: the owner of the resource named in the URL, any signed-in user (their own data), or the admin. */
 type Scope = "owned" | "user" | "admin";
 
-type Fixture = { conversationId: string; compactionId: string; tokenId: string; sessionId: string; lastMessageId: string; importId: string; toolServerId: string; attachmentId: string };
+type Fixture = {
+  conversationId: string;
+  compactionId: string;
+  tokenId: string;
+  sessionId: string;
+  lastMessageId: string;
+  importId: string;
+  toolServerId: string;
+  attachmentId: string;
+  shareLinkId: string;
+};
 
 type RouteCase = {
   scope: Scope;
@@ -51,6 +61,10 @@ type RouteCase = {
 const PUBLIC_ROUTES: Record<string, string> = {
   "/api/auth/[...all]": "better-auth's own endpoints (sign-up, sign-in, sign-out, session); the library checks what each needs",
   "/api/health": "load balancers and orchestrators probe it without credentials; it reveals only whether the database, migrations and queue are up",
+  "/api/shared/[token]/messages": "a shared link's reads: the token is the key, scoped to its one conversation (tests/integration/shares.test.ts)",
+  "/api/shared/[token]/compactions/[id]/children": "a shared link's reads: the token is the key, scoped to its one conversation (tests/integration/shares.test.ts)",
+  "/api/shared/[token]/path": "a shared link's reads: the token is the key, scoped to its one conversation (tests/integration/shares.test.ts)",
+  "/api/shared/[token]/pinned": "a shared link's reads: the token is the key, scoped to its one conversation (tests/integration/shares.test.ts)",
   "/api/metrics": "server metrics, not account data; guarded by its own bearer token (STRATA_METRICS_TOKEN) when set, tested in health.test.ts",
 };
 
@@ -65,6 +79,7 @@ const PUBLIC_ACTIONS: Record<string, Record<string, string>> = {
 const PUBLIC_PAGES: Record<string, string> = {
   "app/(auth)/sign-in/page.tsx": "the sign-in form; a signed-in visitor is sent home",
   "app/(auth)/sign-up/page.tsx": "the sign-up form; a signed-in visitor is sent home",
+  "app/s/[token]/page.tsx": "a shared link: the token alone opens one conversation read-only (tests/integration/shares.test.ts)",
 };
 
 const conversation = (f: Fixture) => f.conversationId;
@@ -199,6 +214,9 @@ const ACTIONS: Record<keyof typeof actions, ActionCase> = {
   chatDefaultsAction: { scope: "user" },
   saveChatDefaultsAction: { scope: "user", args: () => [{ instructions: "", temperature: null }] },
   saveAdminModelListAction: { scope: "admin", args: () => [{ models: [] }] },
+  createShareLinkAction: { scope: "owned", args: (f) => [{ conversationId: f.conversationId, expiresInDays: 7 }], session: true },
+  listShareLinksAction: { scope: "owned", args: viaId },
+  revokeShareLinkAction: { scope: "owned", args: (f) => [{ conversationId: f.conversationId, linkId: f.shareLinkId }], fresh: true },
   // Last: it revokes the owner's token that the cases above use.
   revokeAllTokensAction: { scope: "user", session: true },
 };
@@ -249,6 +267,7 @@ async function makeFixture(): Promise<Fixture> {
   // A server nothing connects to: the cases only configure and switch it.
   const toolServer = await createMcpServer(h.db, { name: `matrix-${importId.slice(-12)}`, transport: { kind: "http", url: "http://127.0.0.1:9/mcp", headers: {} }, enabled: true, onByDefault: false });
   const attachment = await createAttachment(h.db, owner.id, conversationId, { name: "notes.md", mediaType: "text/markdown", bytes: new TextEncoder().encode("# Notes"), text: "# Notes", tokenCount: 9 });
+  const { link } = await ops.createShareLink(owner, { conversationId, expiresInDays: null });
   return {
     conversationId,
     compactionId: compaction.id,
@@ -258,6 +277,7 @@ async function makeFixture(): Promise<Fixture> {
     importId,
     toolServerId: toolServer.id,
     attachmentId: attachment.id,
+    shareLinkId: link.id,
   };
 }
 
