@@ -300,9 +300,10 @@ describe("sign-up policy", () => {
         body: JSON.stringify({ email, password: TEST_PASSWORD, name: "x", role: "admin" }),
       }),
     );
-    // The role in the request is not an input: the account is made, as a plain user.
-    expect(response.status).toBe(200);
-    expect((await h.db.user.findUniqueOrThrow({ where: { email } })).role).toBe("user");
+    // The role is not an input (the admin plugin marks it so): the request is refused and no account is made.
+    expect(response.status).toBe(400);
+    expect(await h.db.user.findUnique({ where: { email } })).toBeNull();
+    expect((await h.db.user.findMany({ where: { role: "admin", email: { contains: "sneaky" } } })).length).toBe(0);
   });
 
   it("sign-up refuses a short password and an invalid email clearly, storing nothing", async () => {
