@@ -98,7 +98,7 @@ export function ModelPicker({ conversationId, initialModel }: { conversationId: 
         type="button"
         onClick={() => void open()}
         data-testid="model-picker"
-        aria-label={`Model and instructions (model: ${model})`}
+        aria-label={`${model}: model and instructions`}
         className="inline-flex max-w-[50%] shrink-0 items-center rounded px-1 py-0.5 hover:bg-neutral-100 dark:hover:bg-neutral-800"
       >
         <span className="truncate font-mono text-[11.5px] text-neutral-500" data-testid="model-name">

@@ -47,7 +47,7 @@ test("keyboard only: visible focus in reading order; Enter opens a dialog that t
   await expect(page.getByTestId("conversation-settings")).toBeFocused();
 
   // On from there, the header's controls come in the order they are shown.
-  expect(await tabTo(page, "export-toggle")).toEqual(["tool-servers-toggle", "activity-toggle", "settings-link"]);
+  expect(await tabTo(page, "export-toggle")).toEqual(["tool-servers-toggle", "pinned-list-open", "activity-toggle", "settings-link"]);
   await page.keyboard.press("Enter");
   await expect(page.getByTestId("export-json")).toBeVisible();
   await page.keyboard.press("Escape");

@@ -167,8 +167,9 @@ describe("refusals", () => {
   it("another user's conversation answers not found, and only the admin edits the model list", async () => {
     const conversation = await conversationOn(SMALL);
     const stranger = await signUp();
-    for (const attempt of [ops.modelSettings(stranger, conversation.id), ops.updateModelSettings(stranger, { conversationId: conversation.id, model: LARGE })]) {
-      expect((await refusal(attempt)).code).toBe("not_found");
+    // One at a time: a refusal started before the previous one is awaited would reject unobserved.
+    for (const attempt of [() => ops.modelSettings(stranger, conversation.id), () => ops.updateModelSettings(stranger, { conversationId: conversation.id, model: LARGE })]) {
+      expect((await refusal(attempt())).code).toBe("not_found");
     }
     expect((await ops.modelSettings(h.user, conversation.id)).settings.model).toBe(SMALL);
     expect((await refusal(ops.saveAdminModelList(stranger, { models: ["x"] }))).code).toBe("forbidden");

@@ -75,10 +75,28 @@ const PUBLIC_ACTIONS: Record<string, Record<string, string>> = {
   },
 };
 
+// Server actions of the account and admin pages, outside app/actions.ts: each runs only
+// for a signed-in browser session (never a token), the admin's only for an admin. What
+// each does for the right user is tested in tests/integration/account-management.test.ts;
+// here, that nobody else gets through.
+const PAGE_ACTIONS: Record<string, Record<string, { admin: boolean; args: unknown[] }>> = {
+  "app/(app)/account/actions.ts": {
+    updateProfileAction: { admin: false, args: [{ name: "Matrix" }] },
+    deleteAccountAction: { admin: false, args: [{ password: "not the password" }] },
+  },
+  "app/(app)/admin/user-actions.ts": {
+    listUsersAction: { admin: true, args: [{}] },
+    setUserDisabledAction: { admin: true, args: [{ userId: "00000000-0000-7000-8000-000000000000", disabled: true }] },
+    setUserRoleAction: { admin: true, args: [{ userId: "00000000-0000-7000-8000-000000000000", role: "admin" }] },
+    createResetLinkAction: { admin: true, args: ["00000000-0000-7000-8000-000000000000"] },
+  },
+};
+
 // Pages that render without a signed-in user, by design. Every other page resolves its user with requirePageUser.
 const PUBLIC_PAGES: Record<string, string> = {
   "app/(auth)/sign-in/page.tsx": "the sign-in form; a signed-in visitor is sent home",
   "app/(auth)/sign-up/page.tsx": "the sign-up form; a signed-in visitor is sent home",
+  "app/(auth)/reset-password/page.tsx": "the form a password reset link opens; the link's one-time token is the key (tests/integration/account-management.test.ts)",
   "app/s/[token]/page.tsx": "a shared link: the token alone opens one conversation read-only (tests/integration/shares.test.ts)",
 };
 
@@ -115,6 +133,7 @@ const ROUTES: Record<string, Partial<Record<Method, RouteCase>>> = {
   "/api/conversations/[id]/compact": { POST: { scope: "owned", id: conversation, body: { preview: true } } },
   "/api/conversations/[id]/context": { GET: { scope: "owned", id: conversation } },
   "/api/conversations/[id]/changes": { GET: { scope: "owned", id: conversation } },
+  "/api/conversations/[id]/live": { GET: { scope: "owned", id: conversation } },
   "/api/conversations/[id]/attempts": { GET: { scope: "owned", id: conversation } },
   "/api/conversations/[id]/cost": { GET: { scope: "owned", id: conversation } },
   "/api/prices": { GET: { scope: "admin" }, PUT: { scope: "admin", body: PRICE } },
@@ -420,12 +439,31 @@ function filesUnder(dir: string, keep: (name: string) => boolean): string[] {
   });
 }
 
+describe("the account and admin pages' actions", () => {
+  for (const [file, listed] of Object.entries(PAGE_ACTIONS)) {
+    it(`${file}: every action is listed; without a session unauthorized, with a token forbidden, a non-admin refused the admin's`, async () => {
+      const module = (await import(pathToFileURL(path.join(ROOT, file)).href)) as Record<string, (...args: unknown[]) => Promise<ActionResult<unknown>>>;
+      expect(Object.keys(module).filter((name) => typeof module[name] === "function").sort()).toEqual(Object.keys(listed).sort());
+      for (const [name, rule] of Object.entries(listed)) {
+        const call = async (auth: Record<string, string>) => {
+          actionHeaders = new Headers(auth);
+          return module[name]!(...rule.args);
+        };
+        expect(await call({}), name).toMatchObject({ ok: false, error: { code: "unauthorized" } });
+        const withToken = await call(ownerAuth);
+        expect(withToken, name).toMatchObject({ ok: false, error: { code: "forbidden" } });
+        if (rule.admin) expect(await call(otherAuth), name).toMatchObject({ ok: false, error: { code: "forbidden" } });
+      }
+    });
+  }
+});
+
 describe("no door outside the matrix", () => {
   it("every module with server actions is app/actions.ts (in the matrix) or lists its actions as public with a reason", async () => {
     const sources = ["app", "components", "lib"].flatMap((dir) => filesUnder(dir, (name) => /\.tsx?$/.test(name)));
     const withActions = sources.filter((file) => /["']use server["']/.test(fs.readFileSync(path.join(ROOT, file), "utf8")));
     expect(withActions).toContain("app/actions.ts");
-    expect(withActions.filter((file) => file !== "app/actions.ts" && !(file in PUBLIC_ACTIONS)), "server actions outside the matrix").toEqual([]);
+    expect(withActions.filter((file) => file !== "app/actions.ts" && !(file in PUBLIC_ACTIONS) && !(file in PAGE_ACTIONS)), "server actions outside the matrix").toEqual([]);
     for (const [file, listed] of Object.entries(PUBLIC_ACTIONS)) {
       const exports = (await import(pathToFileURL(path.join(ROOT, file)).href)) as Record<string, unknown>;
       const exported = Object.keys(exports).filter((name) => typeof exports[name] === "function");
