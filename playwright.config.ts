@@ -22,7 +22,15 @@ const outsideDatabaseUrl = `${databaseUrl}_outside`;
 const start = process.env.E2E_SKIP_BUILD === "1" ? "npx next start" : "node scripts/start.mjs";
 // The slowest specs run in `npm run test:faults` (also in CI), keeping `npm test` well
 // under its 15 minutes on a 2-core machine.
-const EXTENDED = ["**/chat-ux.spec.ts", "**/accounts.spec.ts", "**/chat-extras.spec.ts"];
+const EXTENDED = [
+  "**/chat-ux.spec.ts",
+  "**/accounts.spec.ts",
+  "**/chat-extras.spec.ts",
+  "**/model-picker.spec.ts",
+  "**/user-admin.spec.ts",
+  "**/share.spec.ts",
+  "**/tool-approval.spec.ts",
+];
 
 export default defineConfig({
   testDir: "tests/e2e",
