@@ -9,25 +9,33 @@ import { groupByDate } from "./date-groups";
 const HEADER = "px-2 pb-0.5 pt-2 text-[11px] font-semibold uppercase tracking-wide text-neutral-500 dark:text-neutral-400";
 const MORE = "w-full rounded-md px-2 py-1 text-left text-[12px] text-neutral-600 hover:bg-neutral-200/60 focus-visible:outline-2 focus-visible:outline-sky-500 dark:text-neutral-400 dark:hover:bg-neutral-800";
 
-function Group({ label, items, activeId, onDeletedActive }: { label: string; items: ConversationSummary[]; activeId: string | null; onDeletedActive: () => void }) {
+type ItemsProps = { items: ConversationSummary[]; activeId: string | null; onDeletedActive: () => void };
+
+function ConversationItems({ items, activeId, onDeletedActive }: ItemsProps) {
+  return (
+    <ul className="space-y-px">
+      {items.map((conversation) => (
+        <ConversationListItem
+          key={conversation.id}
+          conversation={conversation}
+          active={conversation.id === activeId}
+          onDeleted={() => {
+            if (conversation.id === activeId) onDeletedActive();
+          }}
+        />
+      ))}
+    </ul>
+  );
+}
+
+function Group({ label, items, activeId, onDeletedActive }: { label: string } & ItemsProps) {
   const id = `group-${label.replace(/\W+/g, "-").toLowerCase()}`;
   return (
     <section aria-labelledby={id} data-testid="conversation-group" data-label={label}>
       <h2 id={id} className={HEADER} data-testid="date-group">
         {label}
       </h2>
-      <ul className="space-y-px">
-        {items.map((conversation) => (
-          <ConversationListItem
-            key={conversation.id}
-            conversation={conversation}
-            active={conversation.id === activeId}
-            onDeleted={() => {
-              if (conversation.id === activeId) onDeletedActive();
-            }}
-          />
-        ))}
-      </ul>
+      <ConversationItems items={items} activeId={activeId} onDeletedActive={onDeletedActive} />
     </section>
   );
 }
@@ -100,18 +108,7 @@ export function ConversationGroups({
         {archiveOpen ? (
           <div data-testid="archived-list">
             {archive.loaded && archive.items.length === 0 ? <p className="px-2 py-2 text-[12px] text-neutral-500">Nothing archived.</p> : null}
-            <ul className="space-y-px">
-              {archive.items.map((conversation) => (
-                <ConversationListItem
-                  key={conversation.id}
-                  conversation={conversation}
-                  active={conversation.id === activeId}
-                  onDeleted={() => {
-                    if (conversation.id === activeId) onDeletedActive();
-                  }}
-                />
-              ))}
-            </ul>
+            <ConversationItems items={archive.items} activeId={activeId} onDeletedActive={onDeletedActive} />
             {archive.next ? (
               <button type="button" className={MORE} onClick={() => void loadArchive(true)}>
                 Show more archived
