@@ -442,12 +442,12 @@ function filesUnder(dir: string, keep: (name: string) => boolean): string[] {
 describe("the account and admin pages' actions", () => {
   for (const [file, listed] of Object.entries(PAGE_ACTIONS)) {
     it(`${file}: every action is listed; without a session unauthorized, with a token forbidden, a non-admin refused the admin's`, async () => {
-      const module = (await import(pathToFileURL(path.join(ROOT, file)).href)) as Record<string, (...args: unknown[]) => Promise<ActionResult<unknown>>>;
-      expect(Object.keys(module).filter((name) => typeof module[name] === "function").sort()).toEqual(Object.keys(listed).sort());
+      const pageActions = (await import(pathToFileURL(path.join(ROOT, file)).href)) as Record<string, (...args: unknown[]) => Promise<ActionResult<unknown>>>;
+      expect(Object.keys(pageActions).filter((name) => typeof pageActions[name] === "function").sort()).toEqual(Object.keys(listed).sort());
       for (const [name, rule] of Object.entries(listed)) {
         const call = async (auth: Record<string, string>) => {
           actionHeaders = new Headers(auth);
-          return module[name]!(...rule.args);
+          return pageActions[name]!(...rule.args);
         };
         expect(await call({}), name).toMatchObject({ ok: false, error: { code: "unauthorized" } });
         const withToken = await call(ownerAuth);
