@@ -23,6 +23,8 @@ const LOCAL_HELPERS: Record<string, string> = {
   "versions.ts:versionsOf": "reads the versions of messages the caller has just loaded through an owned query",
   "prices.ts:callGroups": "its callers hand it a scope of conversations already filtered on the owner's userId",
   "prices.ts:compactionCosts": "called only by conversationCost, after assertOwnsConversation checked the owner",
+  "message-delete.ts:groupOf": "called only by deleteMessage, inside the transaction that first locked the conversation row filtered on the owner's userId",
+  "undo.ts:undoneRows": "called only by undoneTimelineItems (from loadTimeline, after its owned head query) and listUndone (from the Activity panel, after listAttempts checked the owner)",
   "versions.ts:branchSizes": "counts the branches of versions versionsOf has just read for messages loaded through an owned query",
 };
 
