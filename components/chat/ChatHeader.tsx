@@ -18,7 +18,8 @@ import { ShareDialog } from "../share/ShareDialog";
 
 /** Where a conversation started from a summary came from; plain text once the source is gone. */
 function SourceLink({ source }: { source: ConversationSource }) {
-  const className = "hidden truncate text-[11.5px] text-neutral-500 sm:inline";
+  // Never squeezed to nothing by the header's buttons: the title gives way first.
+  const className = "hidden min-w-24 truncate text-[11.5px] text-neutral-500 sm:inline";
   if (source.title == null) return <span className={className} data-testid="conversation-source">Continued from a deleted conversation</span>;
   return (
     <Link href={`/c/${source.conversationId}`} data-testid="conversation-source" className={`${className} text-sky-700 hover:underline dark:text-sky-400`}>

@@ -45,6 +45,7 @@ test("New conversation from this summary: lands in a linked conversation that st
   expect(sent.filter((m) => m.role === "user")).toHaveLength(1);
   await expect(page.locator("[data-testid=message][data-role=assistant]")).toHaveCount(1);
 
-  await link.click();
+  await link.focus();
+  await page.keyboard.press("Enter");
   await expect(page).toHaveURL(new RegExp(`/c/${sourceId}$`));
 });
