@@ -5,7 +5,7 @@ import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { ROOT } from "./lib/common";
 
-const ALL = ["turn-overhead", "compaction-latency", "token-economy", "agent-session", "page-cost", "search", "engine-matrix", "tokens", "long-runs", "long-conversation", "load"];
+const ALL = ["turn-overhead", "compaction-latency", "token-economy", "agent-session", "page-cost", "search", "engine-matrix", "tokens", "long-runs", "long-conversation", "load", "concurrency"];
 const chosen = process.argv.slice(2).length ? process.argv.slice(2) : ALL;
 const failed: string[] = [];
 const started = performance.now();

@@ -84,10 +84,13 @@ export function freePort(): Promise<number> {
 
 export type RunningNext = { url: string; child: ChildProcess; stop: () => Promise<void>; output: () => string };
 
-/** `next start` on 127.0.0.1:<port> (a free one unless given) with the given environment; resolves when it answers. */
-export async function startNext(env: Record<string, string>, fixedPort?: number): Promise<RunningNext> {
+/**
+ * `next start` on 127.0.0.1:<port> (a free one unless given) with the given environment and
+ * extra Node flags (e.g. --cpu-prof, which NODE_OPTIONS refuses); resolves when it answers.
+ */
+export async function startNext(env: Record<string, string>, fixedPort?: number, nodeArgs: string[] = []): Promise<RunningNext> {
   const port = fixedPort ?? (await freePort());
-  const child = spawn(process.execPath, [NEXT_BIN, "start", "-p", String(port), "-H", "127.0.0.1"], {
+  const child = spawn(process.execPath, [...nodeArgs, NEXT_BIN, "start", "-p", String(port), "-H", "127.0.0.1"], {
     cwd: BUILD_DIR,
     env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", ...env },
     stdio: ["ignore", "pipe", "pipe"],

@@ -2,20 +2,44 @@ import type { TurnEvent } from "./events";
 import { toActionError } from "../errors";
 
 /**
+ * Reply text is sent at most this often. Models stream a token or a few per chunk, every
+ * 10–50 ms; each event sent costs the server a write (and the browser a render), and at a
+ * few hundred streaming conversations those writes are most of what an instance spends
+ * per turn. A tenth of a second still reads as continuous typing.
+ */
+export const DELTA_INTERVAL_MS = 100;
+
+/**
  * A turn's events as a ReadableStream of objects (a server action's value, or the
  * source of the NDJSON API). The turn runs to its end whatever happens to the reader:
  * a reader that goes away must not leave a reply unsaved, so cancelling only stops
  * the delivery. Stopping the turn itself is the caller's signal (or stopTurnAction).
+ *
+ * Reply text that arrives within DELTA_INTERVAL_MS of the last text sent is held and
+ * sent as one delta: at the interval's end, or at once before any other event, so the
+ * order of text and other events never changes. The first text of a reply goes out at once.
  */
 export function eventStream(events: AsyncGenerator<TurnEvent>): ReadableStream<TurnEvent> {
   let delivering = true;
   return new ReadableStream<TurnEvent>({
     start(controller) {
+      const enqueue = (event: TurnEvent) => {
+        if (delivering) controller.enqueue(event);
+      };
+      const text = heldText(enqueue);
       void (async () => {
         try {
-          for await (const event of events) if (delivering) controller.enqueue(event);
+          for await (const event of events) {
+            if (event.type === "delta") text.add(event.text);
+            else {
+              text.end();
+              enqueue(event);
+            }
+          }
+          text.end();
         } catch (error) {
-          if (delivering) controller.enqueue({ type: "error", message: toActionError(error).message, retryable: false });
+          text.end();
+          enqueue({ type: "error", message: toActionError(error).message, retryable: false });
         }
         if (delivering) controller.close();
       })();
@@ -24,4 +48,32 @@ export function eventStream(events: AsyncGenerator<TurnEvent>): ReadableStream<T
       delivering = false;
     },
   });
+}
+
+/** Reply text waiting to be sent, and the timer that sends it. `end` sends what is held; the next text after it goes out at once. */
+function heldText(send: (event: TurnEvent) => void): { add: (text: string) => void; end: () => void } {
+  let held = "";
+  let lastSent = Number.NEGATIVE_INFINITY;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const flush = () => {
+    if (timer !== undefined) clearTimeout(timer);
+    timer = undefined;
+    if (held === "") return;
+    const text = held;
+    held = "";
+    lastSent = Date.now();
+    send({ type: "delta", text });
+  };
+  return {
+    add(text) {
+      held += text;
+      const wait = lastSent + DELTA_INTERVAL_MS - Date.now();
+      if (wait <= 0) flush();
+      else timer ??= setTimeout(flush, wait);
+    },
+    end() {
+      flush();
+      lastSent = Number.NEGATIVE_INFINITY;
+    },
+  };
 }
