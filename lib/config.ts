@@ -51,6 +51,8 @@ export const configSchema = z.object({
   DATABASE_URL: url(["postgres:", "postgresql:"]),
   STRATA_DATA_DIR: text,
   STRATA_AUTO_MIGRATE: oneOf(["0", "1"], "1"),
+  /** Connections one instance keeps to PostgreSQL; turns wait for one when all are busy. */
+  STRATA_DB_POOL_SIZE: integer(1, 500, 10),
   // Model
   OPENAI_API_KEY: text,
   OPENAI_BASE_URL: url(["http:", "https:"]),

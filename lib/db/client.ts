@@ -49,7 +49,7 @@ async function openPostgres(connectionString: string): Promise<DbHandle> {
   const name = statementNamer(PREPARED_STATEMENTS);
   // The adapter's type asks for a string; undefined sends the query unnamed, which is what
   // the adapter itself does without a generator.
-  const adapter = new PrismaPg({ connectionString, max: 10 }, { statementNameGenerator: (query) => name(query) as string });
+  const adapter = new PrismaPg({ connectionString, max: config().STRATA_DB_POOL_SIZE }, { statementNameGenerator: (query) => name(query) as string });
   const db = timingEnabled ? timedClient(adapter) : new PrismaClient({ adapter });
   return { db, kind: "postgres", close: () => db.$disconnect() };
 }
