@@ -11,6 +11,7 @@ import { ConversationSettingsDialog } from "./ConversationSettingsDialog";
 import { ContextMeter } from "./ContextMeter";
 import { ConversationCost } from "./ConversationCost";
 import { DemoBadge } from "./DemoBadge";
+import { HeaderLabel } from "./HeaderLabel";
 import { PinnedList } from "./PinnedList";
 import { ModelPicker } from "./ModelPicker";
 import { ToolServersMenu } from "./ToolServersMenu";
@@ -36,7 +37,7 @@ export function ChatHeader({ conversation, demo }: { conversation: ConversationV
   const { open: menuOpen, ref: menuRef, toggleProps: menuToggleProps } = usePopover();
 
   return (
-    <header className="relative flex h-12 shrink-0 items-center gap-3 border-b border-neutral-200 px-3 md:px-4 dark:border-neutral-800">
+    <header className="relative flex h-12 shrink-0 items-center gap-3 border-b border-neutral-200 pr-3 pl-12 md:px-4 dark:border-neutral-800">
       <div className="flex min-w-0 flex-1 items-center gap-2">
         <h1 className="truncate text-[13.5px] font-semibold" data-testid="conversation-heading">
           {title}
@@ -70,6 +71,7 @@ export function ChatHeader({ conversation, demo }: { conversation: ConversationV
             type="button"
             data-testid="activity-toggle"
             aria-pressed={activityOpen}
+            title="What compression did"
             onClick={toggleActivity}
             className={`inline-flex h-7 items-center gap-1.5 rounded-md px-2 text-[12.5px] font-medium ${
               activityOpen
@@ -77,7 +79,7 @@ export function ChatHeader({ conversation, demo }: { conversation: ConversationV
                 : "text-neutral-600 hover:bg-neutral-100 dark:text-neutral-400 dark:hover:bg-neutral-800"
             }`}
           >
-            <ActivityIcon /> Activity
+            <ActivityIcon /> <HeaderLabel>Activity</HeaderLabel>
           </button>
           <Link
             href="/settings"

@@ -139,7 +139,7 @@ export function Composer({
           aria-invalid={over > 0 || undefined}
           rows={1}
           value={text}
-          placeholder={start ? "Message… (starts a new conversation)" : "Message…  (/compact [instructions] to compress)"}
+          placeholder={start ? "Message… (starts a new conversation)" : "Message…"}
           onChange={(event) => {
             setText(event.target.value);
             resize();
@@ -168,7 +168,8 @@ export function Composer({
         )}
       </div>
       <div className="mt-1.5 flex items-center justify-between gap-3 text-[11px] text-neutral-500">
-        <span>
+        {/* Keyboard hints mean nothing on a touch screen, and a phone needs the line's room. */}
+        <span className="max-sm:hidden">
           <kbd className="font-mono">Enter</kbd> send · <kbd className="font-mono">Shift+Enter</kbd> newline
           {start ? null : (
             <>
@@ -177,7 +178,7 @@ export function Composer({
             </>
           )}
         </span>
-        <span className="flex items-center gap-3">
+        <span className="ml-auto flex items-center gap-3">
           <span
             id="composer-length"
             data-testid="composer-length"

@@ -7,6 +7,8 @@ import { SETTING_FIELDS, type SettingName } from "@/components/settings/fields";
 import { RECALL_MODES, STRATEGIES } from "@/lib/compression/settings";
 import { OVERRIDABLE_SETTINGS, type OverridableSetting, type OverridesPatch, type ResolvedSettings, type SettingSource } from "@/lib/settings-layers";
 import { Button } from "../ui/Button";
+import { SlidersIcon } from "../ui/icons";
+import { HeaderLabel } from "./HeaderLabel";
 import { submitWith } from "../ui/forms";
 import { CloseIcon } from "../ui/icons";
 import { AllowedTools } from "./AllowedTools";
@@ -110,8 +112,8 @@ export function ConversationSettingsDialog({ conversationId }: { conversationId:
 
   return (
     <>
-      <Button data-testid="conversation-settings" onClick={() => void open()}>
-        Settings
+      <Button data-testid="conversation-settings" title="This conversation's settings" onClick={() => void open()}>
+        <SlidersIcon className="size-3.5" /> <HeaderLabel>Settings</HeaderLabel>
       </Button>
       <dialog
         ref={dialogRef}

@@ -6,6 +6,7 @@ import { jumpToMessage } from "../timeline/jump";
 import { ROLE_LABELS } from "../timeline/MessageItem";
 import { Button } from "../ui/Button";
 import { CloseIcon, PinIcon } from "../ui/icons";
+import { HeaderLabel } from "./HeaderLabel";
 
 type ListState = { kind: "loading" } | { kind: "loaded"; entries: PinnedEntryView[] } | { kind: "failed"; message: string };
 
@@ -39,13 +40,14 @@ export function PinnedList({ conversationId }: { conversationId: string }) {
       <Button
         data-testid="pinned-list-open"
         variant="ghost"
+        title="Pinned messages"
         onClick={() => {
           setJumpError(null);
           dialogRef.current?.showModal();
           void load();
         }}
       >
-        <PinIcon className="size-3.5" /> Pinned
+        <PinIcon className="size-3.5" /> <HeaderLabel>Pinned</HeaderLabel>
       </Button>
       <dialog
         ref={dialogRef}

@@ -5,6 +5,8 @@ import { useEffect, useState } from "react";
 import { conversationToolServersAction, setConversationToolServerAction } from "@/app/actions";
 import type { ConversationMcpServerView } from "@/lib/chat/mcp-ops";
 import { usePopover } from "../shell/use-dismiss";
+import { WrenchIcon } from "../ui/icons";
+import { HeaderLabel } from "./HeaderLabel";
 
 export function ToolServersMenu({ conversationId }: { conversationId: string }) {
   const { open, ref, toggleProps } = usePopover();
@@ -42,9 +44,10 @@ export function ToolServersMenu({ conversationId }: { conversationId: string }) 
       <button
         {...toggleProps}
         data-testid="tool-servers-toggle"
-        className="inline-flex h-7 items-center rounded-md px-2 text-[12.5px] font-medium text-neutral-600 hover:bg-neutral-100 dark:text-neutral-400 dark:hover:bg-neutral-800"
+        title="Tools for this conversation"
+        className="inline-flex h-7 items-center gap-1.5 rounded-md px-2 text-[12.5px] font-medium text-neutral-600 hover:bg-neutral-100 dark:text-neutral-400 dark:hover:bg-neutral-800"
       >
-        Tools
+        <WrenchIcon className="size-3.5" /> <HeaderLabel>Tools</HeaderLabel>
       </button>
       {open ? (
         <div

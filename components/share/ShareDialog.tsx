@@ -5,7 +5,8 @@ import type { ShareLinkView } from "@/lib/db/shares";
 import { formatTime } from "@/components/format";
 import { Button } from "../ui/Button";
 import { CopyButton } from "../ui/CopyButton";
-import { CloseIcon } from "../ui/icons";
+import { CloseIcon, ShareIcon } from "../ui/icons";
+import { HeaderLabel } from "../chat/HeaderLabel";
 
 const EXPIRY_CHOICES = [
   { value: "never", label: "Never", days: null },
@@ -101,8 +102,8 @@ export function ShareDialog({ conversationId }: { conversationId: string }) {
 
   return (
     <>
-      <Button data-testid="share-open" onClick={open}>
-        Share…
+      <Button data-testid="share-open" title="Share a read-only link" onClick={open}>
+        <ShareIcon className="size-3.5" /> <HeaderLabel>Share…</HeaderLabel>
       </Button>
       <dialog
         ref={dialogRef}

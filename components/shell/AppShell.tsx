@@ -50,6 +50,9 @@ export function AppShell({ sidebar, children }: { sidebar: React.ReactNode; chil
   }, [open]);
 
   const drawerHidden = narrow && !open;
+  // On a phone a conversation's own header is the top bar: the drawer's button sits at its
+  // left instead of taking a bar of its own above it.
+  const inConversation = pathname.startsWith("/c/");
   return (
     <>
       {narrow && open ? <div className="fixed inset-0 z-30 bg-black/40" data-testid="drawer-backdrop" onClick={close} aria-hidden="true" /> : null}
@@ -64,8 +67,14 @@ export function AppShell({ sidebar, children }: { sidebar: React.ReactNode; chil
       >
         {sidebar}
       </div>
-      <main id="main" tabIndex={-1} className="flex min-w-0 flex-1 flex-col outline-none">
-        <div className="flex h-11 shrink-0 items-center gap-2 border-b border-neutral-200 px-2 md:hidden dark:border-neutral-800">
+      <main id="main" tabIndex={-1} className="relative flex min-w-0 flex-1 flex-col outline-none">
+        <div
+          className={
+            inConversation
+              ? "absolute top-1.5 left-1.5 z-20 md:hidden"
+              : "flex h-11 shrink-0 items-center gap-2 border-b border-neutral-200 px-2 md:hidden dark:border-neutral-800"
+          }
+        >
           <button
             ref={toggle}
             type="button"
@@ -78,10 +87,12 @@ export function AppShell({ sidebar, children }: { sidebar: React.ReactNode; chil
           >
             <MenuIcon className="size-5" />
           </button>
-          <Link href="/" className="flex items-center gap-2 text-sm font-semibold tracking-tight">
-            <LayersIcon className="size-4 text-sky-600 dark:text-sky-400" />
-            Strata
-          </Link>
+          {inConversation ? null : (
+            <Link href="/" className="flex items-center gap-2 text-sm font-semibold tracking-tight">
+              <LayersIcon className="size-4 text-sky-600 dark:text-sky-400" />
+              Strata
+            </Link>
+          )}
         </div>
         {children}
       </main>

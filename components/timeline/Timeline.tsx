@@ -183,7 +183,7 @@ export function Timeline() {
         className="min-h-0 flex-1 overflow-y-auto [overflow-anchor:none] focus:outline-none"
       >
         {rows.length === 0 ? (
-          <div className="flex h-full items-center justify-center text-[13px] text-neutral-500">
+          <div className="flex h-full items-center justify-center px-6 text-center text-[13px] text-neutral-500">
             {readOnly ? "No messages yet." : "Say something to start. Old messages are compressed automatically — and stay here."}
           </div>
         ) : (

@@ -105,3 +105,20 @@ export const RegenerateIcon = (p: IconProps) => (
     <path d="M13 8a5 5 0 1 1-1.5-3.6M13 2.5v2.5h-2.5" />
   </Svg>
 );
+export const SlidersIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <path d="M2.5 4.5h6M11.5 4.5h2M2.5 11.5h2M7.5 11.5h6" />
+    <circle cx="10" cy="4.5" r="1.5" />
+    <circle cx="6" cy="11.5" r="1.5" />
+  </Svg>
+);
+export const DownloadIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <path d="M8 2.5v8M4.5 7L8 10.5 11.5 7M3 13.5h10" />
+  </Svg>
+);
+export const ShareIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <path d="M8 10V2.5M5 5.5l3-3 3 3M4 8H3v5.5h10V8h-1" />
+  </Svg>
+);

@@ -70,3 +70,32 @@ test("regenerating a middle reply says, where the later turns were, that they be
   await expect(page.getByTestId("message")).toHaveCount(6);
   await expect(page.getByTestId("later-turns-notice")).toHaveCount(0);
 });
+
+test("the chat header leaves the title room at 1366 px, and on a phone it is the only top bar", async ({ page }) => {
+  const title = "Migrating the billing service from cron jobs to queues";
+  await page.setViewportSize({ width: 1366, height: 900 });
+  await page.goto("/");
+  const origin = new URL(page.url()).origin;
+  const created = await page.request.post("/api/conversations", { data: { title }, headers: { origin } });
+  expect(created.status(), await created.text()).toBe(201);
+  const { id } = ((await created.json()) as { conversation: { id: string } }).conversation;
+  await page.goto(`/c/${id}`);
+  await expect(page.getByTestId("conversation")).toHaveAttribute("data-ready", "true");
+  const heading = page.getByTestId("conversation-heading");
+  // With every header control shown (meter, cost, Compress now, Settings, Tools, Pinned,
+  // Activity, Export, Share) the title still reads: it had about 30 px before.
+  expect((await heading.boundingBox())!.width).toBeGreaterThan(250);
+  // The controls that show only an icon here keep their words as their names.
+  await expect(page.getByRole("button", { name: "Pinned" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Share…" })).toBeVisible();
+  expect(await seriousAxeViolations(page)).toEqual([]);
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  const header = (await heading.locator("xpath=ancestor::header").boundingBox())!;
+  const toggle = (await page.getByTestId("drawer-toggle").boundingBox())!;
+  expect(toggle.y).toBeGreaterThanOrEqual(header.y);
+  expect(toggle.y + toggle.height).toBeLessThanOrEqual(header.y + header.height);
+  // The title starts right of the button, not under it.
+  expect((await heading.boundingBox())!.x).toBeGreaterThanOrEqual(toggle.x + toggle.width);
+  await page.screenshot({ path: test.info().outputPath("phone-header.png") });
+});
