@@ -139,7 +139,7 @@ export function Composer({
           aria-invalid={over > 0 || undefined}
           rows={1}
           value={text}
-          placeholder={start ? "Message… (starts a new conversation)" : "Message…"}
+          placeholder="Message…"
           onChange={(event) => {
             setText(event.target.value);
             resize();

@@ -7,15 +7,19 @@ import type { Db } from "./client.ts";
 
 export type HistoryState = { model: string; compacted: boolean; lastSeq: number };
 
-/** The conversation's model, whether an active compaction exists, and its newest message number; null when it is not the user's. */
+/**
+ * The conversation's model, whether an active compaction exists, and its newest message
+ * number; null when it is not the user's. One statement: every turn asks (the history
+ * tools' offer).
+ */
 export async function historyState(db: Db, userId: string, conversationId: string): Promise<HistoryState | null> {
-  const conversation = await db.conversation.findFirst({
-    where: { id: conversationId, userId },
-    select: { model: true, _count: { select: { compactions: { where: { supersededById: null, undoneAt: null } } } } },
-  });
-  if (!conversation) return null;
-  const last = await db.message.findFirst({ where: { conversationId }, orderBy: { seq: "desc" }, select: { seq: true } });
-  return { model: conversation.model, compacted: conversation._count.compactions > 0, lastSeq: last?.seq ?? 0 };
+  const rows = await db.$queryRaw<HistoryState[]>`
+    SELECT c.model,
+           EXISTS (SELECT 1 FROM "Compaction" k WHERE k."conversationId" = c.id AND k."supersededById" IS NULL AND k."undoneAt" IS NULL) AS compacted,
+           COALESCE((SELECT max(m.seq) FROM "Message" m WHERE m."conversationId" = c.id), 0) AS "lastSeq"
+    FROM "Conversation" c
+    WHERE c.id = ${conversationId} AND c."userId" = ${userId}`;
+  return rows[0] ?? null;
 }
 
 export type HistoryMessage = {

@@ -106,12 +106,17 @@ export async function conversationMcpServers(db: Db, userId: string, conversatio
  * meanwhile. The caller has checked that `userId` owns the conversation.
  */
 export async function mcpServersInUse(db: Db, userId: string, conversationId: string): Promise<McpServerRecord[]> {
-  const rows = await db.mcpServer.findMany({
-    where: { enabled: true },
-    orderBy: { name: "asc" },
-    include: { conversations: { where: { conversationId, conversation: { userId } }, select: { on: true } } },
-  });
-  return rows.filter((row) => row.conversations[0]?.on ?? row.onByDefault).map(toRecord);
+  // One statement (every turn asks): the conversation's own switch where it has one, the
+  // server's default otherwise; another user's conversation has no switches.
+  const rows = await db.$queryRaw<Row[]>`
+    SELECT s.id, s.name, s.transport, s.enabled, s."onByDefault", s."createdAt", s."updatedAt"
+    FROM "McpServer" s
+    LEFT JOIN "ConversationMcpServer" cs
+      ON cs."serverId" = s.id AND cs."conversationId" = ${conversationId}
+      AND EXISTS (SELECT 1 FROM "Conversation" c WHERE c.id = ${conversationId} AND c."userId" = ${userId})
+    WHERE s.enabled AND COALESCE(cs."on", s."onByDefault")
+    ORDER BY s.name`;
+  return rows.map(toRecord);
 }
 
 /** The conversation's own switch for one server. */
