@@ -1,6 +1,6 @@
 "use client";
 // Chips for attached files: in the composer (removable until sent) and on a sent
-// message (a download of the original file).
+// message (a download of the original file; an image shows as a thumbnail that opens full size).
 import { useRef } from "react";
 import { formatCount } from "@/components/format";
 import { formatBytes } from "@/lib/attachments/format";
@@ -64,22 +64,51 @@ export function SentChips({ attachments }: { attachments: AttachmentView[] }) {
     <ul className="mt-1.5 flex flex-wrap gap-1.5" aria-label="Attached files" data-testid="message-attachments">
       {attachments.map((attachment) => (
         <li key={attachment.id} className="max-w-full min-w-0">
-          <a
-            data-testid="message-attachment"
-            href={`/api/attachments/${encodeURIComponent(attachment.id)}`}
-            download={attachment.name}
-            title={`Download ${attachment.name}`}
-            className={`${CHIP} border-neutral-300 bg-white hover:bg-neutral-50 focus-visible:outline-2 focus-visible:outline-sky-500 dark:border-neutral-700 dark:bg-neutral-900 dark:hover:bg-neutral-800`}
-          >
-            <PaperclipIcon />
-            <span className="min-w-0 truncate font-medium">{attachment.name}</span>
-            <span className="shrink-0 text-neutral-600 tabular-nums dark:text-neutral-400">
-              {formatBytes(attachment.size)} · {tokens(attachment.tokenCount)}
-            </span>
-          </a>
+          {isImage(attachment) ? (
+            <ImageChip attachment={attachment} />
+          ) : (
+            <a
+              data-testid="message-attachment"
+              href={`/api/attachments/${encodeURIComponent(attachment.id)}`}
+              download={attachment.name}
+              title={`Download ${attachment.name}`}
+              className={`${CHIP} border-neutral-300 bg-white hover:bg-neutral-50 focus-visible:outline-2 focus-visible:outline-sky-500 dark:border-neutral-700 dark:bg-neutral-900 dark:hover:bg-neutral-800`}
+            >
+              <PaperclipIcon />
+              <span className="min-w-0 truncate font-medium">{attachment.name}</span>
+              <span className="shrink-0 text-neutral-600 tabular-nums dark:text-neutral-400">
+                {formatBytes(attachment.size)} · {tokens(attachment.tokenCount)}
+              </span>
+            </a>
+          )}
         </li>
       ))}
     </ul>
+  );
+}
+
+export const isImage = (attachment: Pick<AttachmentView, "mediaType">) => attachment.mediaType.startsWith("image/");
+
+/** A sent image: a thumbnail that opens the original full size in a new tab. */
+function ImageChip({ attachment }: { attachment: AttachmentView }) {
+  const src = `/api/attachments/${encodeURIComponent(attachment.id)}?view=inline`;
+  return (
+    <a
+      data-testid="message-image"
+      href={src}
+      target="_blank"
+      rel="noopener noreferrer"
+      title={`Open ${attachment.name} full size`}
+      className={`${CHIP} flex-col items-start border-neutral-300 bg-white p-1 hover:bg-neutral-50 focus-visible:outline-2 focus-visible:outline-sky-500 dark:border-neutral-700 dark:bg-neutral-900 dark:hover:bg-neutral-800`}
+    >
+      {/* A plain img: the file is private (owner's cookie), which Next's image optimizer would not send. */}
+      {/* eslint-disable-next-line @next/next/no-img-element */}
+      <img src={src} alt={attachment.name} loading="lazy" className="h-24 max-w-48 rounded object-contain" />
+      <span className="flex max-w-48 min-w-0 gap-1 px-1">
+        <span className="min-w-0 truncate font-medium">{attachment.name}</span>
+        <span className="shrink-0 text-neutral-600 tabular-nums dark:text-neutral-400">{tokens(attachment.tokenCount)}</span>
+      </span>
+    </a>
   );
 }
 
@@ -92,7 +121,7 @@ export function AttachButton({ onFiles, disabled }: { onFiles: (files: FileList)
         type="button"
         data-testid="attach-button"
         aria-label="Attach files"
-        title="Attach files (text, Markdown, code, CSV, JSON, PDF) — or drop or paste them"
+        title="Attach files (text, Markdown, code, CSV, JSON, PDF, images for models that take them) — or drop or paste them"
         disabled={disabled}
         onClick={() => input.current?.click()}
         className="inline-flex h-7 w-7 shrink-0 items-center justify-center rounded-md text-neutral-600 hover:bg-neutral-100 hover:text-neutral-900 focus-visible:outline-2 focus-visible:outline-sky-500 disabled:cursor-not-allowed disabled:text-neutral-400 dark:text-neutral-400 dark:hover:bg-neutral-800 dark:hover:text-neutral-100"
