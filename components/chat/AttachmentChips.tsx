@@ -1,12 +1,13 @@
 "use client";
 // Chips for attached files: in the composer (removable until sent) and on a sent
-// message (a download of the original file; an image shows as a thumbnail that opens full size).
+// message (a download of the original file; an image shows as a thumbnail that opens full size, ImageChip.tsx).
 import { useRef } from "react";
 import { formatCount } from "@/components/format";
 import { formatBytes } from "@/lib/attachments/format";
 import type { AttachmentView } from "@/lib/db/attachments";
 import { CloseIcon } from "../ui/icons";
 import type { DraftFile } from "./use-attachment-draft";
+import { ImageChip } from "./ImageChip";
 
 const CHIP = "inline-flex max-w-full items-center gap-1.5 rounded-md border px-2 py-1 text-[12px]";
 
@@ -65,7 +66,10 @@ export function SentChips({ attachments }: { attachments: AttachmentView[] }) {
       {attachments.map((attachment) => (
         <li key={attachment.id} className="max-w-full min-w-0">
           {isImage(attachment) ? (
-            <ImageChip attachment={attachment} />
+            <ImageChip
+              attachment={attachment}
+              className={`${CHIP} flex-col items-start border-neutral-300 bg-white p-1 hover:bg-neutral-50 focus-visible:outline-2 focus-visible:outline-sky-500 dark:border-neutral-700 dark:bg-neutral-900 dark:hover:bg-neutral-800`}
+            />
           ) : (
             <a
               data-testid="message-attachment"
@@ -88,29 +92,6 @@ export function SentChips({ attachments }: { attachments: AttachmentView[] }) {
 }
 
 export const isImage = (attachment: Pick<AttachmentView, "mediaType">) => attachment.mediaType.startsWith("image/");
-
-/** A sent image: a thumbnail that opens the original full size in a new tab. */
-function ImageChip({ attachment }: { attachment: AttachmentView }) {
-  const src = `/api/attachments/${encodeURIComponent(attachment.id)}?view=inline`;
-  return (
-    <a
-      data-testid="message-image"
-      href={src}
-      target="_blank"
-      rel="noopener noreferrer"
-      title={`Open ${attachment.name} full size`}
-      className={`${CHIP} flex-col items-start border-neutral-300 bg-white p-1 hover:bg-neutral-50 focus-visible:outline-2 focus-visible:outline-sky-500 dark:border-neutral-700 dark:bg-neutral-900 dark:hover:bg-neutral-800`}
-    >
-      {/* A plain img: the file is private (owner's cookie), which Next's image optimizer would not send. */}
-      {/* eslint-disable-next-line @next/next/no-img-element */}
-      <img src={src} alt={attachment.name} loading="lazy" className="h-24 max-w-48 rounded object-contain" />
-      <span className="flex max-w-48 min-w-0 gap-1 px-1">
-        <span className="min-w-0 truncate font-medium">{attachment.name}</span>
-        <span className="shrink-0 text-neutral-600 tabular-nums dark:text-neutral-400">{tokens(attachment.tokenCount)}</span>
-      </span>
-    </a>
-  );
-}
 
 /** The composer's "attach" button: a labelled button that opens the file picker. */
 export function AttachButton({ onFiles, disabled }: { onFiles: (files: FileList) => void; disabled?: boolean }) {
