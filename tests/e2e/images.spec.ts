@@ -119,3 +119,28 @@ test("a model that takes no images refuses the upload and says why; the timeline
   await page.screenshot({ path: screenshotPath("model-change-desktop") });
   expect(await seriousAxeViolations(page)).toEqual([]);
 });
+
+test("the admin marks a model as taking images: its conversations accept an image upload", async ({ page }) => {
+  await page.setViewportSize({ width: 1366, height: 900 });
+  await page.goto("/admin");
+  const section = page.getByTestId("admin-image-models");
+  await section.getByTestId("admin-image-models-text").fill("gpt-3.5\n\ngpt-3.5");
+  await section.getByTestId("admin-image-models-save").click();
+  await expect(section.getByRole("status")).toHaveText(/Saved/);
+  // Blank lines and repeats are dropped.
+  await expect(section.getByTestId("admin-image-models-text")).toHaveValue("gpt-3.5");
+  expect(await seriousAxeViolations(page)).toEqual([]);
+  try {
+    const id = await newConversation(page);
+    const origin = new URL(page.url()).origin;
+    expect((await page.request.patch(`/api/conversations/${id}`, { data: { model: "gpt-3.5-turbo" }, headers: { origin } })).status()).toBe(200);
+    await page.reload();
+    await page.getByTestId("attach-input").setInputFiles([PHOTO]);
+    await expect(page.getByTestId("draft-attachment")).toHaveAttribute("data-state", "ready");
+  } finally {
+    await page.goto("/admin");
+    await page.getByTestId("admin-image-models-text").fill("");
+    await page.getByTestId("admin-image-models-save").click();
+    await expect(page.getByTestId("admin-image-models").getByRole("status")).toHaveText(/Saved/);
+  }
+});
