@@ -45,7 +45,7 @@ import type {
   pinConversationInput,
   renameConversationInput,
 } from "@/lib/chat/organise-ops";
-import type { adminModelListInput, chatDefaultsInput, modelSettingsInput } from "@/lib/chat/model-ops";
+import type { adminModelListInput, chatDefaultsInput, imageModelListsInput, modelSettingsInput } from "@/lib/chat/model-ops";
 import type { createShareInput, revokeShareInput } from "@/lib/chat/share-ops";
 
 type ConversationId = z.input<typeof idSchema>;
@@ -241,6 +241,10 @@ export async function saveChatDefaultsAction(input: z.input<typeof chatDefaultsI
 
 export async function saveAdminModelListAction(input: z.input<typeof adminModelListInput>) {
   return asUser((user) => ops.saveAdminModelList(user, input));
+}
+
+export async function saveImageModelListsAction(input: z.input<typeof imageModelListsInput>) {
+  return asUser((user) => ops.saveImageModelLists(user, input));
 }
 
 // Share links: made from a browser session only, so a leaked API token cannot mint a

@@ -1,12 +1,13 @@
 "use client";
 // Chips for attached files: in the composer (removable until sent) and on a sent
-// message (a download of the original file).
+// message (a download of the original file; an image shows as a thumbnail that opens full size, ImageChip.tsx).
 import { useRef } from "react";
 import { formatCount } from "@/components/format";
 import { formatBytes } from "@/lib/attachments/format";
 import type { AttachmentView } from "@/lib/db/attachments";
 import { CloseIcon } from "../ui/icons";
 import type { DraftFile } from "./use-attachment-draft";
+import { ImageChip } from "./ImageChip";
 
 const CHIP = "inline-flex max-w-full items-center gap-1.5 rounded-md border px-2 py-1 text-[12px]";
 
@@ -64,24 +65,33 @@ export function SentChips({ attachments }: { attachments: AttachmentView[] }) {
     <ul className="mt-1.5 flex flex-wrap gap-1.5" aria-label="Attached files" data-testid="message-attachments">
       {attachments.map((attachment) => (
         <li key={attachment.id} className="max-w-full min-w-0">
-          <a
-            data-testid="message-attachment"
-            href={`/api/attachments/${encodeURIComponent(attachment.id)}`}
-            download={attachment.name}
-            title={`Download ${attachment.name}`}
-            className={`${CHIP} border-neutral-300 bg-white hover:bg-neutral-50 focus-visible:outline-2 focus-visible:outline-sky-500 dark:border-neutral-700 dark:bg-neutral-900 dark:hover:bg-neutral-800`}
-          >
-            <PaperclipIcon />
-            <span className="min-w-0 truncate font-medium">{attachment.name}</span>
-            <span className="shrink-0 text-neutral-600 tabular-nums dark:text-neutral-400">
-              {formatBytes(attachment.size)} · {tokens(attachment.tokenCount)}
-            </span>
-          </a>
+          {isImage(attachment) ? (
+            <ImageChip
+              attachment={attachment}
+              className={`${CHIP} flex-col items-start border-neutral-300 bg-white p-1 hover:bg-neutral-50 focus-visible:outline-2 focus-visible:outline-sky-500 dark:border-neutral-700 dark:bg-neutral-900 dark:hover:bg-neutral-800`}
+            />
+          ) : (
+            <a
+              data-testid="message-attachment"
+              href={`/api/attachments/${encodeURIComponent(attachment.id)}`}
+              download={attachment.name}
+              title={`Download ${attachment.name}`}
+              className={`${CHIP} border-neutral-300 bg-white hover:bg-neutral-50 focus-visible:outline-2 focus-visible:outline-sky-500 dark:border-neutral-700 dark:bg-neutral-900 dark:hover:bg-neutral-800`}
+            >
+              <PaperclipIcon />
+              <span className="min-w-0 truncate font-medium">{attachment.name}</span>
+              <span className="shrink-0 text-neutral-600 tabular-nums dark:text-neutral-400">
+                {formatBytes(attachment.size)} · {tokens(attachment.tokenCount)}
+              </span>
+            </a>
+          )}
         </li>
       ))}
     </ul>
   );
 }
+
+export const isImage = (attachment: Pick<AttachmentView, "mediaType">) => attachment.mediaType.startsWith("image/");
 
 /** The composer's "attach" button: a labelled button that opens the file picker. */
 export function AttachButton({ onFiles, disabled }: { onFiles: (files: FileList) => void; disabled?: boolean }) {
@@ -92,7 +102,7 @@ export function AttachButton({ onFiles, disabled }: { onFiles: (files: FileList)
         type="button"
         data-testid="attach-button"
         aria-label="Attach files"
-        title="Attach files (text, Markdown, code, CSV, JSON, PDF) — or drop or paste them"
+        title="Attach files (text, Markdown, code, CSV, JSON, PDF, images for models that take them) — or drop or paste them"
         disabled={disabled}
         onClick={() => input.current?.click()}
         className="inline-flex h-7 w-7 shrink-0 items-center justify-center rounded-md text-neutral-600 hover:bg-neutral-100 hover:text-neutral-900 focus-visible:outline-2 focus-visible:outline-sky-500 disabled:cursor-not-allowed disabled:text-neutral-400 dark:text-neutral-400 dark:hover:bg-neutral-800 dark:hover:text-neutral-100"

@@ -6,7 +6,7 @@ import { typedPart } from "@/lib/attachments/compose";
 import type { MessageView } from "@/lib/views";
 import { useAttachments } from "@/components/stores/attachment-store";
 import { Markdown } from "../ui/Markdown";
-import { SentChips } from "./AttachmentChips";
+import { isImage, SentChips } from "./AttachmentChips";
 
 export function UserMessageBody({ message }: { message: MessageView }) {
   const attachments = useAttachments((state) => state.byMessage[message.id]);
@@ -17,15 +17,18 @@ export function UserMessageBody({ message }: { message: MessageView }) {
     <>
       {typed ? <Markdown text={typed} breaks /> : null}
       <SentChips attachments={attachments} />
-      <button
-        type="button"
-        data-testid="show-attachment-text"
-        aria-expanded={showText}
-        onClick={() => setShowText((shown) => !shown)}
-        className="mt-1 text-[11.5px] text-neutral-700 underline underline-offset-2 hover:text-neutral-900 focus-visible:outline-2 focus-visible:outline-sky-500 dark:text-neutral-300 dark:hover:text-neutral-100"
-      >
-        {showText ? "Hide the files' text" : "Show the files' text as the model received it"}
-      </button>
+      {/* Images have no text to show: the line standing for each is what a text-only reader gets. */}
+      {attachments.every(isImage) ? null : (
+        <button
+          type="button"
+          data-testid="show-attachment-text"
+          aria-expanded={showText}
+          onClick={() => setShowText((shown) => !shown)}
+          className="mt-1 text-[11.5px] text-neutral-700 underline underline-offset-2 hover:text-neutral-900 focus-visible:outline-2 focus-visible:outline-sky-500 dark:text-neutral-300 dark:hover:text-neutral-100"
+        >
+          {showText ? "Hide the files' text" : "Show the files' text as the model received it"}
+        </button>
+      )}
       {showText ? (
         <div data-testid="attachment-text" className="mt-1 max-h-96 overflow-auto rounded-md border border-neutral-200 p-2 dark:border-neutral-800">
           <Markdown text={message.content.slice(typed.length).trimStart()} breaks />

@@ -8,6 +8,7 @@ import { DeleteLastTurn } from "./DeleteLastTurn";
 import { peekFirstMessage, takeFirstMessage } from "./first-message";
 import { AttachButton, DraftChips } from "./AttachmentChips";
 import { useAttachmentDraft } from "./use-attachment-draft";
+import { usePickedFiles } from "./use-picked-files";
 
 // Commands are matched case-insensitively: "/Compact" is a command, not a message.
 const COMPACT_COMMAND = /^\/compact(?:\s+([\s\S]*))?$/i;
@@ -19,7 +20,8 @@ export const COMPOSER_ID = "composer";
 
 /**
  * The message box. In a conversation it sends turns; on the home page (`start`) its text
- * starts a new conversation instead (`start` resolves false when that failed: the text stays).
+ * and files start a new conversation instead (`start` resolves false when that failed:
+ * the text and the files stay).
  */
 export function Composer({
   maxChars,
@@ -27,7 +29,7 @@ export function Composer({
   shownConversationId,
 }: {
   maxChars: number;
-  start?: (content: string) => Promise<boolean>;
+  start?: (content: string, files: File[]) => Promise<boolean>;
   /** The conversation on screen (the store opens it just after the first render). */
   shownConversationId?: string;
 }) {
@@ -43,13 +45,20 @@ export function Composer({
   const [starting, setStarting] = useState(false);
   const textareaRef = useRef<HTMLTextAreaElement>(null);
   const conversationId = useChat((state) => (start ? null : state.conversationId));
-  // Files go with messages of an open conversation (the home page has none to upload to).
+  // Files go with messages of an open conversation; on the home page they wait in the
+  // browser until the first message has made one to upload them to.
   const attachments = useAttachmentDraft(conversationId);
+  const picked = usePickedFiles();
+  const tray = start ? picked : attachments;
+  const canAttach = Boolean(start ?? conversationId);
 
   const over = text.length - maxChars;
   // The store describes the open conversation; the home page has none.
   const blocked = start ? starting : busy || remoteTurn || deleted;
-  const sendable = (content: string) => !blocked && !attachments.uploading && content.trim().length > 0 && content.length <= maxChars;
+  // A message may be files only.
+  const hasFiles = start ? picked.files.length > 0 : attachments.ids.length > 0;
+  const sendable = (content: string, withFiles = hasFiles) =>
+    !blocked && !tray.uploading && (content.trim().length > 0 || withFiles) && content.length <= maxChars;
 
   const resize = () => {
     const element = textareaRef.current;
@@ -67,9 +76,12 @@ export function Composer({
     if (!sendable(content)) return;
     if (start) {
       setStarting(true);
-      const started = await start(content);
+      const started = await start(content, picked.raw);
       setStarting(false);
-      if (started) clear();
+      if (started) {
+        clear();
+        picked.clear();
+      }
       return;
     }
     const command = COMPACT_COMMAND.exec(content.trim());
@@ -97,7 +109,7 @@ export function Composer({
     textareaRef.current?.focus({ preventScroll: true });
     if (!conversationId) return;
     const first = takeFirstMessage(conversationId);
-    if (first && sendable(first)) void send(first, clear);
+    if (first && sendable(first.content, first.attachmentIds.length > 0)) void send(first.content, clear, first.attachmentIds);
     // Only on opening: `sendable` changes with every keystroke.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [conversationId]);
@@ -116,20 +128,20 @@ export function Composer({
         void submit();
       }}
       onDragOver={(event) => {
-        if (conversationId && event.dataTransfer.types.includes("Files")) event.preventDefault();
+        if (canAttach && event.dataTransfer.types.includes("Files")) event.preventDefault();
       }}
       onDrop={(event) => {
-        if (!conversationId || event.dataTransfer.files.length === 0) return;
+        if (!canAttach || event.dataTransfer.files.length === 0) return;
         event.preventDefault();
-        attachments.add(event.dataTransfer.files);
+        tray.add(event.dataTransfer.files);
       }}
     >
       <StatusNote testId="composer-hint" className="mb-1.5 text-[12px] text-amber-800 dark:text-amber-300">
         {hint}
       </StatusNote>
-      <DraftChips files={attachments.files} onRemove={attachments.remove} />
+      <DraftChips files={tray.files} onRemove={tray.remove} />
       <div className="flex items-end gap-2 rounded-lg border border-neutral-300 bg-white p-1.5 focus-within:border-sky-500 focus-within:ring-1 focus-within:ring-sky-500/40 dark:border-neutral-700 dark:bg-neutral-900">
-        {conversationId ? <AttachButton onFiles={attachments.add} disabled={deleted} /> : null}
+        {canAttach ? <AttachButton onFiles={tray.add} disabled={deleted || (start !== undefined && starting)} /> : null}
         <textarea
           ref={textareaRef}
           id={COMPOSER_ID}
@@ -145,9 +157,9 @@ export function Composer({
             resize();
           }}
           onPaste={(event) => {
-            if (!conversationId || event.clipboardData.files.length === 0) return;
+            if (!canAttach || event.clipboardData.files.length === 0) return;
             event.preventDefault();
-            attachments.add(event.clipboardData.files);
+            tray.add(event.clipboardData.files);
           }}
           onKeyDown={(event) => {
             if (event.key === "Enter" && !event.shiftKey && !event.nativeEvent.isComposing) {

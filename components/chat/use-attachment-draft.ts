@@ -7,13 +7,22 @@ import { useAttachments } from "@/components/stores/attachment-store";
 import type { AttachmentView } from "@/lib/db/attachments";
 
 export type DraftFile =
+  // Picked on the home page: uploaded when the message starts its conversation.
+  | { key: string; name: string; size: number; state: "picked" }
   | { key: string; name: string; size: number; state: "uploading" }
   | { key: string; name: string; size: number; state: "ready"; attachment: AttachmentView }
   | { key: string; name: string; size: number; state: "failed"; error: string };
 
 let nextKey = 0;
 
-async function upload(conversationId: string, file: File): Promise<AttachmentView> {
+/** A key for a new chip. */
+export const draftKey = () => `f${++nextKey}`;
+
+/** A pasted file without a name gets one. */
+export const named = (file: File) => (file.name ? file : new File([file], "pasted.txt", { type: file.type }));
+
+/** Uploads a file for the conversation's next message; throws with the server's reason when refused. */
+export async function upload(conversationId: string, file: File): Promise<AttachmentView> {
   const response = await fetch(`/api/conversations/${encodeURIComponent(conversationId)}/attachments?name=${encodeURIComponent(file.name)}`, {
     method: "POST",
     headers: { "content-type": "application/octet-stream" },
@@ -38,11 +47,10 @@ export function useAttachmentDraft(conversationId: string | null) {
     (picked: FileList | File[]) => {
       if (!conversationId) return;
       for (const file of Array.from(picked)) {
-        const key = `f${++nextKey}`;
-        const name = file.name || "pasted.txt";
-        const named = file.name ? file : new File([file], name, { type: file.type });
+        const key = draftKey();
+        const name = named(file).name;
         setFiles((current) => [...current, { key, conversationId, name, size: file.size, state: "uploading" }]);
-        upload(conversationId, named).then(
+        upload(conversationId, named(file)).then(
           (attachment) => setFiles((current) => current.map((entry) => (entry.key === key ? { key, conversationId, name, size: file.size, state: "ready", attachment } : entry))),
           (error: unknown) =>
             setFiles((current) =>

@@ -10,6 +10,8 @@ import { Button } from "../ui/Button";
 import { RetryRow } from "./RetryRow";
 import { StreamingReply } from "./StreamingReply";
 import { replyTools, TimelineEntry } from "./TimelineEntry";
+import { ModelChangeLine } from "./ModelChangeLine";
+import { modelChanges } from "./model-change";
 import type { ReplyTools } from "./MessageItem";
 import { pairToolResults } from "./tool-cards";
 import { TimelineToolbar } from "./TimelineToolbar";
@@ -18,7 +20,7 @@ import { useReadOnly } from "./read-only";
 
 type Row =
   | { kind: "earlier" }
-  | { kind: "item"; item: TimelineItem; tools?: ReplyTools }
+  | { kind: "item"; item: TimelineItem; tools?: ReplyTools; modelChange?: string }
   | { kind: "streaming" }
   | { kind: "retry" };
 
@@ -47,12 +49,14 @@ export function Timeline() {
   // A tool result is drawn in its call's card: it gets no row, and a request for its row
   // (a link, a search hit) goes to the reply holding that card.
   const pairing = useMemo(() => pairToolResults(items), [items]);
+  const changes = useMemo(() => modelChanges(items), [items]);
   const rows = useMemo<Row[]>(() => {
     const list: Row[] = hasEarlier ? [{ kind: "earlier" }] : [];
     for (const item of items) {
       if (item.type === "message" && pairing.folded.has(item.message.id)) continue;
       const tools = replyTools(item, pairing);
-      list.push(tools ? { kind: "item", item, tools } : { kind: "item", item });
+      const modelChange = item.type === "message" ? changes.get(item.message.id) : undefined;
+      list.push({ kind: "item", item, ...(tools ? { tools } : {}), ...(modelChange ? { modelChange } : {}) });
     }
     if (turnRunning) list.push({ kind: "streaming" });
     else if (!readOnly) {
@@ -61,7 +65,7 @@ export function Timeline() {
       if (lastError?.retryable || (unanswered && !busy && !remoteTurn)) list.push({ kind: "retry" });
     }
     return list;
-  }, [items, pairing, hasEarlier, turnRunning, lastError, busy, remoteTurn, readOnly]);
+  }, [items, pairing, changes, hasEarlier, turnRunning, lastError, busy, remoteTurn, readOnly]);
 
   // The pinned originals under top-level blocks: read again whenever those blocks change.
   const topBlocks = useMemo(() => items.flatMap((item) => (item.type === "compaction" ? [item.compaction.id] : [])).join(","), [items]);
@@ -197,7 +201,10 @@ export function Timeline() {
                 return (
                   <div key={virtualRow.key} data-index={virtualRow.index} ref={virtualizer.measureElement} className="px-4 py-1">
                     {row.kind === "item" ? (
-                      <TimelineEntry item={row.item} {...(row.tools ? { tools: row.tools } : {})} />
+                      <>
+                        {row.modelChange ? <ModelChangeLine model={row.modelChange} /> : null}
+                        <TimelineEntry item={row.item} {...(row.tools ? { tools: row.tools } : {})} />
+                      </>
                     ) : row.kind === "streaming" ? (
                       <StreamingReply />
                     ) : row.kind === "retry" ? (

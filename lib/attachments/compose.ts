@@ -4,8 +4,13 @@
 // searched and exported like any other text. The Attachment row keeps the original
 // file (for download) and where its block starts, so the chat view can show what was
 // typed with a chip per file instead of the whole file.
+//
+// An image's block is a one-line stand-in naming it ("[image: plan.png, 800×600]"):
+// the stored content stays text, so a summary request, search and export read that
+// line and never the bytes; a model that takes images gets the image itself beside the
+// text when the request is built (lib/chat/image-parts.ts).
 
-export type ComposedPart = { name: string; text: string };
+export type ComposedPart = { kind: "text"; name: string; text: string } | { kind: "image"; standIn: string };
 
 /** A fence longer than any run of backticks in the text, so the text cannot close it. */
 export function fenceFor(text: string): string {
@@ -19,7 +24,13 @@ export function blockHeader(name: string): string {
   return `Attached file: ${name.replace(/[\r\n]+/g, " ")}`;
 }
 
+/** The line that stands for an image in the message's text. */
+export function imageStandIn(name: string, width: number, height: number): string {
+  return `[image: ${name.replace(/[\r\n\]]+/g, " ")}, ${width}×${height}]`;
+}
+
 export function attachmentBlock(part: ComposedPart): string {
+  if (part.kind === "image") return part.standIn;
   const fence = fenceFor(part.text);
   return `${blockHeader(part.name)}\n${fence}\n${part.text}\n${fence}`;
 }
@@ -32,7 +43,8 @@ export function composeContent(typed: string, parts: ComposedPart[]): { content:
   let content = typed;
   const starts: number[] = [];
   for (const part of parts) {
-    content += "\n\n";
+    // A message of files only starts with the first block.
+    if (content !== "") content += "\n\n";
     starts.push(content.length);
     content += attachmentBlock(part);
   }

@@ -11,6 +11,17 @@ export function maxAttachmentBytes(): number {
 /** How many files one message may carry. */
 export const MAX_ATTACHMENTS_PER_MESSAGE = 10;
 
+/**
+ * Pixel bounds of an image, read from its header before anything else looks at it: a
+ * small file can declare a huge canvas, and a model scales anything larger down anyway.
+ */
+export const MAX_IMAGE_SIDE = 8192;
+export const MAX_IMAGE_PIXELS = 40_000_000;
+
+export function imageTooLargeMessage(name: string, width: number, height: number): string {
+  return `“${name}” is ${width}×${height} pixels: images may be at most ${MAX_IMAGE_SIDE} pixels a side and ${MAX_IMAGE_PIXELS / 1_000_000} megapixels. Scale it down and attach it again.`;
+}
+
 export function tooLargeMessage(name: string, max: number): string {
   return `“${name}” is larger than the attachment limit of ${formatBytes(max)} (STRATA_ATTACHMENT_MAX_BYTES).`;
 }

@@ -1,9 +1,18 @@
 // Attachments: upload (sniff, extract once, count), the list the chat shows as chips,
 // download of the original, removal before sending, and what a send does with them.
 import { z } from "zod";
-import { attachmentBlock, composeContent } from "../attachments/compose";
-import { sniffAttachment } from "../attachments/kinds";
-import { attachmentIdsSchema, attachmentNameSchema, maxAttachmentBytes, tooLargeMessage } from "../attachments/limits";
+import { attachmentBlock, composeContent, imageStandIn, type ComposedPart } from "../attachments/compose";
+import { sniffAttachment, type ImageMediaType } from "../attachments/kinds";
+import { imageSize } from "../attachments/image-size";
+import {
+  attachmentIdsSchema,
+  attachmentNameSchema,
+  imageTooLargeMessage,
+  MAX_IMAGE_PIXELS,
+  MAX_IMAGE_SIDE,
+  maxAttachmentBytes,
+  tooLargeMessage,
+} from "../attachments/limits";
 import { pdfText } from "../attachments/pdf";
 import { getDb } from "../db/client";
 import {
@@ -18,6 +27,10 @@ import {
 } from "../db/attachments";
 import { AppError } from "../errors";
 import { readAtMost } from "../http/bounded-body";
+import { readConversationModelSettings, readImageModelLists } from "../db/model-settings";
+import type { Db } from "../db/client";
+import { imageTokens } from "../llm/image-tokens";
+import { modelTakesImages, noImagesMessage } from "../llm/vision";
 import { countTextTokensAsync } from "../llm/token-pool";
 import { logger } from "../log/logger";
 import { type Actor, parse } from "./actor";
@@ -27,21 +40,42 @@ export type { AttachmentView } from "../db/attachments";
 
 const uploadInput = z.object({ conversationId: idSchema, name: attachmentNameSchema });
 
+/** What a file gives the model: its text, or for an image the line standing for it and what the image itself costs. */
+type Readable = { mediaType: string; text: string; tokenCount: number };
+
+/** Refuses an image for a conversation whose model does not take images (nothing is stored, the draft stays). */
+async function assertTakesImages(db: Db, userId: string, conversationId: string, fileName: string): Promise<void> {
+  const [{ model }, lists] = await Promise.all([readConversationModelSettings(db, userId, conversationId), readImageModelLists(db)]);
+  if (!modelTakesImages(model, lists)) throw new AppError("invalid_input", noImagesMessage(model, fileName));
+}
+
+/** An image's stand-in and cost, after its pixel size (read from the header) is checked. */
+function readableImage(name: string, mediaType: ImageMediaType, bytes: Uint8Array): Readable {
+  const size = imageSize(mediaType, bytes);
+  if (!size) throw new AppError("invalid_input", `“${name}” could not be read as an image (its header is damaged or cut short).`);
+  if (size.width > MAX_IMAGE_SIDE || size.height > MAX_IMAGE_SIDE || size.width * size.height > MAX_IMAGE_PIXELS) {
+    throw new AppError("invalid_input", imageTooLargeMessage(name, size.width, size.height));
+  }
+  return { mediaType, text: imageStandIn(name, size.width, size.height), tokenCount: imageTokens(size.width, size.height) };
+}
+
 /** The text a file gives the model, or why it gives none. */
-async function readableText(name: string, bytes: Uint8Array): Promise<{ mediaType: string; text: string }> {
+async function readable(db: Db, userId: string, conversationId: string, name: string, bytes: Uint8Array): Promise<Readable> {
   const sniffed = sniffAttachment(name, bytes);
+  const text = async (mediaType: string, body: string) => ({ mediaType, text: body, tokenCount: await countTextTokensAsync(attachmentBlock({ kind: "text", name, text: body })) });
   switch (sniffed.kind) {
     case "unsupported":
       throw new AppError("invalid_input", sniffed.reason);
     case "image":
-      throw new AppError("invalid_input", `“${name}” is an image: Strata does not send images to the model yet. Attach text, code, CSV, JSON or a PDF.`);
+      await assertTakesImages(db, userId, conversationId, name);
+      return readableImage(name, sniffed.mediaType, bytes);
     case "pdf": {
       const extracted = await pdfText(name, bytes);
       if (!extracted.ok) throw new AppError("invalid_input", extracted.reason);
-      return { mediaType: sniffed.mediaType, text: extracted.text };
+      return text(sniffed.mediaType, extracted.text);
     }
     case "text":
-      return { mediaType: sniffed.mediaType, text: new TextDecoder("utf-8").decode(bytes).replace(/^\uFEFF/, "") };
+      return text(sniffed.mediaType, new TextDecoder("utf-8").decode(bytes).replace(/^\uFEFF/, ""));
   }
 }
 
@@ -50,6 +84,8 @@ async function readableText(name: string, bytes: Uint8Array): Promise<{ mediaTyp
  * STRATA_ATTACHMENT_MAX_BYTES and no further (413, nothing stored, past it); an empty
  * file or one Strata cannot read is refused with a clear reason. A PDF's text is
  * extracted here, once; the token count is that of the block the message will carry.
+ * An image is bounded in pixels and refused unless the conversation's model takes
+ * images; it counts what the image costs a vision model (lib/llm/image-tokens.ts).
  */
 export async function uploadAttachment(
   actor: Actor,
@@ -61,9 +97,8 @@ export async function uploadAttachment(
   const bytes = await readAtMost(input.body, max);
   if (!bytes) throw new AppError("payload_too_large", tooLargeMessage(name, max));
   if (bytes.byteLength === 0) throw new AppError("invalid_input", `“${name}” is empty: there is nothing to attach.`);
-  const { mediaType, text } = await readableText(name, bytes);
-  const tokenCount = await countTextTokensAsync(attachmentBlock({ name, text }));
   const db = await getDb();
+  const { mediaType, text, tokenCount } = await readable(db, actor.id, conversationId, name, bytes);
   // Drafts abandoned for a day go when anyone uploads: no job needed for a table only uploads grow.
   void deleteStaleUploads(db).catch((error: unknown) => logger.warn({ err: String(error) }, "could not delete stale uploads"));
   return createAttachment(db, actor.id, conversationId, { name, mediaType, bytes, text, tokenCount });
@@ -81,23 +116,31 @@ export async function removeAttachment(actor: Actor, id: unknown): Promise<void>
   await deleteUnsentAttachment(await getDb(), actor.id, parse(idSchema, id));
 }
 
-/** A message about to be sent with attachments: its content as the model will see it, and how to tie them to it once stored. */
-export type PreparedAttachments = { content: string; attach: (messageId: string) => Promise<void> };
+/**
+ * A message about to be sent with attachments: its content as the model will see it,
+ * what its images cost beyond that text, and how to tie the files to it once stored.
+ */
+export type PreparedAttachments = { content: string; imageTokens: number; firstName: string; attach: (messageId: string) => Promise<void> };
+
+const isImage = (mediaType: string) => mediaType.startsWith("image/");
 
 /**
  * Checks the uploads (the actor's, this conversation's, not sent yet: not found
- * otherwise) and appends their text to the typed content.
+ * otherwise) and appends their text to the typed content. Images are checked against
+ * the conversation's model again: it may have changed since the upload.
  */
 export async function prepareAttachments(actor: Actor, conversationId: string, typed: string, ids: unknown): Promise<PreparedAttachments> {
   const list = parse(attachmentIdsSchema, ids);
   const db = await getDb();
   const rows = await unsentAttachments(db, actor.id, conversationId, list);
-  const { content, starts } = composeContent(
-    typed,
-    rows.map((row) => ({ name: row.name, text: row.text ?? "" })),
-  );
+  const firstImage = rows.find((row) => isImage(row.mediaType));
+  if (firstImage) await assertTakesImages(db, actor.id, conversationId, firstImage.name);
+  const parts = rows.map((row): ComposedPart => (isImage(row.mediaType) ? { kind: "image", standIn: row.text ?? `[image: ${row.name}]` } : { kind: "text", name: row.name, text: row.text ?? "" }));
+  const { content, starts } = composeContent(typed, parts);
   return {
     content,
+    firstName: rows[0]?.name ?? "",
+    imageTokens: rows.reduce((total, row) => total + (isImage(row.mediaType) ? row.tokenCount : 0), 0),
     attach: (messageId) => attachToMessage(db, actor.id, messageId, rows.map((row, index) => ({ id: row.id, contentStart: starts[index] ?? 0 }))),
   };
 }

@@ -21,13 +21,15 @@ export const seqNumber = seqOf(1);
 
 export const idSchema = z.string().uuid({ message: "Not a valid id." });
 
-export const messageContentSchema = z
-  .string({ message: "The message must be text." })
-  .refine((text) => text.trim().length > 0, { message: "The message is empty." })
-  .superRefine((text, ctx) => {
-    const max = maxMessageChars();
-    if (text.length > max) ctx.addIssue({ code: "custom", message: `The message is longer than the maximum of ${max.toLocaleString("en-US")} characters.` });
-  });
+/** A message's text within the length limit, possibly empty (a message of files only). */
+export const messageTextSchema = z.string({ message: "The message must be text." }).superRefine((text, ctx) => {
+  const max = maxMessageChars();
+  if (text.length > max) ctx.addIssue({ code: "custom", message: `The message is longer than the maximum of ${max.toLocaleString("en-US")} characters.` });
+});
+
+export const EMPTY_MESSAGE = "The message is empty.";
+
+export const messageContentSchema = messageTextSchema.refine((text) => text.trim().length > 0, { message: EMPTY_MESSAGE });
 
 export const createConversationInput = z.object({
   title: z.string().trim().min(1).max(200).optional(),

@@ -9,11 +9,14 @@ import { getDb } from "../db/client";
 import {
   readAdminModelList,
   readChatDefaults,
+  readImageModelLists,
   readConversationModelSettings,
   writeAdminModelList,
   writeChatDefaults,
   writeConversationModelSettings,
+  writeImageModelLists,
   type ChatDefaults,
+  type ImageModelLists,
 } from "../db/model-settings";
 import { adminModelListSchema, modelChoices, modelNameSchema } from "../llm/model-list";
 import { type Actor, assertAdmin, parse } from "./actor";
@@ -35,6 +38,9 @@ export const chatDefaultsInput = z.object({
 });
 
 export const adminModelListInput = z.object({ models: adminModelListSchema });
+
+/** The admin's word on which models take images (names or name prefixes, lib/llm/vision.ts). */
+export const imageModelListsInput = z.object({ imageModels: adminModelListSchema, textOnlyModels: adminModelListSchema });
 
 /** The conversation's model, instructions and temperature, and the models to offer for it. */
 export async function modelSettings(actor: Actor, conversationId: unknown) {
@@ -72,4 +78,14 @@ export async function adminModelList(actor: Actor): Promise<string[]> {
 export async function saveAdminModelList(actor: Actor, input: unknown): Promise<string[]> {
   assertAdmin(actor);
   return writeAdminModelList(await getDb(), parse(adminModelListInput, input).models);
+}
+
+export async function imageModelLists(actor: Actor): Promise<ImageModelLists> {
+  assertAdmin(actor);
+  return readImageModelLists(await getDb());
+}
+
+export async function saveImageModelLists(actor: Actor, input: unknown): Promise<ImageModelLists> {
+  assertAdmin(actor);
+  return writeImageModelLists(await getDb(), parse(imageModelListsInput, input));
 }

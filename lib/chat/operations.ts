@@ -57,7 +57,16 @@ export { pinConversation, archiveConversation, renameConversation, conversationP
 export { accountHasPassword, updateProfile, deleteAccount } from "./account-ops";
 export { listUsers, setDisabled as setUserDisabled, setRole as setUserRole, createResetLink } from "./admin-user-ops";
 export { uploadAttachment, conversationAttachments, downloadAttachment, removeAttachment, type AttachmentView } from "./attachment-ops";
-export { modelSettings, updateModelSettings, chatDefaults, saveChatDefaults, adminModelList, saveAdminModelList } from "./model-ops";
+export {
+  modelSettings,
+  updateModelSettings,
+  chatDefaults,
+  saveChatDefaults,
+  adminModelList,
+  saveAdminModelList,
+  imageModelLists,
+  saveImageModelLists,
+} from "./model-ops";
 export {
   createShareLink,
   listShareLinks,

@@ -33,8 +33,17 @@ export type TurnGate = {
   close: () => Promise<void>;
 };
 
-/** `countAgainst`: the send counter a new message counts against, in the statement that stores it. */
-export async function openTurnGate(userId: string, conversationId: string, userMessage?: MessageDraft, countAgainst?: ClaimBucket): Promise<TurnGate> {
+/**
+ * `countAgainst`: the send counter a new message counts against, in the statement that
+ * stores it; `titleFrom`: what a first message names the conversation from, when not its content.
+ */
+export async function openTurnGate(
+  userId: string,
+  conversationId: string,
+  userMessage?: MessageDraft,
+  countAgainst?: ClaimBucket,
+  titleFrom?: string,
+): Promise<TurnGate> {
   const db = await getDb();
   const leaseId = randomUUID();
   // How long a lease lasts without renewal: the longest a crashed process blocks its conversations.
@@ -44,6 +53,7 @@ export async function openTurnGate(userId: string, conversationId: string, userM
     leaseMs,
     ...(userMessage ? { userMessage } : {}),
     ...(countAgainst ? { countAgainst } : {}),
+    ...(titleFrom !== undefined ? { titleFrom } : {}),
   });
   const opened = Date.now();
   let closed = false;

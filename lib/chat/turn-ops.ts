@@ -68,8 +68,12 @@ async function openTurn(actor: Actor, request: TurnRequest, signal?: AbortSignal
     // Attached files' text is part of the message itself (lib/attachments/compose.ts).
     const attached = request.attachmentIds?.length ? await prepareAttachments(actor, conversationId, request.content, request.attachmentIds) : null;
     const content = attached?.content ?? request.content;
-    const draft: MessageDraft = { role: "user", content, tokenCount: await countMessageTokensAsync({ role: "user", content }) };
-    const gate = await span("gate", () => openTurnGate(actor.id, conversationId, draft, sendBucket(actor.id) ?? undefined));
+    // An image is counted as what it costs a vision model, beside the line that stands for it in the text.
+    const tokenCount = (await countMessageTokensAsync({ role: "user", content })) + (attached?.imageTokens ?? 0);
+    const draft: MessageDraft = { role: "user", content, tokenCount };
+    // A first message with files is named from what was typed (the first file's name when nothing was), never from a file's text.
+    const titleFrom = attached ? request.content.trim() || attached.firstName : undefined;
+    const gate = await span("gate", () => openTurnGate(actor.id, conversationId, draft, sendBucket(actor.id) ?? undefined, titleFrom));
     const stored = gate.userMessage;
     if (attached && stored) await attachStored(gate, () => attached.attach(stored.id));
     return runTurn({ ...base, gate });

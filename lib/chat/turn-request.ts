@@ -3,7 +3,7 @@
 // the browser's composer builds its requests from the type derived here. Kept free of
 // server-only imports (zod and ./inputs only) so that client code may import it.
 import { z } from "zod";
-import { idSchema, messageContentSchema, seqNumber } from "./inputs";
+import { EMPTY_MESSAGE, idSchema, messageContentSchema, messageTextSchema, seqNumber } from "./inputs";
 import { attachmentIdsSchema } from "../attachments/limits";
 
 export const TURN_KINDS = ["send", "retry", "edit", "regenerate", "continue"] as const;
@@ -22,7 +22,8 @@ export const turnRequestSchema = z.discriminatedUnion(
   "kind",
   [
     // attachmentIds: uploads (POST /api/conversations/:id/attachments) whose text the message carries.
-    z.strictObject({ kind: z.literal("send"), conversationId: idSchema, content: messageContentSchema, attachmentIds: attachmentIdsSchema.optional() }),
+    // The text may be empty when files are attached (checked below): a message of files only.
+    z.strictObject({ kind: z.literal("send"), conversationId: idSchema, content: messageTextSchema, attachmentIds: attachmentIdsSchema.optional() }),
     // `retry: true` is what requests without `kind` sent; still accepted, no longer needed.
     z.strictObject({ kind: z.literal("retry"), conversationId: idSchema, retry: z.literal(true).optional() }),
     z.strictObject({ kind: z.literal("edit"), conversationId: idSchema, editSeq: seqNumber, content: messageContentSchema }),
@@ -30,7 +31,11 @@ export const turnRequestSchema = z.discriminatedUnion(
     z.strictObject({ kind: z.literal("continue"), conversationId: idSchema, continueSeq: seqNumber }),
   ],
   { error: (issue) => (issue.code === "invalid_union" ? `Unknown kind of turn; use ${acceptedKinds}.` : undefined) },
-);
+).superRefine((request, ctx) => {
+  if (request.kind === "send" && request.content.trim() === "" && !request.attachmentIds?.length) {
+    ctx.addIssue({ code: "custom", path: ["content"], message: EMPTY_MESSAGE });
+  }
+});
 
 export type TurnRequest = z.infer<typeof turnRequestSchema>;
 

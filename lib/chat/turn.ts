@@ -32,6 +32,7 @@ import { askApprovals, runDecidedCall } from "./tools/approval";
 import { continuationSeparator } from "./join-continuation";
 import { recallForTurn } from "./recall";
 import { requestOverheadTokens } from "./tool-set";
+import { requestImages } from "./image-parts";
 import type { RecallBlock } from "../compression/recall";
 import type { MessageView } from "../views";
 
@@ -189,8 +190,10 @@ export async function* streamReply(input: ReplyInput): AsyncGenerator<TurnEvent>
 
       const transcript = applied.transcript;
       if (round === 0 && target.kind === "new") recall = await span("recall", () => recallForTurn(userId, conversationId, transcript, settings));
-      const { messages, breakdown } = spanSync("build", () => compressionManager().buildRequest(transcript, settings, recall));
+      const built = spanSync("build", () => compressionManager().buildRequest(transcript, settings, recall));
+      const { messages, breakdown } = built;
       const model = transcript.model;
+      const images = await span("images", () => requestImages(db, { userId, conversationId, model }, built));
       // Our count of the whole request as the server will count it (tool definitions
       // included when offered), so that its reported prompt_tokens over this figure is
       // the tokenizer factor the next measurement applies. The request was assembled
@@ -210,6 +213,7 @@ export async function* streamReply(input: ReplyInput): AsyncGenerator<TurnEvent>
           messages,
           ...(tools ? { tools } : {}),
           ...(temperature !== null ? { temperature } : {}),
+          ...(images ? { images } : {}),
           signal: turn.signal,
           timeoutMs: config().STRATA_MODEL_TIMEOUT_MS,
           cacheScope: conversationId,

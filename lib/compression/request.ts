@@ -262,6 +262,7 @@ export function buildRequest(
   const sum = (source: EntrySource[]) => entries.filter((e) => source.includes(e.source)).reduce((total, e) => total + e.tokens, 0);
   return {
     messages: entries.map((entry) => entry.chat),
+    seqs: entries.map((entry) => (entry.source === "message" ? (entry.seq ?? null) : null)),
     recallTokens: sum(["recall"]),
     breakdown: breakdownOf(
       { systemTokens: sum(["system", "note", "recall"]), summaryTokens: sum(["summary"]), messageTokens: sum(["message"]), toolTokens: transcript.toolTokens },

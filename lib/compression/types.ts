@@ -337,4 +337,10 @@ export type ApplyProvidedInput = {
 
 /** The assembled model request and what it costs. */
 /** `recallTokens`: what the automatic recall block costs in it (our count; 0 without one, or when it had to be dropped). */
-export type BuiltRequest = { messages: ChatMessage[]; breakdown: ContextBreakdown; recallTokens: number };
+export type BuiltRequest = {
+  messages: ChatMessage[];
+  /** Per message, the seq of the transcript message it sends (null for a summary, the system prompt, a note): what lets the caller add what only it holds, such as a message's images. */
+  seqs: (number | null)[];
+  breakdown: ContextBreakdown;
+  recallTokens: number;
+};

@@ -108,3 +108,21 @@ export async function deleteStaleUploads(db: Db, now = new Date()): Promise<numb
   const { count } = await db.attachment.deleteMany({ where: { messageId: null, createdAt: { lt: new Date(now.getTime() - UNSENT_TTL_MS) } } });
   return count;
 }
+
+export type SentImage = { id: string; seq: number; mediaType: string; bytes: Uint8Array };
+
+/**
+ * The images on the conversation's messages at `seqs`, with their bytes, in message and
+ * file order: what a request to a model that takes images carries beside those messages' text.
+ */
+export async function imagesOnMessages(db: Db, userId: string, conversationId: string, seqs: readonly number[]): Promise<SentImage[]> {
+  if (seqs.length === 0) return [];
+  const rows = await db.attachment.findMany({
+    where: { userId, conversationId, mediaType: { startsWith: "image/" }, message: { seq: { in: [...seqs] } } },
+    select: { id: true, mediaType: true, bytes: true, position: true, message: { select: { seq: true } } },
+  });
+  return rows
+    .flatMap((row) => (row.message ? [{ id: row.id, seq: row.message.seq, position: row.position, mediaType: row.mediaType, bytes: row.bytes }] : []))
+    .sort((a, b) => a.seq - b.seq || a.position - b.position)
+    .map(({ id, seq, mediaType, bytes }) => ({ id, seq, mediaType, bytes }));
+}

@@ -143,6 +143,8 @@ export const conversationExport = z.strictObject({
     title: z.string().trim().min(1).max(TITLE_LIMIT),
     model: z.string().trim().min(1).max(200),
     systemPrompt: text(100_000),
+    /** The reply temperature (null: none sent, the server's default); absent in files from before it was exported. */
+    temperature: z.number().min(0).max(2).nullable().default(null),
     createdAt: timestamp,
   }),
   settings: z.strictObject({

@@ -47,6 +47,7 @@ export async function exportConversation(db: Db, userId: string, conversationId:
       title: conversation.title,
       model: conversation.model,
       systemPrompt: conversation.systemPrompt,
+      temperature: conversation.temperature,
       createdAt: conversation.createdAt.toISOString(),
     },
     settings: {
@@ -157,7 +158,7 @@ export async function exportMarkdown(doc: ConversationExport): Promise<string> {
   const header = [
     `# ${plainLine(doc.conversation.title)}`,
     "",
-    `Model ${codeSpan(doc.conversation.model)} · started ${doc.conversation.createdAt} · exported ${doc.exportedAt} from Strata`,
+    `Model ${codeSpan(doc.conversation.model)} · started ${doc.conversation.createdAt} · exported ${doc.exportedAt} from Strata${doc.conversation.temperature === null ? "" : ` · temperature ${doc.conversation.temperature}`}`,
     ...(doc.conversation.systemPrompt ? ["", "## System prompt", "", slot(doc.conversation.systemPrompt)] : []),
     "",
     "## Conversation",

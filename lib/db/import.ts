@@ -194,6 +194,7 @@ class Importer {
       title: importedTitle(doc.conversation.title),
       model: doc.conversation.model,
       systemPrompt: doc.conversation.systemPrompt,
+      temperature: doc.conversation.temperature,
       settingsOverrides: json(Object.fromEntries(Object.entries(doc.settings.overrides).filter(([, value]) => value != null))),
       createdAt: new Date(doc.conversation.createdAt),
     });

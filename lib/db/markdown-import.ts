@@ -44,11 +44,27 @@ const trimBlankLines = (lines: string[]) => {
   return lines.slice(start, end).join("\n");
 };
 
-export type ParsedTranscript = { title: string | null; model: string | null; systemPrompt: string; messages: { role: Role; content: string; pinned: boolean }[] };
+export type ParsedTranscript = {
+  title: string | null;
+  model: string | null;
+  /** From a Strata export's head line (absent there when none was set, and in other transcripts). */
+  temperature: number | null;
+  systemPrompt: string;
+  messages: { role: Role; content: string; pinned: boolean }[];
+};
+
+// The head line's last field, as lib/db/export.ts writes it.
+const HEAD_TEMPERATURE = / · temperature (\d+(?:\.\d+)?)$/;
+
+function headTemperature(line: string): number | null {
+  const value = Number(HEAD_TEMPERATURE.exec(line)?.[1] ?? Number.NaN);
+  return Number.isFinite(value) && value >= 0 && value <= 2 ? value : null;
+}
 
 function parseStrata(lines: string[]): ParsedTranscript {
   let title: string | null = null;
   let model: string | null = null;
+  let temperature: number | null = null;
   const prompt: string[] = [];
   const messages: Draft[] = [];
   let section: "head" | "prompt" | "conversation" = "head";
@@ -57,7 +73,10 @@ function parseStrata(lines: string[]): ParsedTranscript {
   for (const line of lines) {
     if (section !== "conversation") {
       if (section === "head" && title === null && line.startsWith("# ")) title = unescapeLine(line.slice(2).trim());
-      else if (section === "head" && model === null && line.startsWith("Model ")) model = codeSpanText(line.slice(6).split(" · started ")[0] ?? "");
+      else if (section === "head" && model === null && line.startsWith("Model ")) {
+        model = codeSpanText(line.slice(6).split(" · started ")[0] ?? "");
+        temperature = headTemperature(line);
+      }
       else if (line === "## System prompt") section = "prompt";
       else if (line === "## Conversation") section = "conversation";
       else if (section === "prompt") prompt.push(line);
@@ -92,6 +111,7 @@ function parseStrata(lines: string[]): ParsedTranscript {
   return {
     title,
     model,
+    temperature,
     systemPrompt: unescapeInert(trimBlankLines(prompt)),
     messages: messages.map((m) => ({ role: m.role, pinned: m.pinned, content: unescapeInert(trimBlankLines(m.lines)) })),
   };
@@ -128,6 +148,7 @@ function parseGeneric(lines: string[]): ParsedTranscript {
   return {
     title,
     model: null,
+    temperature: null,
     systemPrompt: system ? trimBlankLines(system.lines) : "",
     messages: messages.map((m) => ({ role: m.role, pinned: false, content: trimBlankLines(m.lines) })),
   };
@@ -176,7 +197,7 @@ export function transcriptAsExport(
     format: EXPORT_FORMAT,
     version: EXPORT_VERSION,
     exportedAt: now,
-    conversation: { title: title.success ? title.data : defaults.title, model, systemPrompt: parsed.systemPrompt, createdAt: now },
+    conversation: { title: title.success ? title.data : defaults.title, model, systemPrompt: parsed.systemPrompt, temperature: parsed.temperature, createdAt: now },
     settings: { overrides: {}, effective: {} },
     messages: parsed.messages.map(importedRole).map((message, index) => ({
       seq: index + 1,

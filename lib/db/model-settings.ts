@@ -75,3 +75,17 @@ export async function writeAdminModelList(db: Db, models: string[]): Promise<str
   });
   return row.modelList;
 }
+
+export type ImageModelLists = { imageModels: string[]; textOnlyModels: string[] };
+
+const IMAGE_LISTS_SELECT = { imageModels: true, textOnlyModels: true } as const;
+
+/** The admin's lists of models that take images and that do not (lib/llm/vision.ts). */
+export async function readImageModelLists(db: Db): Promise<ImageModelLists> {
+  const row = await db.instance.findUnique({ where: { id: INSTANCE_ID }, select: IMAGE_LISTS_SELECT });
+  return { imageModels: row?.imageModels ?? [], textOnlyModels: row?.textOnlyModels ?? [] };
+}
+
+export async function writeImageModelLists(db: Db, lists: ImageModelLists): Promise<ImageModelLists> {
+  return db.instance.upsert({ where: { id: INSTANCE_ID }, create: { id: INSTANCE_ID, ...lists }, update: lists, select: IMAGE_LISTS_SELECT });
+}

@@ -58,9 +58,10 @@ export async function takeTurnLease(
   db: Db,
   userId: string,
   conversationId: string,
-  options: { leaseId: string; leaseMs: number; userMessage?: MessageDraft; countAgainst?: ClaimBucket },
+  // titleFrom: what a first message names the conversation from when that is not its content (the typed text of a message with files).
+  options: { leaseId: string; leaseMs: number; userMessage?: MessageDraft; countAgainst?: ClaimBucket; titleFrom?: string },
 ): Promise<{ userMessage: MessageView | null; title: string | null; head: ConversationHead | null; settings: ResolvedSettings | null }> {
-  const { leaseId, leaseMs, userMessage, countAgainst } = options;
+  const { leaseId, leaseMs, userMessage, countAgainst, titleFrom } = options;
   if (userMessage) {
     const set = Prisma.sql`, "turnLeaseId" = ${leaseId}, "turnLeaseUntil" = ${leaseUntil(leaseMs)}`;
     // The send is counted in the same statement (one round trip less): the row is taken
@@ -72,7 +73,7 @@ export async function takeTurnLease(
     const stored = appended?.rows[0];
     if (!appended || !stored) throw await refusal(db, userId, conversationId, countAgainst);
     // Only the first message of a conversation costs this second statement.
-    const title = await nameAfterFirstMessage(db, userId, conversationId, stored);
+    const title = await nameAfterFirstMessage(db, userId, conversationId, titleFrom === undefined ? stored : { seq: stored.seq, content: titleFrom });
     return { userMessage: toMessageView(stored), title, head: appended.head, settings: resolveLayers(appended.settingsLayers) };
   }
   const taken = await db.$executeRaw`

@@ -16,6 +16,7 @@
 
 import OpenAI from "openai";
 import type {
+  ChatCompletionContentPartImage,
   ChatCompletionCreateParamsStreaming,
   ChatCompletionFunctionTool,
   ChatCompletionMessageParam,
@@ -24,6 +25,7 @@ import type { ChatMessage, ToolCall } from "../compression/types";
 import { config } from "../config";
 import { abortedError, malformedError, timeoutError, toModelError, type AbortContext } from "./errors";
 import { DEMO_MODEL, normalizeModelName } from "./models";
+import type { ImageDetail } from "./image-tokens";
 import { span } from "../log/timing";
 import type { DemoServer } from "./demo-server";
 import { promptCacheKey, usageOf } from "./usage";
@@ -151,12 +153,29 @@ export type StreamChatOptions = {
   endpoint?: ModelEndpoint;
   /** The conversation the call is for: the prompt-cache key is derived from it. */
   cacheScope?: string;
+  /** Images sent with user messages, by the message's index in `messages` (only for a model that takes images). */
+  images?: ReadonlyMap<number, readonly WireImage[]>;
 };
 
-/** Our ChatMessage in the wire shape (drops empty tool_calls, which OpenAI rejects). */
-export function toWireMessages(messages: readonly ChatMessage[]): ChatCompletionMessageParam[] {
-  return messages.map((message): ChatCompletionMessageParam => {
+/** An image as a request carries it: inline, as a data: URL (servers need not fetch anything). */
+export type WireImage = { mediaType: string; bytes: Uint8Array; detail: ImageDetail };
+
+function imagePart(image: WireImage): ChatCompletionContentPartImage {
+  return { type: "image_url", image_url: { url: `data:${image.mediaType};base64,${Buffer.from(image.bytes).toString("base64")}`, detail: image.detail } };
+}
+
+/**
+ * Our ChatMessage in the wire shape (drops empty tool_calls, which OpenAI rejects); a
+ * user message with images becomes content parts: its text, then each image.
+ */
+export function toWireMessages(messages: readonly ChatMessage[], images?: ReadonlyMap<number, readonly WireImage[]>): ChatCompletionMessageParam[] {
+  return messages.map((message, index): ChatCompletionMessageParam => {
+    const attached = images?.get(index);
     switch (message.role) {
+      case "user":
+        return attached?.length
+          ? { role: "user", content: [...(message.content ? [{ type: "text" as const, text: message.content }] : []), ...attached.map(imagePart)] }
+          : { role: "user", content: message.content };
       case "assistant":
         return message.tool_calls && message.tool_calls.length > 0
           ? { role: "assistant", content: message.content, tool_calls: message.tool_calls }
@@ -218,7 +237,7 @@ export async function* streamChat(options: StreamChatOptions): AsyncGenerator<Ch
 
   const params: ChatCompletionCreateParamsStreaming = {
     model: options.model,
-    messages: toWireMessages(options.messages),
+    messages: toWireMessages(options.messages, options.images),
     stream: true,
     stream_options: { include_usage: true },
     ...(options.tools && options.tools.length > 0 ? { tools: [...options.tools] } : {}),

@@ -8,6 +8,7 @@ import type { ConversationExport } from "../../lib/db/export-format";
 import { newConversation, rowCounts, send, setupHarness, saveTestSettings } from "../support/harness";
 import { bearer } from "../support/accounts";
 import { rawHtml, shownText } from "../support/markdown";
+import { importMarkdownTranscript } from "../../lib/chat/markdown-import";
 
 const h = setupHarness({ resetEachTest: false });
 const MODEL = "gpt-4o-mini";
@@ -169,5 +170,29 @@ describe("export and import", () => {
       delete process.env.STRATA_MAX_IMPORT_BYTES;
     }
     expect(await rowCounts(h.db)).toEqual(before);
+  });
+
+  it("carries the temperature and the instructions through JSON and Markdown; a file from before the temperature still imports", async () => {
+    const source = await newConversation(MODEL);
+    await send(source.id, "Hello there");
+    await ops.updateModelSettings(h.user, { conversationId: source.id, temperature: 0.35, instructions: "Answer in French." });
+    const doc = await exportJson(source.id);
+    expect(doc.conversation).toMatchObject({ temperature: 0.35, systemPrompt: "Answer in French." });
+
+    const settingsOf = async (response: Response) => {
+      expect(response.status).toBe(201);
+      const { conversation } = (await response.json()) as { conversation: { id: string } };
+      return ops.modelSettings(h.user, conversation.id).then((found) => found.settings);
+    };
+    expect(await settingsOf(await importRequest(doc))).toMatchObject({ temperature: 0.35, instructions: "Answer in French." });
+    // An export made before files carried a temperature: imported with none (the server's default).
+    const { temperature: _dropped, ...older } = doc.conversation;
+    expect(await settingsOf(await importRequest({ ...doc, conversation: older }))).toMatchObject({ temperature: null, instructions: "Answer in French." });
+    expect((await importRequest({ ...doc, conversation: { ...doc.conversation, temperature: 3 } })).status).toBe(400);
+
+    const markdown = await (await exported(source.id, "markdown")).text();
+    expect(markdown).toMatch(/^Model `gpt-4o-mini` · started .* from Strata · temperature 0\.35$/m);
+    const copy = await importMarkdownTranscript(h.db, h.user.id, markdown);
+    expect((await ops.modelSettings(h.user, copy.id)).settings).toMatchObject({ model: MODEL, temperature: 0.35, instructions: "Answer in French." });
   });
 });

@@ -233,6 +233,7 @@ const ACTIONS: Record<keyof typeof actions, ActionCase> = {
   chatDefaultsAction: { scope: "user" },
   saveChatDefaultsAction: { scope: "user", args: () => [{ instructions: "", temperature: null }] },
   saveAdminModelListAction: { scope: "admin", args: () => [{ models: [] }] },
+  saveImageModelListsAction: { scope: "admin", args: () => [{ imageModels: [], textOnlyModels: [] }] },
   createShareLinkAction: { scope: "owned", args: (f) => [{ conversationId: f.conversationId, expiresInDays: 7 }], session: true },
   listShareLinksAction: { scope: "owned", args: viaId },
   revokeShareLinkAction: { scope: "owned", args: (f) => [{ conversationId: f.conversationId, linkId: f.shareLinkId }], fresh: true },

@@ -1,8 +1,9 @@
 import { notFound } from "next/navigation";
-import { adminModelList, adminSettings, listToolServers, listUsers, modelInfoIfAvailable, prices } from "@/lib/chat/operations";
+import { adminModelList, adminSettings, imageModelLists, listToolServers, listUsers, modelInfoIfAvailable, prices } from "@/lib/chat/operations";
 import { ToolServersAdmin } from "@/components/admin/ToolServersAdmin";
 import { UsersAdmin } from "@/components/admin/UsersAdmin";
 import { ModelListAdmin } from "@/components/admin/ModelListAdmin";
+import { ImageModelsAdmin } from "@/components/admin/ImageModelsAdmin";
 import { requirePageUser } from "@/lib/auth/current-user";
 import { DEFAULT_SETTINGS } from "@/lib/compression/settings";
 import { requestOverheadTokens } from "@/lib/chat/tool-set";
@@ -18,13 +19,14 @@ export default async function AdminPage() {
   const user = await requirePageUser();
   // Not the admin: the page does not exist for them.
   if (user.role !== "admin") notFound();
-  const [{ defaults, signupsOpen }, info, priceList, toolServers, users, modelList] = await Promise.all([
+  const [{ defaults, signupsOpen }, info, priceList, toolServers, users, modelList, imageLists] = await Promise.all([
     adminSettings(user),
     modelInfoIfAvailable(),
     prices(user),
     listToolServers(user),
     listUsers(user),
     adminModelList(user),
+    imageModelLists(user),
   ]);
   return (
     <div className="min-h-0 flex-1 overflow-y-auto">
@@ -36,6 +38,7 @@ export default async function AdminPage() {
         <UsersAdmin initialPage={users} selfId={user.id} />
         <SignupSwitch initialOpen={signupsOpen} closedByEnvironment={authConfig().STRATA_SIGNUPS === "closed"} />
         <ModelListAdmin initialModels={modelList} serverModels={info?.models ?? null} />
+        <ImageModelsAdmin initial={imageLists} />
         <PriceTable initialPrices={priceList} models={info?.models ?? null} />
         <ToolServersAdmin initialServers={toolServers} />
       </div>

@@ -29,6 +29,7 @@ import {
   CHAT_MODES,
   type ChatMode,
 } from "./behaviour";
+import { BadImage, imagesOf, type SeenImage } from "./images";
 
 export type { ChatMode, CiteMode, SummaryMode, TitleMode } from "./behaviour";
 
@@ -48,6 +49,8 @@ export type OutsideModelOptions = {
   seed?: number;
   summaryLatencyMs?: number;
   chatLatencyMs?: number;
+  /** Models that take image parts (a request with images to any other is a 400); absent: every model does. */
+  imageModels?: string[];
   failRate?: number;
   hang?: boolean;
 };
@@ -62,6 +65,8 @@ export type RecordedRequest = {
   cachedTokens: number;
   maxTokens?: number | undefined;
   body: unknown;
+  /** The image parts it read (their prompt tokens are in promptTokens). */
+  images: SeenImage[];
   reply?: { text: string; finishReason: string; completionTokens: number; toolCall?: { id: string; name: string; arguments: string } };
   /** 0 while unanswered (a hung request stays at 0). */
   status: number;
@@ -97,6 +102,7 @@ const optionsPatch = z
     seed: z.number().int(),
     summaryLatencyMs: z.number().min(0),
     chatLatencyMs: z.number().min(0),
+    imageModels: z.array(z.string()).nullable(),
     failRate: z.number().min(0).max(1),
     hang: z.boolean(),
   })
@@ -107,7 +113,7 @@ const completionBody = z.looseObject({
   messages: z.array(z.looseObject({ role: z.string() })).min(1),
 });
 
-type Config = Required<Omit<OutsideModelOptions, "port" | "contextWindow">> & { contextWindow?: number };
+type Config = Required<Omit<OutsideModelOptions, "port" | "contextWindow" | "imageModels">> & { contextWindow?: number; imageModels?: string[] };
 
 const DEFAULTS: Config = { summaryMode: "extractive", titles: "follow", cite: false, citeMode: "exact", chatMode: "directed", usage: "always", seed: 1, summaryLatencyMs: 0, chatLatencyMs: 0, failRate: 0, hang: false };
 
@@ -149,6 +155,7 @@ export async function startOutsideModel(options: OutsideModelPatch = {}): Promis
     const { port: _port, ...clean } = patch;
     config = { ...config, ...withoutUndefined(clean) };
     if ("contextWindow" in clean && (clean.contextWindow === undefined || clean.contextWindow === null)) delete config.contextWindow;
+    if ("imageModels" in clean && (clean.imageModels === undefined || clean.imageModels === null)) delete config.imageModels;
     if (clean.seed !== undefined) rng = generators(config.seed);
   }
 
@@ -177,8 +184,20 @@ export async function startOutsideModel(options: OutsideModelPatch = {}): Promis
     const kind = classify(body);
     // Served from the newest chat or summary request, whichever shares more: a cache keeps both prefixes.
     const cached = cachedAfter([lastOf.chat, lastOf.summary], body);
-    const entry: RecordedRequest = { kind, promptTokens: promptTokens(body), cachedTokens: cached, maxTokens: maxTokensOf(body), body, status: 0, time: Date.now() };
+    let images: SeenImage[];
+    try {
+      images = imagesOf(body.messages);
+    } catch (error) {
+      if (error instanceof BadImage) throw new HttpError(400, error.message, "invalid_request_error", "invalid_image");
+      throw error;
+    }
+    const imageTokens = images.reduce((total, image) => total + image.tokens, 0);
+    const entry: RecordedRequest = { kind, promptTokens: promptTokens(body) + imageTokens, cachedTokens: cached, maxTokens: maxTokensOf(body), body, images, status: 0, time: Date.now() };
     recorded.push(entry);
+    if (images.length > 0 && config.imageModels && !config.imageModels.includes(body.model ?? "")) {
+      entry.status = 400;
+      throw new HttpError(400, `Invalid content type. image_url is only supported by certain models (not ${body.model ?? "this one"}).`, "invalid_request_error", "image_not_supported");
+    }
     counters[kind]++;
     cache =
       kind === "chat"
