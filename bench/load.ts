@@ -10,7 +10,7 @@
 import "./lib/env";
 import { appendResults, fmt, fmtInt, median, p95, printTable, resetDatabase, runMain, verdictTable, type Verdict } from "./lib/common";
 import { ensureBuild, startNext } from "./lib/next-server";
-import { startDemoServer } from "../lib/llm/demo-server";
+import { startTestServer } from "../tests/support/test-model";
 import { getDb } from "../lib/db/client";
 import { writeUserSettings } from "../lib/db/settings";
 import { benchAuthHeaders, benchUser } from "./lib/user";
@@ -38,7 +38,8 @@ async function main() {
   const account = await benchUser();
   const auth = await benchAuthHeaders(account);
   await writeUserSettings(db, account.id, { ...DEFAULT_SETTINGS, contextWindowOverrides: { [MODEL]: WINDOW }, hardLimitReserve: 400, keepRecentCount: 6, maxSummaryTokensPerLevel: 1000 });
-  const model = await startDemoServer({ chatLatencyMs: CHAT_LATENCY_MS, summaryLatencyMs: 200, tokensPerChunk: 10 });
+  // The test model: REPLY_WORDS= (reply lengths) is its trigger, not the demo's.
+  const model = await startTestServer({ chatLatencyMs: CHAT_LATENCY_MS, summaryLatencyMs: 200, tokensPerChunk: 10 });
   const next = await startNext({
     DATABASE_URL: process.env.DATABASE_URL!,
     OPENAI_BASE_URL: model.url,

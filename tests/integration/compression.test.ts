@@ -5,10 +5,10 @@ import { compressionManager, activeTranscript, backgroundSettled, contextMeter }
 import { withConversationLease } from "../../lib/db/cluster";
 import { saveCompressionChange } from "../../lib/db/compactions";
 import { readSettings } from "../../lib/db/settings";
-import { countMessageTokens, countRequestTokens } from "../../lib/llm/tokens";
 import type { ChatMessage } from "../../lib/compression/types";
 import { TEST_DB } from "./support/database";
 import { chatRequests, newConversation, send, setupHarness, saveTestSettings } from "../support/harness";
+import type { RecordedRequest } from "../support/test-model";
 
 const h = setupHarness();
 const MODEL = "gpt-4o-mini";
@@ -54,6 +54,16 @@ async function untilBackgroundSummaryRuns(conversationId: string) {
   return state;
 }
 
+/**
+ * The model's own count of a chat request (the prompt_tokens its usage reported): the
+ * thresholds and the hard limit are about what the server counts, and judging them with
+ * the app's counter would only check that the app agrees with itself.
+ */
+function serverCount(request: RecordedRequest): number {
+  if (request.promptTokens === undefined) throw new Error("the model reported no usage for this request");
+  return request.promptTokens;
+}
+
 function sentMessages(body: unknown): ChatMessage[] {
   return (body as { messages: ChatMessage[] }).messages;
 }
@@ -74,7 +84,6 @@ describe("a long conversation", () => {
     const conversation = await newConversation(MODEL);
     const facts: Record<string, string> = {};
     const TURNS = 200;
-    let largestUserMessage = 0;
     for (let turn = 1; turn <= TURNS; turn++) {
       let content = `Turn ${turn}: REPLY_WORDS=${20 + (turn % 7) * 5} please continue the story.`;
       if (turn % 20 === 1) {
@@ -82,7 +91,6 @@ describe("a long conversation", () => {
         facts[key] = `v${turn * 7}`;
         content += `\nFACT ${key}=${facts[key]}`;
       }
-      largestUserMessage = Math.max(largestUserMessage, countMessageTokens({ role: "user", content }));
       const events = await send(conversation.id, content);
       expect(events.find((e) => e.type === "error")).toBeUndefined();
     }
@@ -97,10 +105,14 @@ describe("a long conversation", () => {
     const limit = settings.threshold * WINDOW;
     const requests = chatRequests(h.server);
     expect(requests.length).toBe(TURNS);
-    const largestAssistant = countMessageTokens({ role: "assistant", content: Array(60).fill("lorem").join(" ") }) * 2;
-    for (const request of requests) {
-      expect(countRequestTokens(sentMessages(request.body))).toBeLessThanOrEqual(limit + Math.max(largestUserMessage, largestAssistant));
-    }
+    // One message's worth, generously: no tokenizer makes more than a token of every two characters of this text.
+    const stored = await h.db.message.findMany({ where: { conversationId: conversation.id }, select: { content: true } });
+    const oneMessage = Math.ceil(Math.max(...stored.map((m) => m.content.length)) / 2) + 8;
+    // The engine sees the server's count only through the factor of the request before
+    // (calibration): the server's count of tool definitions and summaries does not scale
+    // with ours like its count of the messages does, so the estimate may be a little off.
+    const calibrationError = 0.1 * limit;
+    for (const request of requests) expect(serverCount(request)).toBeLessThanOrEqual(limit + oneMessage + calibrationError);
 
     // Nothing lost: every original message is still in the database, in order.
     const rows = await h.db.message.findMany({ where: { conversationId: conversation.id }, orderBy: { seq: "asc" } });
@@ -121,7 +133,8 @@ describe("a long conversation", () => {
     const sentText = lastRequest.map((m) => m.content).join("\n");
     const carried = Object.keys(facts).filter((key) => sentText.includes(`FACT ${key}=${facts[key]}`));
     expect(carried).toContain("k181");
-    expect(carried.length).toBeGreaterThanOrEqual(3);
+    // Two at least: the demo model counts this lorem text about a fifth higher than tiktoken, so less fits.
+    expect(carried.length).toBeGreaterThanOrEqual(2);
     await send(conversation.id, carried.map((key) => `RECALL ${key}?`).join(" "));
     const answer = await h.db.message.findFirst({
       where: { conversationId: conversation.id, role: "assistant" },
@@ -140,7 +153,7 @@ describe("a long conversation", () => {
     }
     const hardLimit = WINDOW - 300;
     for (const request of chatRequests(h.server)) {
-      expect(countRequestTokens(sentMessages(request.body))).toBeLessThanOrEqual(hardLimit);
+      expect(serverCount(request)).toBeLessThanOrEqual(hardLimit);
     }
     const compactions = await h.db.compaction.findMany({ where: { conversationId: conversation.id } });
     expect(compactions.length).toBeGreaterThan(0);
@@ -338,7 +351,7 @@ describe("manual, tool, background and rewind", () => {
       // Each adds ~120 tokens, less than the 300 between the threshold and the hard limit.
       for (let turn = 1; turn <= 14 && dueButFitting === undefined && !background.settled; turn++) {
         const events = await send(conversation.id, `Meanwhile ${turn} REPLY_WORDS=90`);
-        const sent = countRequestTokens(sentMessages(chatRequests(h.server).at(-1)!.body));
+        const sent = serverCount(chatRequests(h.server).at(-1)!);
         if (sent > threshold && !background.settled) {
           expect(sent).toBeLessThanOrEqual(hardLimit);
           // Answered from the context as it was: no compaction of its own, nothing cut.
@@ -357,7 +370,7 @@ describe("manual, tool, background and rewind", () => {
       expect(awaiting).toBeGreaterThanOrEqual(0);
       expect(awaiting).toBeLessThan(events.findIndex((e) => e.type === "assistant_start"));
       expect(events.some((e) => e.type === "message" && e.message.role === "assistant")).toBe(true);
-      expect(countRequestTokens(sentMessages(chatRequests(h.server).at(-1)!.body))).toBeLessThanOrEqual(hardLimit);
+      expect(serverCount(chatRequests(h.server).at(-1)!)).toBeLessThanOrEqual(hardLimit);
       await background.done;
       const truncations = await h.db.compaction.count({ where: { conversationId: conversation.id, kind: "truncation" } });
       expect(truncations).toBe(0);

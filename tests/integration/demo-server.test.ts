@@ -1,6 +1,8 @@
 // The demo server over real HTTP, driven by the unmodified openai client and by
 // lib/llm's own client code, through the tests' model proxy (tests/support/test-model),
-// which records the requests; its faults, latency and admin API are tested here too. No mocks.
+// which records the requests and answers its own triggers (REPLY_WORDS=, RECALL); its
+// faults, latency and admin API are tested here too. No mocks. Summary requests are
+// built with the engine's own prompt builders: the demo must recognise what the app sends.
 
 import net from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -22,7 +24,8 @@ import {
 import { createSummarizer } from "@/lib/llm/summarizer";
 import { startDemoServer } from "@/lib/llm/demo-server";
 import { startTestServer, type TestServer } from "../support/test-model";
-import { countRequestTokens, countTextTokens } from "@/lib/llm/tokens";
+import { countRequestTokens } from "@/lib/llm/tokens";
+import { buildPromptMessages, DEFAULT_SUMMARY_INSTRUCTIONS, DIGEST_INSTRUCTIONS, STRUCTURED_INSTRUCTIONS } from "@/lib/compression/prompts";
 import { builtinTools, runTool } from "@/lib/llm/tools";
 
 let server: TestServer;
@@ -61,6 +64,11 @@ async function modelError(promise: Promise<unknown>): Promise<ModelError> {
 }
 
 const summarizer = () => createSummarizer({ endpoint });
+const INSTRUCTIONS = { summary: DEFAULT_SUMMARY_INSTRUCTIONS, structured: STRUCTURED_INSTRUCTIONS, digest: DIGEST_INSTRUCTIONS } as const;
+/** A stand-alone summary request as the engine builds it: its instructions, then `body` as the material. */
+const asks = (kind: keyof typeof INSTRUCTIONS, body: string): ChatMessage[] => buildPromptMessages({ kind, instructions: INSTRUCTIONS[kind], body });
+/** Characters over tokens: a tokenizer of English gives about 3–6, whatever its vocabulary. */
+const charsPerToken = (messages: ChatMessage[], tokens: number) => messages.reduce((n, m) => n + (m.content ?? "").length, 0) / tokens;
 const summaryRequest = (messages: ChatMessage[], extra: { json?: boolean; timeoutMs?: number } = {}) => ({
   model: "strata-demo",
   messages,
@@ -71,7 +79,7 @@ const summaryRequest = (messages: ChatMessage[], extra: { json?: boolean; timeou
 });
 
 describe("chat completions over HTTP", () => {
-  it("streams chunks and reports honest usage in a last chunk with empty choices", async () => {
+  it("streams chunks and reports its own usage estimate in a last chunk with empty choices", async () => {
     const messages: ChatMessage[] = [system("You are Strata's demo."), user("Tell me about streaming, please.")];
     const stream = await openai.chat.completions.create({
       model: "gpt-4o-mini",
@@ -90,9 +98,20 @@ describe("chat completions over HTTP", () => {
     const content = chunks.map((c) => c.choices[0]?.delta.content ?? "").join("");
     expect(content.startsWith("**Demo model** — you said: “Tell me about streaming, please.”")).toBe(true);
     expect(chunks.at(-2)?.choices[0]?.finish_reason).toBe("stop");
-    expect(last.usage?.prompt_tokens).toBe(countRequestTokens(messages, "gpt-4o-mini"));
-    expect(last.usage?.completion_tokens).toBe(countTextTokens(content, "gpt-4o-mini"));
+    // The demo counts like a server with a tokenizer of its own: plausible for English text.
+    expect(charsPerToken(messages, last.usage!.prompt_tokens)).toBeGreaterThan(2);
+    expect(charsPerToken(messages, last.usage!.prompt_tokens)).toBeLessThan(6);
+    expect(content.length / last.usage!.completion_tokens).toBeGreaterThan(3);
+    expect(content.length / last.usage!.completion_tokens).toBeLessThan(5);
     expect(last.usage?.total_tokens).toBe(last.usage!.prompt_tokens + last.usage!.completion_tokens);
+  });
+
+  it("counts with its own estimate, not the app's tokenizer (the app calibrates against what servers report)", async () => {
+    // Single letters are a token each to tiktoken, and far fewer to a characters-per-token estimate.
+    const messages = [user("x ".repeat(400))];
+    const completion = await openai.chat.completions.create({ model: "gpt-4o-mini", messages });
+    const ours = countRequestTokens(messages, "gpt-4o-mini");
+    expect(Math.abs(completion.usage!.prompt_tokens - ours)).toBeGreaterThan(ours * 0.2);
   });
 
   it("omits the usage chunk without include_usage", async () => {
@@ -110,7 +129,7 @@ describe("chat completions over HTTP", () => {
     expect(completion.choices[0]?.finish_reason).toBe("stop");
     const content = completion.choices[0]?.message.content ?? "";
     expect(content).toMatch(/^\*\*Demo model\*\*/);
-    expect(completion.usage?.prompt_tokens).toBe(countRequestTokens(messages, "strata-demo"));
+    expect(completion.usage?.prompt_tokens).toBeGreaterThan(0);
 
     const events = await collect({ model: "strata-demo", messages });
     expect(textOf(events)).toBe(content);
@@ -121,13 +140,13 @@ describe("chat completions over HTTP", () => {
     const tools = builtinTools.map((tool) => tool.definition);
     const events = await collect({ model: "strata-demo", messages, tools });
     const usage = events.find((e) => e.type === "usage");
-    expect(usage).toEqual({
-      type: "usage",
-      promptTokens: countRequestTokens(messages, "strata-demo", tools),
-      completionTokens: expect.any(Number),
-      cachedTokens: 0,
-    });
-    expect(countRequestTokens(messages, "strata-demo", tools)).toBeGreaterThan(countRequestTokens(messages, "strata-demo"));
+    const without = (await collect({ model: "strata-demo", messages })).find((e) => e.type === "usage");
+    if (usage?.type !== "usage" || without?.type !== "usage") throw new Error("no usage");
+    expect(usage).toMatchObject({ completionTokens: expect.any(Number), cachedTokens: 0 });
+    // The offered tools' definitions are part of the prompt: about their JSON's length in tokens more.
+    const toolChars = JSON.stringify(tools).length;
+    expect(usage.promptTokens - without.promptTokens).toBeGreaterThan(toolChars / 6);
+    expect(usage.promptTokens - without.promptTokens).toBeLessThan(toolChars / 2);
   });
 
   it("emits text events, then usage, then done", async () => {
@@ -195,10 +214,12 @@ describe("tool calls", () => {
     expect(textOf(second)).toBe(`The tool returned: ${result.content}`);
     expect(second.at(-1)).toEqual({ type: "done", finishReason: "stop" });
     const usage = second.find((e) => e.type === "usage");
-    expect(usage && usage.type === "usage" && usage.promptTokens).toBe(countRequestTokens(followUp, "strata-demo", tools));
+    const firstUsage = first.find((e) => e.type === "usage");
+    // The call and its result are part of the prompt now.
+    expect(usage?.type === "usage" && firstUsage?.type === "usage" && usage.promptTokens > firstUsage.promptTokens).toBe(true);
   });
 
-  it("calls compress_context with every FACT when asked and offered", async () => {
+  it("through the test model, calls compress_context with every FACT when asked and offered", async () => {
     const tools = [
       {
         type: "function" as const,
@@ -215,7 +236,7 @@ describe("tool calls", () => {
   });
 });
 
-describe("demo model behaviours", () => {
+describe("test model triggers and pacing", () => {
   it("answers RECALL from a system summary, taking the last occurrence", async () => {
     const messages: ChatMessage[] = [
       system("You are helpful."),
@@ -236,14 +257,16 @@ describe("demo model behaviours", () => {
     expect(b).toBe(a);
   });
 
-  it("streams in chunks of tokensPerChunk words", async () => {
+  it("the demo server streams in chunks of tokensPerChunk words, and knows no test trigger", async () => {
     const own = await startDemoServer({ tokensPerChunk: 5 });
     try {
       const events: ChatStreamEvent[] = [];
       const ownEndpoint = createModelEndpoint({ baseURL: own.url, apiKey: "test-key", maxRetries: 0 });
       for await (const event of streamChat({ endpoint: ownEndpoint, model: "strata-demo", messages: [user("REPLY_WORDS=23")] }))
         events.push(event);
-      expect(events.filter((e) => e.type === "text")).toHaveLength(5);
+      const text = textOf(events);
+      expect(text).toMatch(/^\*\*Demo model\*\* — you said: “REPLY_WORDS=23”/);
+      expect(events.filter((e) => e.type === "text")).toHaveLength(Math.ceil(text.split(/\s+/).filter(Boolean).length / 5));
     } finally {
       await own.close();
     }
@@ -265,26 +288,25 @@ describe("summary requests", () => {
     { role: "assistant", content: "Budget noted." },
     user("And FACT hotel=Thon."),
   ];
+  // The material as the engine formats it: one labelled line per message.
+  const body = transcript.map((m, i) => `[${m.role} #${i + 1}]: ${m.content ?? ""}`).join("\n");
 
-  it("[strata:summary] keeps every FACT line", async () => {
-    const { text } = await summarizer().complete(
-      summaryRequest([system("[strata:summary]\nSummarize the conversation."), ...transcript]),
-    );
+  it("a summary keeps every FACT line", async () => {
+    const { text } = await summarizer().complete(summaryRequest(asks("summary", body)));
     const lines = text.split("\n");
     expect(lines[0]).toBe("Summary of the conversation so far.");
     expect(lines.slice(1, 4)).toEqual(["FACT city=Oslo", "FACT budget=1200 EUR", "FACT hotel=Thon."]);
-    expect(lines[4]).toMatch(/^Digest: 6 messages/);
+    expect(lines[4]).toBe('Digest: 5 messages (3 user, 2 assistant, 0 tool); last user message: "And fact hotel=Thon.".');
     expect(lines).toHaveLength(5);
+    expect(server.requests.at(-1)?.kind).toBe("summary");
   });
 
-  it("[strata:structured] returns JSON with the facts", async () => {
-    const { text } = await summarizer().complete(
-      summaryRequest([system("[strata:structured]\nReturn JSON."), ...transcript], { json: true }),
-    );
+  it("a structured summary (JSON asked for) returns JSON with the facts", async () => {
+    const { text } = await summarizer().complete(summaryRequest(asks("structured", body), { json: true }));
     const parsed = JSON.parse(text) as Record<string, string[]>;
     expect(parsed.facts).toEqual(["FACT city=Oslo", "FACT budget=1200 EUR", "FACT hotel=Thon."]);
     // Quotes lower-case "FACT " so they never count as fact lines.
-    expect(parsed.goals).toEqual(["Let's plan the trip. fact city=Oslo"]);
+    expect(parsed.goals).toEqual([body.replace(/FACT /g, "fact ").replace(/\s+/g, " ").slice(0, 80).trim()]);
     expect(parsed).toMatchObject({ decisions: [], completed: [], openItems: [] });
     const recorded = server.requests.at(-1)?.body as { response_format?: unknown; temperature?: number; max_tokens?: number };
     expect(recorded.response_format).toEqual({ type: "json_object" });
@@ -292,11 +314,11 @@ describe("summary requests", () => {
     expect(recorded.max_tokens).toBe(500);
   });
 
-  it("[strata:digest] joins the facts, or quotes the last user message", async () => {
-    const withFacts = await summarizer().complete(summaryRequest([system("[strata:digest]"), ...transcript]));
+  it("a digest (one line asked for) joins the facts, or quotes the material", async () => {
+    const withFacts = await summarizer().complete(summaryRequest(asks("digest", body)));
     expect(withFacts.text).toBe("FACT city=Oslo; FACT budget=1200 EUR; FACT hotel=Thon.");
     const long = "No facts here, just   a long\nrambling message that goes on and on well past eighty characters.";
-    const without = await summarizer().complete(summaryRequest([system("[strata:digest]"), user("first"), user(long)]));
+    const without = await summarizer().complete(summaryRequest(asks("digest", long)));
     expect(without.text).toBe(long.replace(/\s+/g, " ").slice(0, 80));
   });
 });
@@ -334,7 +356,7 @@ describe("test model: faults", () => {
     server.injectFault({ type: "hang", target: "summary" });
     const started = Date.now();
     const error = await modelError(
-      summarizer().complete(summaryRequest([system("[strata:summary]"), user("FACT a=1")], { timeoutMs: 1000 })),
+      summarizer().complete(summaryRequest(asks("summary", "FACT a=1"), { timeoutMs: 1000 })),
     );
     expect(error.kind).toBe("timeout");
     expect(error.message).toBe("The model did not answer within 1 s");
@@ -382,7 +404,7 @@ describe("test model: faults", () => {
     const events = await collect({ model: "strata-demo", messages: [user("hi")] });
     expect(textOf(events)).toBe("");
     expect(events.at(-1)).toEqual({ type: "done", finishReason: "stop" });
-    const { text } = await summarizer().complete(summaryRequest([system("[strata:summary]"), user("FACT a=1")]));
+    const { text } = await summarizer().complete(summaryRequest(asks("summary", "FACT a=1")));
     expect(text).toBe("");
   });
 
@@ -403,7 +425,7 @@ describe("test model: faults", () => {
 
   it("malformed_stream on a non-streaming summary is malformed too", async () => {
     server.injectFault({ type: "malformed_stream", target: "summary" });
-    const error = await modelError(summarizer().complete(summaryRequest([system("[strata:summary]"), user("x")])));
+    const error = await modelError(summarizer().complete(summaryRequest(asks("summary", "x"))));
     expect(error.kind).toBe("malformed");
   });
 
@@ -417,7 +439,7 @@ describe("test model: faults", () => {
 
   it("invalid_json answers a structured request with prose", async () => {
     server.injectFault({ type: "invalid_json", target: "summary" });
-    const { text } = await summarizer().complete(summaryRequest([system("[strata:structured]"), user("FACT a=1")], { json: true }));
+    const { text } = await summarizer().complete(summaryRequest(asks("structured", "FACT a=1"), { json: true }));
     expect(() => JSON.parse(text)).toThrow();
     expect(text.length).toBeGreaterThan(0);
   });
@@ -426,7 +448,7 @@ describe("test model: faults", () => {
     server.injectFault({ type: "http_500", target: "summary", times: 2 });
     // Chat requests pass untouched.
     await collect({ model: "strata-demo", messages: [user("hi")] });
-    const summary = () => summarizer().complete(summaryRequest([system("[strata:summary]"), user("x")]));
+    const summary = () => summarizer().complete(summaryRequest(asks("summary", "x")));
     expect((await modelError(summary())).status).toBe(500);
     expect(server.faults()).toEqual([{ type: "http_500", target: "summary", times: 1 }]);
     expect((await modelError(summary())).status).toBe(500);
@@ -501,7 +523,7 @@ describe("test model: recording and admin endpoints", () => {
     await collect({ model: "strata-demo", messages: [user("hi")] });
     expect(Date.now() - started).toBeLessThan(200);
     started = Date.now();
-    await summarizer().complete(summaryRequest([system("[strata:summary]"), user("x")]));
+    await summarizer().complete(summaryRequest(asks("summary", "x")));
     expect(Date.now() - started).toBeGreaterThanOrEqual(240);
   });
 });
@@ -590,7 +612,8 @@ describe("endpoint selection", () => {
     const events: ChatStreamEvent[] = [];
     for await (const event of streamChat({ endpoint: first, model: "strata-demo", messages: [user("FACT x=1 RECALL x?")] }))
       events.push(event);
-    expect(textOf(events)).toBe("x=1");
+    // The demo a user runs echoes what it was told: it has no test triggers.
+    expect(textOf(events)).toMatch(/^\*\*Demo model\*\* — you said: “fact x=1 RECALL x\?”/);
   });
 
   it("gives the demo server a user runs no test controls: /__admin answers 404", async () => {
@@ -607,8 +630,8 @@ describe("endpoint selection", () => {
     }
     // The 404 above did not queue a fault: the next reply is the model's.
     const events: ChatStreamEvent[] = [];
-    for await (const event of streamChat({ endpoint: demo, model: "strata-demo", messages: [user("RECALL y?")] })) events.push(event);
-    expect(textOf(events)).toBe("y=UNKNOWN");
+    for await (const event of streamChat({ endpoint: demo, model: "strata-demo", messages: [user("hello")] })) events.push(event);
+    expect(textOf(events)).toMatch(/^\*\*Demo model\*\*/);
   });
 
   it("the test model answers /__admin", async () => {

@@ -1,46 +1,65 @@
-// The deterministic "model" behind the test server: pure functions from a request
-// to a reply. The rules are documented in ./index.ts (top comment block); keep the
-// two in sync — tests, E2E specs and benchmarks depend on them.
+// The offline demo model: pure functions from a request to a reply. The rules are
+// documented in ./index.ts (top comment block); keep the two in sync.
 
 import type { ChatMessage } from "../../compression/types";
-import { seededRandom } from "../../random";
 
 export type SummaryKind = "summary" | "structured" | "digest";
 export type RequestKind = "chat" | "summary";
 
 /** A tool the request offers (only the name matters to the demo model). */
-export type OfferedTool = { type?: string; function?: { name?: string } };
+export type OfferedTool = { type?: string | undefined; function?: { name?: string | undefined } | undefined };
 
 export type Reply =
   | { type: "text"; content: string }
   | { type: "tool_call"; name: string; arguments: string };
 
-const TAG_RE = /\[strata:(summary|structured|digest)\]/;
+/** What the demo model is given: the messages, the tools offered, and whether JSON was asked for (response_format). */
+export type DemoRequest = { messages: readonly ChatMessage[]; tools?: readonly OfferedTool[] | undefined; json?: boolean | undefined };
 
-function firstSystemMessage(messages: readonly ChatMessage[]): string | undefined {
-  const first = messages.find((m) => m.role === "system");
-  return first ? first.content : undefined;
-}
+// A request that reuses a chat's prefix ends with a user message asking for a summary of
+// a span it counts back from itself ("Summarize the 12 messages above that end 3 messages
+// before this one …", "Merge the 2 summaries above …").
+const TRAILING_RE = /^(?:summarize|merge) the \d+ (?:messages|summaries) above that end\b/i;
+// A stand-alone summary request: a system message that asks to condense, then the material.
+const ASKS_TO_CONDENSE = /\b(?:summar|condens|compress|merge|digest)/i;
+// A digest asks for one line; a summary's title instruction ("Start your reply with one line") does not count.
+const ONE_LINE = /\binto one line\b|\bsingle line\b/i;
 
-/** The last message, when it is a user message whose first line starts with a `[strata:` tag (a request that reuses a chat's prefix). */
+/** The last message, when it is a user message whose first line asks for a summary of the messages above it. */
 function trailingInstruction(messages: readonly ChatMessage[]): string | undefined {
   const last = messages.at(-1);
-  return last?.role === "user" && last.content.trimStart().startsWith("[strata:") ? last.content : undefined;
+  if (last?.role !== "user") return undefined;
+  const firstLine = last.content.trimStart().split("\n", 1)[0] ?? "";
+  return TRAILING_RE.test(firstLine) ? last.content : undefined;
 }
 
-/** "summary" when the FIRST system message or the trailing user message carries a `[strata:` tag (fault targeting uses this too). */
-export function requestKind(messages: readonly ChatMessage[]): RequestKind {
-  if (trailingInstruction(messages) !== undefined) return "summary";
-  const system = firstSystemMessage(messages);
-  return system !== undefined && system.includes("[strata:") ? "summary" : "chat";
+/**
+ * The instruction of a stand-alone summary request: exactly a system message that asks
+ * to condense and one user message with the material, no tools offered (a chat turn
+ * offers the app's tools; a stand-alone summary has nothing to call).
+ */
+function standaloneInstruction(request: DemoRequest): string | undefined {
+  const [system, material, ...rest] = request.messages;
+  if ((request.tools?.length ?? 0) > 0 || rest.length > 0) return undefined;
+  if (system?.role !== "system" || material?.role !== "user") return undefined;
+  return ASKS_TO_CONDENSE.test(system.content) ? system.content : undefined;
 }
 
-/** The tag on the first line of the tagged message; an unknown `[strata:*]` tag behaves like summary. */
-export function summaryKind(messages: readonly ChatMessage[]): SummaryKind | undefined {
-  if (requestKind(messages) !== "summary") return undefined;
-  const firstLine = (trailingInstruction(messages) ?? firstSystemMessage(messages) ?? "").split("\n", 1)[0] ?? "";
-  const match = TAG_RE.exec(firstLine);
-  return (match?.[1] as SummaryKind | undefined) ?? "summary";
+function summaryInstruction(request: DemoRequest): string | undefined {
+  return trailingInstruction(request.messages) ?? standaloneInstruction(request);
+}
+
+/** "summary" when the request asks for a summary, read the way a model reads it (fault targeting uses this too). */
+export function requestKind(request: DemoRequest): RequestKind {
+  return summaryInstruction(request) === undefined ? "chat" : "summary";
+}
+
+/** Which summary the instruction asks for: JSON (response_format) → structured, one line → digest, else prose. */
+export function summaryKind(request: DemoRequest): SummaryKind | undefined {
+  const instruction = summaryInstruction(request);
+  if (instruction === undefined) return undefined;
+  if (request.json) return "structured";
+  return ONE_LINE.test(instruction) ? "digest" : "summary";
 }
 
 const SPAN_RE = /the (\d+) (?:messages|summaries) above that end (?:(\d+) messages? before this one|right before this one)/i;
@@ -65,13 +84,6 @@ export function summaryMaterial(messages: readonly ChatMessage[]): readonly Chat
 // it starts (the engine's transcript puts "[user #3]: " in front). Emitting the same
 // text the engine extracts lets its fact check find every line in our summaries.
 const FACT_START_RE = /FACT [^\s=]+=\S/;
-// For RECALL: key without "=" or spaces, value up to the next whitespace, trailing
-// punctuation dropped, so "FACT color=blue." and our digest's "FACT color=blue;" both
-// recall as "blue".
-const FACT_RE = /FACT ([^\s=]+)=(\S+)/g;
-const TRAILING_PUNCT_RE = /[.,;:!?)\]}"'`*]+$/;
-
-export type Fact = { key: string; value: string };
 
 /** FACT lines of `text` in order (one per text line at most). */
 export function factLinesIn(text: string): string[] {
@@ -81,17 +93,6 @@ export function factLinesIn(text: string): string[] {
     if (match) lines.push(line.slice(match.index).trim());
   }
   return lines;
-}
-
-/** Every `FACT key=value` pair in `text`, in order. */
-export function factsIn(text: string): Fact[] {
-  const facts: Fact[] = [];
-  for (const match of text.matchAll(FACT_RE)) {
-    const key = match[1] ?? "";
-    const value = (match[2] ?? "").replace(TRAILING_PUNCT_RE, "");
-    if (key && value) facts.push({ key, value });
-  }
-  return facts;
 }
 
 /** Tool-call arguments are JSON: read their strings, so an escaped "\n" still ends a line. */
@@ -110,7 +111,8 @@ function argumentText(args: string): string {
   }
 }
 
-function messageText(message: ChatMessage): string {
+/** A message as the model reads it: its content, and the strings of its tool calls' arguments. */
+export function messageText(message: ChatMessage): string {
   let text = message.content ?? "";
   if (message.role === "assistant" && message.tool_calls) {
     for (const call of message.tool_calls) text += `\n${argumentText(call.function.arguments)}`;
@@ -130,15 +132,6 @@ export function factLines(messages: readonly ChatMessage[]): string[] {
     }
   }
   return lines;
-}
-
-/** Value of the LAST `FACT key=...` anywhere in the messages. */
-export function recallFact(messages: readonly ChatMessage[], key: string): string | undefined {
-  let value: string | undefined;
-  for (const message of messages) {
-    for (const fact of factsIn(messageText(message))) if (fact.key === key) value = fact.value;
-  }
-  return value;
 }
 
 function lastUserContent(messages: readonly ChatMessage[]): string {
@@ -170,24 +163,6 @@ export function hash32(text: string): number {
     h = Math.imul(h, 0x01000193);
   }
   return h >>> 0;
-}
-
-const LOREM = (
-  "lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor incididunt ut labore et dolore " +
-  "magna aliqua enim ad minim veniam quis nostrud exercitation ullamco laboris nisi aliquip ex ea commodo " +
-  "consequat duis aute irure in reprehenderit voluptate velit esse cillum fugiat nulla pariatur excepteur sint " +
-  "occaecat cupidatat non proident sunt culpa qui officia deserunt mollit anim id est laborum"
-).split(" ");
-
-/** Caps REPLY_WORDS so a typo can't make the server build a gigabyte string. */
-export const MAX_REPLY_WORDS = 50_000;
-
-/** Exactly `n` lorem-like words separated by single spaces, seeded by `seedText`. */
-export function loremWords(n: number, seedText: string): string {
-  const next = seededRandom(hash32(seedText));
-  const words: string[] = [];
-  for (let i = 0; i < n; i++) words.push(LOREM[Math.floor(next() * LOREM.length)] ?? "lorem");
-  return words.join(" ");
 }
 
 // Transcript lines as the engine formats them for a summary prompt ("[user #12]: …").
@@ -274,67 +249,17 @@ function fileToolCall(user: string, tools: readonly OfferedTool[] | undefined): 
   return undefined;
 }
 
-const RECALL_RE = /RECALL ([^\s?]+)\?/g;
-const REPLY_WORDS_RE = /REPLY_WORDS=(\d+)/;
 const TIME_RE = /what time is it|(^|\s)\/time\b/i;
-
-/** The queries of the search_history calls made since the user's last message. */
-function searchedThisTurn(messages: readonly ChatMessage[]): Set<string> {
-  const searched = new Set<string>();
-  let at = messages.length - 1;
-  while (at >= 0 && messages[at]!.role !== "user") at--;
-  for (const message of messages.slice(at + 1)) {
-    if (message.role !== "assistant" || !message.tool_calls) continue;
-    for (const call of message.tool_calls) {
-      if (call.function.name !== "search_history") continue;
-      try {
-        const query = (JSON.parse(call.function.arguments) as { query?: unknown }).query;
-        if (typeof query === "string") searched.add(query);
-      } catch {
-        // A call the demo model did not write; nothing to learn from it.
-      }
-    }
-  }
-  return searched;
-}
-
-/**
- * RECALL answers from what the request shows; a key it cannot see is looked up with
- * search_history when offered (once per key and turn), then answered from the results.
- */
-function recallReply(messages: readonly ChatMessage[], keys: string[], tools: readonly OfferedTool[] | undefined): Reply {
-  const values = keys.map((key) => ({ key, value: recallFact(messages, key) }));
-  if (offers(tools, "search_history")) {
-    const searched = searchedThisTurn(messages);
-    const missing = values.find(({ key, value }) => value === undefined && !searched.has(key));
-    if (missing) return { type: "tool_call", name: "search_history", arguments: JSON.stringify({ query: missing.key }) };
-  }
-  return { type: "text", content: values.map(({ key, value }) => `${key}=${value ?? "UNKNOWN"}`).join("\n") };
-}
 
 /** The demo chat model. Rules are applied in this order; the first that matches wins. */
 export function chatReply(messages: readonly ChatMessage[], tools?: readonly OfferedTool[]): Reply {
   const last = messages[messages.length - 1];
+  if (last?.role === "tool") return { type: "text", content: `The tool returned: ${last.content}` };
   const user = lastUserContent(messages);
-  const keys = [...user.matchAll(RECALL_RE)].map((m) => m[1] ?? "").filter(Boolean);
-  if (last?.role === "tool") {
-    return keys.length > 0 && searchedThisTurn(messages).size > 0 ? recallReply(messages, keys, tools) : { type: "text", content: `The tool returned: ${last.content}` };
-  }
-
-  if (user.includes("COMPRESS_CONTEXT") && offers(tools, "compress_context")) {
-    const summary = ["Summary of the conversation so far.", ...factLines(messages)].join("\n");
-    return { type: "tool_call", name: "compress_context", arguments: JSON.stringify({ summary }) };
-  }
   const files = fileToolCall(user, tools);
   if (files) return files;
   if (TIME_RE.test(user) && offers(tools, "current_time")) {
     return { type: "tool_call", name: "current_time", arguments: "{}" };
-  }
-  if (keys.length > 0) return recallReply(messages, keys, tools);
-  const words = REPLY_WORDS_RE.exec(user);
-  if (words) {
-    const n = Math.min(Number(words[1]), MAX_REPLY_WORDS);
-    return { type: "text", content: loremWords(n, user) };
   }
   return { type: "text", content: echoReply(messages, user) };
 }

@@ -1,6 +1,7 @@
 // Runs the tests' model server standalone (Playwright, manual poking with curl): the
 // demo server behind the fault-injecting proxy of ./index.ts, where its admin API is
-// documented; the model's behaviour is documented in lib/llm/demo-server/index.ts.
+// documented; its test triggers are in ./behaviour.ts, the demo model's rules in
+// lib/llm/demo-server/index.ts.
 //
 //   tsx tests/support/test-model/cli.ts --port 4010 [--host 127.0.0.1] [--chat-latency 0]
 //                              [--summary-latency 0] [--tokens-per-chunk 3]

@@ -3,6 +3,11 @@
  * OpenAI-compatible `upstream`) that adds what only tests need, so the demo a user runs
  * carries none of it:
  *
+ *   TRIGGERS (./behaviour.ts): a chat request whose last user message carries REPLY_WORDS=n,
+ *   RECALL key? or COMPRESS_CONTEXT is answered here, in the demo server's format and with its
+ *   usage estimate; every other request goes upstream (the demo model's rules are documented in
+ *   lib/llm/demo-server/index.ts).
+ *
  *   FAULTS (./faults.ts): queued; each chat-completions request takes the first fault whose
  *   target ("chat" | "summary" | "any", default any) matches, using one of its `times` (default 1).
  *     http_500 / http_error{status} → OpenAI-style error body with that status (upstream not asked)
@@ -17,9 +22,9 @@
  *   a non-streamed one); summaryLatencyMs pauses once before any summary reply; streamed text is
  *   re-cut into pieces of tokensPerChunk words (default 3). Settable while running.
  *
- *   RECORDING: every /v1 request as { method, path, time (epoch ms), kind?, body, fault? } (parsed
- *   JSON body, or the raw text when it is not JSON; `kind` "chat" | "summary" — the demo server's
- *   rule: a "[strata:" tag in the first system message — and the applied fault type).
+ *   RECORDING: every /v1 request as { method, path, time (epoch ms), kind?, body, fault?, promptTokens? } (parsed
+ *   JSON body, or the raw text when it is not JSON; `kind` "chat" | "summary" — the demo model's
+ *   reading of the request — the applied fault type, and the prompt_tokens its usage reported).
  *
  *   ADMIN over HTTP, for tests in another process (Playwright):
  *     POST   /__admin/faults          body: a fault or an array of faults → { queued: Fault[] } (400 if invalid)
@@ -38,9 +43,11 @@ import { z } from "zod";
 import { startDemoServer, type DemoServer } from "../../../lib/llm/demo-server";
 import { requestKind, type RequestKind } from "../../../lib/llm/demo-server/behaviour";
 import { readBody, requestSignal, sendError, sendJson, serve, sleep } from "../../../lib/llm/demo-server/http";
-import type { ChatMessage } from "../../../lib/compression/types";
+import { readCompletionRequest, type CompletionRequest } from "../../../lib/llm/demo-server/request";
+import type { Usage } from "../../../lib/llm/demo-server/usage";
+import { triggeredReply } from "./behaviour";
 import { FaultQueue, type Fault, type FaultType, type QueuedFault } from "./faults";
-import { readStream, usageFor, withContent, writeStream, type Usage } from "./stream";
+import { localAnswer, readStream, usageFor, withContent, writeStream } from "./stream";
 
 export type { Fault, QueuedFault, FaultType } from "./faults";
 
@@ -64,6 +71,8 @@ export type RecordedRequest = {
   kind?: RequestKind;
   body: unknown;
   fault?: FaultType;
+  /** The prompt_tokens the answer's usage reported (the model's own count of the request), when it reported usage. */
+  promptTokens?: number;
 };
 
 export type Latency = { chatLatencyMs: number; summaryLatencyMs: number; tokensPerChunk: number };
@@ -116,10 +125,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     }
     const entry: RecordedRequest = { method, path, time: Date.now(), body: body === INVALID ? raw : body };
     if (path.startsWith("/v1")) requests.push(entry);
-    const messages = (body as { messages?: unknown } | undefined)?.messages;
-    if (method === "POST" && path === "/v1/chat/completions" && Array.isArray(messages) && messages.length > 0) {
-      return handleCompletion(req, res, raw, body as Record<string, unknown>, entry, requestSignal(res, closing));
-    }
+    const request = method === "POST" && path === "/v1/chat/completions" ? readCompletionRequest(body) : null;
+    if (request) return handleCompletion(req, res, raw, request, entry, requestSignal(res, closing));
     return relay(res, await forward(req, raw, closing));
   }
 
@@ -127,11 +134,11 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     req: http.IncomingMessage,
     res: http.ServerResponse,
     raw: string,
-    params: Record<string, unknown>,
+    request: CompletionRequest,
     entry: RecordedRequest,
     signal: AbortSignal,
   ): Promise<void> {
-    const kind = kindOf(params.messages as unknown[]);
+    const kind = requestKind(request);
     entry.kind = kind;
     const fault = faults.take(kind);
     if (fault) entry.fault = fault.type;
@@ -156,23 +163,30 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     if (kind === "summary") await sleep(latency.summaryLatencyMs, signal);
     if (signal.aborted) return;
 
-    const upstream = await forward(req, raw, signal);
-    if (!upstream.ok) return relay(res, upstream);
-    const text = await upstream.text();
-    const model = typeof params.model === "string" ? params.model : "strata-demo";
+    const triggered = kind === "chat" ? triggeredReply(request.messages, request.tools) : undefined;
+    let text: string;
+    if (triggered) text = localAnswer(request, triggered);
+    else {
+      const upstream = await forward(req, raw, signal);
+      if (!upstream.ok) return relay(res, upstream);
+      text = await upstream.text();
+    }
     const replaced = fault?.type === "empty" ? "" : fault?.type === "invalid_json" ? PROSE : undefined;
     // Streamed summaries arrive at once: summaryLatencyMs already covered their wait.
     const chunkDelayMs = kind === "chat" ? latency.chatLatencyMs : 0;
     const malformed = fault?.type === "malformed_stream";
 
-    if (params.stream === true) {
+    if (request.stream) {
       const answer = readStream(text);
+      const reported = answer.usageChunk?.usage?.prompt_tokens;
+      if (reported !== undefined) entry.promptTokens = reported;
       const pace = { chunkDelayMs, tokensPerChunk: latency.tokensPerChunk, malformed, signal };
-      return writeStream(res, replaced === undefined ? answer : withContent(answer, replaced, model), pace);
+      return writeStream(res, replaced === undefined ? answer : withContent(answer, replaced), pace);
     }
     await sleep(chunkDelayMs, signal);
     if (signal.aborted) return;
     const completion = JSON.parse(text) as Completion;
+    entry.promptTokens = completion.usage.prompt_tokens;
     if (malformed) {
       res.writeHead(200, { "content-type": "application/json" });
       res.end(`{"id":"${completion.id}","object":"chat.completion","choices":[{"index":0,"message":{"role":"assis`);
@@ -184,7 +198,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
         message: { role: "assistant", content: replaced, refusal: null },
         finish_reason: "stop",
       }));
-      completion.usage = usageFor(completion.usage, replaced, model);
+      completion.usage = usageFor(completion.usage, replaced);
     }
     return sendJson(res, 200, completion);
   }
@@ -293,16 +307,6 @@ function parseJson(raw: string): unknown {
   } catch {
     return INVALID;
   }
-}
-
-/** The demo server's rule, on the request as sent (content may be a string or parts). */
-function kindOf(messages: unknown[]): RequestKind {
-  const asChat = messages.map((message) => {
-    const { role, content } = (message ?? {}) as { role?: unknown; content?: unknown };
-    const text = typeof content === "string" ? content : JSON.stringify(content ?? "");
-    return (role === "system" ? { role: "system", content: text } : { role: "user", content: text }) satisfies ChatMessage;
-  });
-  return requestKind(asChat);
 }
 
 async function relay(res: http.ServerResponse, upstream: Response): Promise<void> {

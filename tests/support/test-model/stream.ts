@@ -1,13 +1,14 @@
-// How the test model re-sends an upstream answer: it reads the whole answer (the demo
-// server behind it answers at once), lets a fault replace the reply, and streams it
-// again at the pace the test set, in its own chunks. Chunk shapes follow OpenAI's
-// chat.completion.chunk, as the demo server writes them.
+// How the test model re-sends an answer: it reads the whole answer (the demo server
+// behind it answers at once, a triggered reply is rendered here the same way), lets a
+// fault replace the reply, and streams it again at the pace the test set, in its own
+// chunks. Chunk shapes follow OpenAI's chat.completion.chunk, as the demo server writes them.
 import type http from "node:http";
+import type { Reply } from "../../../lib/llm/demo-server/behaviour";
 import { sleep, splitWords, writeEvent } from "../../../lib/llm/demo-server/http";
-import { countTextTokens } from "../../../lib/llm/tokens";
+import { toolCallId, type CompletionRequest } from "../../../lib/llm/demo-server/request";
+import { estimatePromptTokens, estimateTokens, usageOfReply, type Usage } from "../../../lib/llm/demo-server/usage";
 
 type Delta = Record<string, unknown>;
-export type Usage = { prompt_tokens: number; completion_tokens: number; total_tokens: number };
 type Chunk = { id?: unknown; choices: { delta?: Delta }[]; usage?: Usage | null } & Record<string, unknown>;
 
 export type StreamedAnswer = {
@@ -48,19 +49,42 @@ export function readStream(text: string): StreamedAnswer {
   return { template, reply: { type: "text", content }, usageChunk };
 }
 
+let localCounter = 0;
+
+/**
+ * A triggered reply as the demo server would have sent it (SSE text or a JSON body), so
+ * it takes the same way through faults and pacing as an upstream answer.
+ */
+export function localAnswer(request: CompletionRequest, reply: Reply): string {
+  const usage = usageOfReply(estimatePromptTokens(request.messages, request.tools), reply);
+  const base = { id: `chatcmpl-strata-test-${++localCounter}`, created: Math.floor(Date.now() / 1000), model: request.model, system_fingerprint: "fp_strata_test" };
+  const call = reply.type === "tool_call" ? { id: toolCallId(request.messages), type: "function", function: { name: reply.name, arguments: reply.arguments } } : undefined;
+  const finishReason = reply.type === "text" ? "stop" : "tool_calls";
+  if (!request.stream) {
+    const message = call ? { role: "assistant", content: null, refusal: null, tool_calls: [call] } : { role: "assistant", content: reply.type === "text" ? reply.content : "", refusal: null };
+    return JSON.stringify({ ...base, object: "chat.completion", choices: [{ index: 0, message, logprobs: null, finish_reason: finishReason }], usage });
+  }
+  const chunk = { ...base, object: "chat.completion.chunk", ...(request.includeUsage ? { usage: null } : {}) };
+  const event = (delta: Delta, finish: string | null = null) => `data: ${JSON.stringify({ ...chunk, choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] })}\n\n`;
+  const opening = call ? event({ role: "assistant", content: null, tool_calls: [{ index: 0, ...call, function: { name: call.function.name, arguments: "" } }] }) : event({ role: "assistant", content: "", refusal: null });
+  const body = call ? event({ tool_calls: [{ index: 0, function: { arguments: call.function.arguments } }] }) : event({ content: reply.type === "text" ? reply.content : "" });
+  const usageEvent = request.includeUsage ? `data: ${JSON.stringify({ ...chunk, choices: [], usage })}\n\n` : "";
+  return `${opening}${body}${event({}, finishReason)}${usageEvent}data: [DONE]\n\n`;
+}
+
 /** Usage once the reply is `content` instead (prompt tokens stay as counted). */
-export function usageFor(usage: Usage, content: string, model: string): Usage {
-  const completion = countTextTokens(content, model);
+export function usageFor(usage: Usage, content: string): Usage {
+  const completion = estimateTokens(content);
   return { prompt_tokens: usage.prompt_tokens, completion_tokens: completion, total_tokens: usage.prompt_tokens + completion };
 }
 
 /** A streamed answer whose reply a fault replaced by `content`. */
-export function withContent(answer: StreamedAnswer, content: string, model: string): StreamedAnswer {
+export function withContent(answer: StreamedAnswer, content: string): StreamedAnswer {
   const usage = answer.usageChunk?.usage;
   return {
     template: answer.template,
     reply: { type: "text", content },
-    usageChunk: answer.usageChunk && usage ? { ...answer.usageChunk, usage: usageFor(usage, content, model) } : undefined,
+    usageChunk: answer.usageChunk && usage ? { ...answer.usageChunk, usage: usageFor(usage, content) } : undefined,
   };
 }
 

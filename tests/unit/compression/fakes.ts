@@ -77,20 +77,20 @@ export function transcriptOf(messages: TranscriptMessage[], overrides: Partial<T
   };
 }
 
-/** The test model server's reading: `FACT key=value`, value up to whitespace, trailing punctuation dropped. */
+/** The test model's reading: `FACT key=value`, value up to whitespace, trailing punctuation dropped. */
 export function factsIn(value: string): string[] {
   const lines = [...value.matchAll(/FACT ([^\s=]+)=(\S+)/g)].map((m) => `FACT ${m[1]}=${m[2]!.replace(/[.,;:!?)\]}"'`*]+$/, "")}`);
   return [...new Set(lines)];
 }
 
-/** Replies like the project's test model server: keeps FACT lines, tags decide the shape. */
+/** Replies like a model that follows the request: keeps FACT lines; JSON when asked, one line when the instructions ask for one. */
 export function serverLikeReply(request: SummaryRequest): string {
   const first = request.messages[0]?.content ?? "";
   const facts = factsIn(request.messages.map((m) => m.content ?? "").join("\n"));
-  if (first.startsWith("[strata:structured]")) {
+  if (request.json) {
     return JSON.stringify({ goals: ["finish the task"], decisions: ["use plan A"], completed: ["step 1"], openItems: ["step 2"], facts });
   }
-  if (first.startsWith("[strata:digest]")) return "user asked, assistant answered";
+  if (/\binto one line\b/i.test(first)) return "user asked, assistant answered";
   return ["Summary: the user and assistant worked on the task.", ...facts].join("\n");
 }
 
@@ -136,7 +136,8 @@ export class FakeSummarizer implements Summarizer {
     }
   }
 
-  tags(): string[] {
+  /** The first line of each request's system message: which instructions it was given. */
+  firstLines(): string[] {
     return this.calls.map((call) => (call.messages[0]?.content ?? "").split("\n")[0]!);
   }
 }

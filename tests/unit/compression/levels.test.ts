@@ -3,7 +3,7 @@ import { contextBudget, FAN_OUT, MAX_SUMMARY_BLOCKS } from "@/lib/compression/bu
 import { planMerge, type LevelPlan } from "@/lib/compression/levels";
 import { DEFAULT_SETTINGS } from "@/lib/compression/settings";
 import { extractFacts } from "@/lib/compression/facts";
-import { PROMPT_TAGS } from "@/lib/compression/prompts";
+import { DEFAULT_SUMMARY_INSTRUCTIONS } from "@/lib/compression/prompts";
 import type { CompactionRecord, Transcript } from "@/lib/compression/types";
 import { compaction, counter, msg, resetSeq, setup, text, transcriptOf } from "./fakes";
 
@@ -57,7 +57,7 @@ describe("multi-level compression", () => {
     expect(summarizer.calls).toHaveLength(all.size);
     expect(summarizer.calls.some((call) => isMerge(call.messages[1]?.content))).toBe(false);
     const foldCall = summarizer.calls.find((call) => isFold(call.messages[1]?.content))!;
-    expect((foldCall.messages[0]!.content ?? "").split("\n")[0]).toBe(PROMPT_TAGS.summary);
+    expect((foldCall.messages[0]!.content ?? "").split("\n")[0]).toBe(DEFAULT_SUMMARY_INSTRUCTIONS.split("\n")[0]);
     for (const child of children) expect(foldCall.messages[1]!.content).toContain(`[Summary of messages ${child.fromSeq}–${child.toSeq} (level 1)]`);
     // Nothing active overlaps.
     const sorted = transcript.compactions;

@@ -1,5 +1,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { PROMPT_TAGS } from "@/lib/compression/prompts";
+import { DEFAULT_SUMMARY_INSTRUCTIONS, DIGEST_INSTRUCTIONS, STRUCTURED_INSTRUCTIONS } from "@/lib/compression/prompts";
+
+const firstLine = (text: string) => text.split("\n")[0];
 import { parseSections } from "@/lib/compression/strategies";
 import { splitIntoTurns } from "@/lib/compression/strategies/turn-digest";
 import { chat, factsIn, msg, resetSeq, setup, text, transcriptOf , summaryRecord } from "./fakes";
@@ -16,12 +18,14 @@ function withFacts() {
 }
 
 describe("ai_summary", () => {
-  it("tags the request, uses the summary settings and keeps FACT lines in the compaction", async () => {
+  it("opens with the summary instructions (no tag), uses the summary settings and keeps FACT lines in the compaction", async () => {
     const { manager, summarizer } = setup({ ...countMode, summaryModel: "mini-model", summaryTemperature: 0.3, summaryMaxTokens: 321, summaryTimeoutMs: 30_000 }, 1_000_000);
     const change = await manager.process(withFacts());
     const call = summarizer.calls[0]!;
     expect(call.messages[0]!.role).toBe("system");
-    expect((call.messages[0]!.content ?? "").split("\n")[0]).toBe(PROMPT_TAGS.summary);
+    expect(firstLine(call.messages[0]!.content ?? "")).toBe(firstLine(DEFAULT_SUMMARY_INSTRUCTIONS));
+    // Real prompts carry no marker for a test server to find.
+    expect(call.messages.map((m) => m.content ?? "").join("\n")).not.toMatch(/\[strata:/);
     expect(call).toMatchObject({ model: "mini-model", temperature: 0.3, maxTokens: 321, timeoutMs: 30_000 });
     expect(call.signal).toBeInstanceOf(AbortSignal);
     const prompt = call.messages[0]!.content ?? "";
@@ -73,7 +77,7 @@ describe("ai_summary", () => {
     const { manager, summarizer } = setup({ customPrompt: "Summarize like a pirate." }, 1_000_000);
     const change = await manager.compactNow(withFacts(), { instructions: "Focus on the database." });
     const system = summarizer.calls[0]!.messages[0]!.content ?? "";
-    expect(system.startsWith(`${PROMPT_TAGS.summary}\n`)).toBe(true);
+    expect(system.startsWith("Summarize like a pirate.\n")).toBe(true);
     expect(system).toContain("Summarize like a pirate.");
     expect(system).not.toContain("Important decisions");
     expect(system.indexOf("Focus on the database.")).toBeGreaterThan(system.indexOf("pirate"));
@@ -105,11 +109,11 @@ describe("simple_extract", () => {
 });
 
 describe("structured", () => {
-  it("asks for JSON with the structured tag, validates it and renders sections", async () => {
+  it("asks for JSON with the structured instructions, validates it and renders sections", async () => {
     const { manager, summarizer } = setup({ ...countMode, strategy: "structured" }, 1_000_000);
     const change = await manager.process(withFacts());
     const call = summarizer.calls[0]!;
-    expect((call.messages[0]!.content ?? "").split("\n")[0]).toBe(PROMPT_TAGS.structured);
+    expect(firstLine(call.messages[0]!.content ?? "")).toBe(firstLine(STRUCTURED_INSTRUCTIONS));
     expect(call.json).toBe(true);
     const record = change.created[0]!;
     expect(summaryRecord(record).sections).toEqual({
@@ -139,7 +143,7 @@ describe("turn_digest", () => {
     summarizer.delayMs = 15;
     const change = await manager.process(withFacts());
     expect(summarizer.calls).toHaveLength(4); // 8 messages = 4 user turns
-    expect(summarizer.tags().every((tag) => tag === PROMPT_TAGS.digest)).toBe(true);
+    expect(summarizer.firstLines().every((line) => line === firstLine(DIGEST_INSTRUCTIONS))).toBe(true);
     expect(summarizer.maxInFlight).toBe(2);
     const lines = change.created[0]!.summary.split("\n");
     expect(lines.slice(0, 4)).toEqual([

@@ -76,7 +76,7 @@ describe("a summary request with the summary model equal to the chat model", () 
     const compact = tight.summarizer.requests[0]!;
     expect(compact.tools).toBeUndefined();
     expect(compact.messages).toHaveLength(2);
-    expect(outside.textOf(compact.messages[0]!.content)).toMatch(/^\[strata:summary\]/);
+    expect(outside.textOf(compact.messages[0]!.content)).toMatch(/^You compress the earlier part of a long conversation/);
     expect(outside.classify(compact)).toBe("summary");
   });
 

@@ -1,44 +1,59 @@
 import { describe, expect, it } from "vitest";
-import {
-  summaryText,
-  chatReply,
-  factLines,
-  loremWords,
-  recallFact,
-  requestKind,
-  summaryKind,
-  summaryMaterial,
-  summaryReply,
-} from "@/lib/llm/demo-server/behaviour";
+import { summaryText, chatReply, factLines, requestKind, summaryKind, summaryMaterial, summaryReply, type DemoRequest } from "@/lib/llm/demo-server/behaviour";
 import { splitWords } from "@/lib/llm/demo-server";
+import { buildPromptMessages, buildSharedMessages, DEFAULT_SUMMARY_INSTRUCTIONS, DIGEST_INSTRUCTIONS, MERGE_INSTRUCTIONS, STRUCTURED_INSTRUCTIONS } from "@/lib/compression/prompts";
+import { sharedMergeLine, sharedRangeLine } from "@/lib/compression/framing";
+import { TOOL_DEFINITIONS } from "@/lib/chat/tool-set";
 import type { ChatMessage } from "@/lib/compression/types";
 
 const sys = (content: string): ChatMessage => ({ role: "system", content });
 const user = (content: string): ChatMessage => ({ role: "user", content });
+const chat = (messages: ChatMessage[]): DemoRequest => ({ messages, tools: TOOL_DEFINITIONS });
 
-describe("classification", () => {
-  it("uses the first system message's tag", () => {
-    expect(requestKind([user("hi")])).toBe("chat");
-    expect(requestKind([sys("[strata:digest]\nDigest this"), user("x")])).toBe("summary");
-    expect(summaryKind([sys("[strata:structured] Summarize as JSON"), user("x")])).toBe("structured");
-    expect(summaryKind([sys("[strata:custom]\n"), user("x")])).toBe("summary");
-    // A tag in a later system message doesn't make it a summary request.
-    expect(requestKind([sys("You are helpful"), sys("[strata:summary]"), user("x")])).toBe("chat");
-    expect(summaryKind([user("x")])).toBeUndefined();
+// The requests the engine really sends, built by its own prompt builders: the demo must read them as a model would.
+const compact = (kind: "summary" | "structured" | "digest", instructions: string, body = "Conversation to summarize (messages 1–2):\n[user #1]: FACT a=1") =>
+  buildPromptMessages({ kind, instructions, body });
+const anchor = { role: "user", text: "x" };
+
+describe("classification of the engine's stand-alone requests", () => {
+  it("reads the instructions: a summary, JSON for structured, one line for a digest", () => {
+    expect(summaryKind({ messages: compact("summary", DEFAULT_SUMMARY_INSTRUCTIONS) })).toBe("summary");
+    expect(summaryKind({ messages: compact("summary", MERGE_INSTRUCTIONS) })).toBe("summary");
+    expect(summaryKind({ messages: compact("structured", STRUCTURED_INSTRUCTIONS), json: true })).toBe("structured");
+    expect(summaryKind({ messages: compact("digest", DIGEST_INSTRUCTIONS) })).toBe("digest");
+    // A custom prompt replaces the instructions; the title and cite requests still say what is wanted.
+    expect(summaryKind({ messages: compact("summary", "Write like a pirate.") })).toBe("summary");
+  });
+
+  it("takes a chat for a chat: tools offered, a longer conversation, or no instruction to condense", () => {
+    expect(requestKind({ messages: [user("hi")] })).toBe("chat");
+    expect(requestKind({ messages: [sys("You are helpful."), user("Please summarize this article: …")] })).toBe("chat");
+    expect(requestKind(chat([sys("You summarize articles."), user("Here is one")]))).toBe("chat");
+    expect(requestKind({ messages: [sys("You summarize articles."), user("one"), { role: "assistant", content: "ok" }, user("two")] })).toBe("chat");
+    expect(summaryKind({ messages: [user("x")] })).toBeUndefined();
   });
 });
 
 describe("a summary request that reuses the chat request's prefix", () => {
-  it("is recognised by the tag that opens its last user message, and is about the span that message counts back", () => {
-    const chatPart = [sys("You are helpful"), user("FACT a=1"), user("FACT b=2"), user("FACT c=3")];
-    const request = [...chatPart, user("[strata:structured]\nSummarize the 2 messages above that end 1 message before this one.")];
-    expect(requestKind(request)).toBe("summary");
-    expect(summaryKind(request)).toBe("structured");
-    expect(summaryMaterial(request)).toEqual([user("FACT a=1"), user("FACT b=2")]);
-    expect(factLines(summaryMaterial(request))).toEqual(["FACT a=1", "FACT b=2"]);
-    expect(summaryMaterial([...chatPart, user("[strata:summary]\nMerge the 1 summaries above that end right before this one.")])).toEqual([user("FACT c=3")]);
-    // A user typing about summaries is still chatting; a request without a trailing tag is read whole.
-    expect(requestKind([...chatPart, user("Summarize the 2 messages above")])).toBe("chat");
+  const chatPart = [sys("You are helpful"), user("FACT a=1"), user("FACT b=2"), user("FACT c=3")];
+  const rangeLine = sharedRangeLine({ count: 2, after: 1, first: anchor, last: anchor, fromSeq: 1, toSeq: 2, folded: [] });
+  const mergeLine = sharedMergeLine({ count: 1, after: 0, first: anchor, last: anchor, children: [{ fromSeq: 1, toSeq: 3, level: 1 }] });
+
+  it("is recognised by the instruction that closes it, and is about the span that instruction counts back", () => {
+    const summary = buildSharedMessages(chatPart, rangeLine, { kind: "summary", instructions: DEFAULT_SUMMARY_INSTRUCTIONS });
+    expect(summaryKind(chat(summary))).toBe("summary");
+    const structured = buildSharedMessages(chatPart, rangeLine, { kind: "structured", instructions: STRUCTURED_INSTRUCTIONS });
+    expect(summaryKind({ ...chat(structured), json: true })).toBe("structured");
+    expect(summaryMaterial(structured)).toEqual([user("FACT a=1"), user("FACT b=2")]);
+    expect(factLines(summaryMaterial(structured))).toEqual(["FACT a=1", "FACT b=2"]);
+    const merge = buildSharedMessages(chatPart, mergeLine, { kind: "summary", instructions: MERGE_INSTRUCTIONS });
+    expect(summaryKind(chat(merge))).toBe("summary");
+    expect(summaryMaterial(merge)).toEqual([user("FACT c=3")]);
+  });
+
+  it("leaves a user who talks about summaries chatting, and reads a request without that instruction whole", () => {
+    expect(requestKind(chat([...chatPart, user("Summarize the 2 messages above")]))).toBe("chat");
+    expect(requestKind(chat([...chatPart, user(`Thanks. ${rangeLine}`)]))).toBe("chat");
     expect(summaryMaterial(chatPart)).toBe(chatPart);
   });
 });
@@ -66,20 +81,13 @@ describe("facts", () => {
       ],
     };
     expect(factLines([call])).toEqual(["FACT a=1", "FACT b=2"]);
-    expect(recallFact([call], "a")).toBe("1");
-  });
-
-  it("recalls the last occurrence, without trailing punctuation", () => {
-    expect(recallFact([sys("FACT k=1"), user("FACT k=2")], "k")).toBe("2");
-    expect(recallFact([user("FACT k=blue. then FACT j=x; FACT k=red;")], "k")).toBe("red");
-    expect(recallFact([user("nothing")], "k")).toBeUndefined();
   });
 
   it("never quotes a (truncated) fact in a summary or an echo", () => {
     const long = `${"x".repeat(50)} FACT color=blueberry-pie-with-cream`;
-    const text = summaryReply("summary", [sys("[strata:summary]"), user(long)]);
+    const text = summaryReply("summary", [sys("Summarize."), user(long)]);
     expect(factLines([user(text)])).toEqual(["FACT color=blueberry-pie-with-cream"]);
-    const structured = JSON.parse(summaryReply("structured", [sys("[strata:structured]"), user(long)])) as {
+    const structured = JSON.parse(summaryReply("structured", [sys("Summarize as JSON."), user(long)])) as {
       goals: string[];
       facts: string[];
     };
@@ -90,22 +98,26 @@ describe("facts", () => {
   });
 
   it("survives summaries of summaries", () => {
-    const level1 = summaryReply("summary", [sys("[strata:summary]"), user("FACT a=1"), user("FACT b=2")]);
-    const digest = summaryReply("digest", [sys("[strata:digest]"), user("FACT c=3\nFACT d=4")]);
+    const level1 = summaryReply("summary", [sys("Summarize."), user("FACT a=1"), user("FACT b=2")]);
+    const digest = summaryReply("digest", [sys("Condense into one line."), user("FACT c=3\nFACT d=4")]);
     expect(digest).toBe("FACT c=3; FACT d=4");
-    const level2 = summaryReply("summary", [sys("[strata:summary]"), user(level1), user(digest)]);
+    const level2 = summaryReply("summary", [sys("Summarize."), user(level1), user(digest)]);
     expect(factLines([user(level2)])).toEqual(["FACT a=1", "FACT b=2", "FACT c=3; FACT d=4"]);
-    const messages = [sys(level2), user("RECALL a? RECALL c? RECALL d?")];
-    expect(chatReply(messages)).toEqual({ type: "text", content: "a=1\nc=3\nd=4" });
   });
 });
 
 describe("demo chat replies", () => {
-  it("produces exactly n words, deterministically", () => {
-    expect(loremWords(0, "x")).toBe("");
-    expect(loremWords(7, "seed").split(" ")).toHaveLength(7);
-    expect(loremWords(50, "seed")).toBe(loremWords(50, "seed"));
-    expect(loremWords(50, "seed")).not.toBe(loremWords(50, "other seed"));
+  it("has no test triggers: REPLY_WORDS, RECALL and COMPRESS_CONTEXT are just words to echo", () => {
+    const compress = [{ type: "function", function: { name: "compress_context" } }, { type: "function", function: { name: "search_history" } }];
+    for (const text of ["REPLY_WORDS=30", "RECALL a?", "COMPRESS_CONTEXT now"]) {
+      const reply = chatReply([user("FACT a=1"), user(text)], compress);
+      expect(reply.type === "text" && reply.content).toMatch(/^\*\*Demo model\*\* — you said/);
+    }
+  });
+
+  it("echoes a tool's result", () => {
+    const call = { role: "assistant" as const, content: null, tool_calls: [{ id: "x", type: "function" as const, function: { name: "current_time", arguments: "{}" } }] };
+    expect(chatReply([user("RECALL b? what time is it"), call, { role: "tool", tool_call_id: "x", content: "12:00" }])).toEqual({ type: "text", content: "The tool returned: 12:00" });
   });
 
   it("keeps the echo under 120 words even for long input", () => {
@@ -147,34 +159,7 @@ describe("splitWords", () => {
 describe("summary digest", () => {
   it("describes the transcript inside a summary prompt, not the prompt itself", () => {
     const prompt = "Conversation to summarize (messages 1–4):\n---\n[user #1]: plan the trip\n[assistant #2]: sure\n[assistant #2] tool_call x({})\n[tool result #3 x]: ok\n[user #4]: book it\n---";
-    const text = summaryText([sys("[strata:summary]\nSummarize."), user(prompt)]);
+    const text = summaryText([sys("Summarize."), user(prompt)]);
     expect(text.split("\n").at(-1)).toBe('Digest: 4 messages (2 user, 1 assistant, 1 tool); last user message: "book it".');
-  });
-});
-
-describe("demo recall through the history tools", () => {
-  const search = [{ type: "function", function: { name: "search_history" } }];
-  const call = (id: string, query: string) => ({
-    role: "assistant" as const,
-    content: null,
-    tool_calls: [{ id, type: "function" as const, function: { name: "search_history", arguments: JSON.stringify({ query }) } }],
-  });
-  const result = (id: string, content: string) => ({ role: "tool" as const, tool_call_id: id, content });
-
-  it("looks up a key it cannot see, one search per key, then answers from the results", () => {
-    const asked = [sys("[Summary of messages 1–20 (level 1)]\nFACT a=1"), user("RECALL a? RECALL b? RECALL c?")];
-    expect(chatReply(asked, search)).toEqual({ type: "tool_call", name: "search_history", arguments: '{"query":"b"}' });
-    const afterB = [...asked, call("t1", "b"), result("t1", 'Matches for "b":\n#4 (user): we chose FACT b=22 then')];
-    expect(chatReply(afterB, search)).toEqual({ type: "tool_call", name: "search_history", arguments: '{"query":"c"}' });
-    const afterC = [...afterB, call("t2", "c"), result("t2", 'No message or summary of this conversation matches "c".')];
-    expect(chatReply(afterC, search)).toEqual({ type: "text", content: "a=1\nb=22\nc=UNKNOWN" });
-  });
-
-  it("answers at once without the tool, and keeps the plain tool-result echo for other tools", () => {
-    expect(chatReply([user("RECALL b?")])).toEqual({ type: "text", content: "b=UNKNOWN" });
-    expect(chatReply([user("what time is it"), { role: "assistant", content: null, tool_calls: [{ id: "x", type: "function", function: { name: "current_time", arguments: "{}" } }] }, result("x", "12:00")], search)).toEqual({
-      type: "text",
-      content: "The tool returned: 12:00",
-    });
   });
 });
