@@ -5,7 +5,7 @@ import { listAttempts } from "../db/compactions";
 import { listUndone } from "../db/undo";
 import { readSettings } from "../db/settings";
 import { attemptRecordToView } from "../db/mappers";
-import { activeTranscript, compressionManager, contextMeter, pendingBackgroundWork, withTranscript, type AppliedChange } from "./compressor";
+import { activeTranscript, compressionManager, contextMeter, pendingBackgroundWork, compactUnderLock, type AppliedChange } from "./compressor";
 import { applyProposalInput, compactInput, idSchema } from "./inputs";
 import { countMessageSend } from "./send-limit";
 import type { ActivityView, AttemptView, CompactionView } from "../views";
@@ -57,7 +57,7 @@ export async function compactNow(actor: Actor, input: unknown): Promise<CompactR
     };
   }
   return compactResult(
-    await withTranscript(actor.id, conversationId, settings, (transcript) => compressionManager().compactNow(transcript, settings, options)),
+    await compactUnderLock(actor.id, conversationId, settings, (transcript) => compressionManager().compactNow(transcript, settings, options)),
   );
 }
 
@@ -66,7 +66,7 @@ export async function applyProposal(actor: Actor, input: unknown): Promise<Compa
   const { conversationId, summary, fromSeq, toSeq, instructions } = parse(applyProposalInput, input);
   const { settings } = await readSettings(await getDb(), actor.id, conversationId);
   return compactResult(
-    await withTranscript(actor.id, conversationId, settings, (transcript) =>
+    await compactUnderLock(actor.id, conversationId, settings, (transcript) =>
       compressionManager().applyProvided(
         transcript,
         { summary, trigger: "manual", fromSeq, toSeq, ...(instructions ? { instructions } : {}) },

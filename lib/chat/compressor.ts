@@ -7,11 +7,11 @@ import { unapplied } from "../compression/records";
 import { DEFAULT_SETTINGS, type CompressionSettings } from "../compression/settings";
 import type { AttemptRecord, CompressionChange, ProcessOptions, Transcript } from "../compression/types";
 import { getDb } from "../db/client";
-import { tryConversationLease, withConversationLease } from "../db/cluster";
 import { enqueueCompaction, pendingCompactionJobs, queueRunning } from "../queue";
 import { getCompactionView, recordAttempts, saveCompressionChange } from "../db/compactions";
 import { readSettings } from "../db/settings";
-import { loadTranscript, type ConversationHead } from "../db/transcript";
+import { loadTranscript } from "../db/transcript";
+import type { ConversationHead } from "../db/context-cache";
 import { createSummarizer } from "../llm/summarizer";
 import { CountCache } from "../llm/count-cache";
 import { countMessageTokensAsync } from "../llm/token-pool";
@@ -20,15 +20,11 @@ import { modelCatalog } from "../llm/models";
 import { logger } from "../log/logger";
 import { recordCallUsage, recordCompression, timeSummary } from "../server/metrics";
 import type { ChatTool } from "../llm/client";
-import { KeyedLock } from "./keyed-lock";
+import { backgroundRun, startBackgroundRun, withCompactionLock, withCompactionLockIfFree } from "./concurrency";
 import { offeredOutsideTurn } from "./tool-set";
 import type { BackgroundWorkView, CompactionView, ContextMeterView } from "../views";
 
-type BackgroundJob = { done: Promise<void>; controller: AbortController; startedAt: Date };
-
-const globalForCompressor = globalThis as unknown as {
-  strataCompressor?: { manager: AutoCompressionManager; lock: KeyedLock; background: Map<string, BackgroundJob> };
-};
+const globalForCompressor = globalThis as unknown as { strataCompressor?: { manager: AutoCompressionManager } };
 
 /** Exported so tests can see what is logged, and when. */
 export const compressionLogger = logger.child({ module: "compression" });
@@ -50,7 +46,7 @@ function services() {
       models: modelCatalog,
       logger: compressionLogger,
     });
-    globalForCompressor.strataCompressor = { manager, lock: new KeyedLock(), background: new Map() };
+    globalForCompressor.strataCompressor = { manager };
   }
   return globalForCompressor.strataCompressor;
 }
@@ -125,64 +121,35 @@ async function persist(
   }
 }
 
-/**
- * Runs `work` on the freshly loaded transcript while holding the conversation's lock,
- * then saves. The lock is this process's (KeyedLock) and, on PostgreSQL, the
- * conversation's lease across instances (lib/db/cluster.ts): the transcript is loaded
- * after both are held, so a compaction another instance just saved is seen, and its
- * summary is never paid for twice.
- */
-export function withTranscript(
-  userId: string,
-  conversationId: string,
-  settings: CompressionSettings,
-  work: (transcript: Transcript) => Promise<CompressionChange> | CompressionChange,
-): Promise<AppliedChange> {
-  return services().lock.run(conversationId, () => withConversationLease(conversationId, loadedThen(userId, conversationId, settings, work)));
-}
+type Work = (transcript: Transcript) => Promise<CompressionChange> | CompressionChange;
 
-/** Loads the active transcript (once the caller holds the locks), runs `work` on it and saves its change. */
-function loadedThen(
-  userId: string,
-  conversationId: string,
-  settings: CompressionSettings | undefined,
-  work: (transcript: Transcript) => Promise<CompressionChange> | CompressionChange,
-): () => Promise<AppliedChange> {
+/**
+ * Loads the active transcript, runs `work` on it and saves its change; called holding
+ * the compaction lock (./concurrency), so the transcript is loaded after it is held: a
+ * compaction another instance just saved is seen, and its summary never paid for twice.
+ */
+function loadWorkSave(userId: string, conversationId: string, settings: CompressionSettings, work: Work): () => Promise<AppliedChange> {
   return async () => {
     const { transcript, historyVersion } = await loadActive(userId, conversationId, settings);
     return persist(userId, conversationId, transcript, await work(transcript), historyVersion);
   };
 }
 
-/** withTranscript when nobody, in this process or another, holds the conversation's locks; undefined otherwise. */
-async function withTranscriptIfFree(
-  userId: string,
-  conversationId: string,
-  settings: CompressionSettings,
-  work: (transcript: Transcript) => Promise<CompressionChange> | CompressionChange,
-): Promise<AppliedChange | undefined> {
-  const attempt = services().lock.tryRun(conversationId, () => tryConversationLease(conversationId, loadedThen(userId, conversationId, settings, work)));
-  const result = await attempt;
-  return result?.taken ? result.value : undefined;
-}
-
 /**
- * Runs `work` holding the conversation's compression lock, after stopping a
- * background compaction of it (rewind and edit: a summary of messages about to be
- * hidden must not be paid for, and could not be saved anyway).
+ * Runs `work` on the freshly loaded transcript holding the conversation's compaction
+ * lock (waiting for it), then saves its change: a manual compaction, a provided summary.
  */
-export async function withConversationLock<T>(conversationId: string, work: () => Promise<T>): Promise<T> {
-  services().background.get(conversationId)?.controller.abort();
-  return services().lock.run(conversationId, work);
+export function compactUnderLock(userId: string, conversationId: string, settings: CompressionSettings, work: Work): Promise<AppliedChange> {
+  return withCompactionLock(conversationId, loadWorkSave(userId, conversationId, settings, work));
 }
 
 /**
  * The automatic check before a model call. When nothing is due the turn goes on at once,
- * without the lock: a pre-emptive compaction running here or on another instance (which
- * holds the lock and the lease through its summary call) does not hold up a turn that
- * fits. When a trigger fired but the request still fits the hard limit, the turn
- * compacts only if nobody is compacting this conversation already (a background job
- * here, or anyone holding the lock or the lease): that summary is the compaction the
+ * without the compaction lock: a pre-emptive compaction running here or on another
+ * instance (which holds it through its summary call) does not hold up a turn that fits.
+ * When a trigger fired but the request still fits the hard limit, the turn compacts
+ * only if nobody is compacting this conversation already (a background job here, or
+ * anyone holding either part of the lock): that summary is the compaction the
  * trigger asks for, and the next turn finds it saved. Only a request over the hard limit
  * waits for a run under way, and is then compacted (or, failing that, truncated).
  */
@@ -211,16 +178,19 @@ export async function compressBeforeCall(
   const need = compressionManager().needBeforeCall(current, settings);
   if (need === "nothing") return unchanged;
   const compress = (transcript: Transcript) => compressionManager().process(sized(transcript), settings, processOptions);
-  const running = services().background.get(conversationId);
+  const running = backgroundRun(conversationId);
   let applied: AppliedChange | undefined;
-  if (need === "due") {
-    applied = running ? unchanged : await withTranscriptIfFree(userId, conversationId, settings, compress);
+  if (need === "due" && running) {
+    applied = unchanged;
+  } else if (need === "due") {
+    const attempt = await withCompactionLockIfFree(conversationId, loadWorkSave(userId, conversationId, settings, compress));
+    applied = attempt.taken ? attempt.value : undefined;
   } else {
     if (running) {
       onAwaiting?.();
       await running.done;
     }
-    applied = await withTranscript(userId, conversationId, settings, compress);
+    applied = await compactUnderLock(userId, conversationId, settings, compress);
   }
   // A save that failed gives back the transcript as loaded, at the default size.
   return applied ? { ...applied, transcript: sized(applied.transcript) } : unchanged;
@@ -232,18 +202,10 @@ export async function compressBeforeCall(
  * queue retries it. Joins a run of this conversation already under way here.
  */
 export function runBackgroundCompaction(userId: string, conversationId: string): Promise<void> {
-  const { background } = services();
-  const existing = background.get(conversationId);
-  if (existing) return existing.done;
-  const controller = new AbortController();
-  const done = (async () => {
+  return startBackgroundRun(conversationId, async (signal) => {
     const { settings } = await readSettings(await getDb(), userId, conversationId);
-    await withTranscript(userId, conversationId, settings, (transcript) =>
-      compressionManager().process(transcript, settings, { background: true, signal: controller.signal }),
-    );
-  })().finally(() => background.delete(conversationId));
-  background.set(conversationId, { done: done.catch(() => undefined), controller, startedAt: new Date() });
-  return done;
+    await compactUnderLock(userId, conversationId, settings, (transcript) => compressionManager().process(transcript, settings, { background: true, signal }));
+  });
 }
 
 /**
@@ -259,7 +221,7 @@ export function scheduleBackgroundCompaction(userId: string, conversationId: str
 
 /** Background compaction of the conversation not finished yet: queued jobs, and a run in this process. */
 export async function pendingBackgroundWork(conversationId: string): Promise<BackgroundWorkView[]> {
-  const local = services().background.get(conversationId);
+  const local = backgroundRun(conversationId);
   const running: BackgroundWorkView[] = local
     ? [{ state: "running", where: "in-process", since: local.startedAt.toISOString(), attempt: 1, maxAttempts: 1, nextRetryAt: null }]
     : [];
@@ -270,7 +232,7 @@ export async function pendingBackgroundWork(conversationId: string): Promise<Bac
 
 /** Waits for any background compaction of this conversation (tests, benchmarks, shutdown). */
 export async function backgroundSettled(conversationId: string): Promise<void> {
-  await services().background.get(conversationId)?.done;
+  await backgroundRun(conversationId)?.done;
 }
 
 export async function contextMeter(

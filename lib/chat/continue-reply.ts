@@ -3,7 +3,7 @@
 import type { CompressionSettings } from "../compression/settings";
 import type { TurnEvent } from "./events";
 import { streamReply } from "./turn";
-import type { TurnGate } from "./turn-gate";
+import type { TurnGate } from "./concurrency";
 
 export type ContinueInput = {
   userId: string;

@@ -12,9 +12,8 @@ import {
 } from "../db/organise";
 import type { ConversationPage } from "../views";
 import { TITLE_LIMIT } from "../db/export-format";
-import { withConversationLock } from "./compressor";
 import { idSchema, seqInput } from "./inputs";
-import { openTurnGate } from "./turn-gate";
+import { openTurnGate, withCompactionStoppedHere } from "./concurrency";
 import { type Actor, parse } from "./actor";
 
 export const pinConversationInput = z.object({ conversationId: idSchema, pinned: z.boolean({ message: "Say true or false." }) });
@@ -84,7 +83,7 @@ export async function deleteMessage(actor: Actor, input: unknown): Promise<Delet
   const { conversationId, seq } = parse(deleteMessageInput, input);
   const gate = await openTurnGate(actor.id, conversationId);
   try {
-    return await withConversationLock(conversationId, async () => hideMessage(await getDb(), actor.id, conversationId, seq));
+    return await withCompactionStoppedHere(conversationId, async () => hideMessage(await getDb(), actor.id, conversationId, seq));
   } finally {
     await gate.close();
   }

@@ -1,7 +1,7 @@
 // Starting a turn: a new message, a retry, an edit, a regenerated reply, or the
 // continuation of a stopped one.
 import { getDb } from "../db/client";
-import { appendMessages, lastShownMessage, type MessageDraft } from "../db/messages";
+import { appendMessages, lastShownMessage } from "../db/messages";
 import { readSettings } from "../db/settings";
 import { AppError } from "../errors";
 import { turnInput, type TurnRequest } from "./turn-request";
@@ -9,7 +9,7 @@ import { publishedTurn } from "./live-turns";
 import type { TurnEvent } from "./events";
 import { countMessageSend, sendBucket } from "./send-limit";
 import { runTurn } from "./turn";
-import { openTurnGate, type TurnGate } from "./turn-gate";
+import { openTurnGate, openTurnGateWithMessage, type TurnGate } from "./concurrency";
 import { continueReply } from "./continue-reply";
 import { countMessageTokensAsync } from "../llm/token-pool";
 import { span, spanSync } from "../log/timing";
@@ -70,13 +70,13 @@ async function openTurn(actor: Actor, request: TurnRequest, signal?: AbortSignal
     const content = attached?.content ?? request.content;
     // An image is counted as what it costs a vision model, beside the line that stands for it in the text.
     const tokenCount = (await countMessageTokensAsync({ role: "user", content })) + (attached?.imageTokens ?? 0);
-    const draft: MessageDraft = { role: "user", content, tokenCount };
+    const draft = { role: "user" as const, content, tokenCount };
     // A first message with files is named from what was typed (the first file's name when nothing was), never from a file's text.
     const titleFrom = attached ? request.content.trim() || attached.firstName : undefined;
-    const gate = await span("gate", () => openTurnGate(actor.id, conversationId, draft, sendBucket(actor.id) ?? undefined, titleFrom));
-    const stored = gate.userMessage;
-    if (attached && stored) await attachStored(gate, () => attached.attach(stored.id));
-    return runTurn({ ...base, gate });
+    const { gate, stored } = await span("gate", () => openTurnGateWithMessage(actor.id, conversationId, draft, sendBucket(actor.id), titleFrom));
+    if (attached) await attachStored(gate, () => attached.attach(stored.message.id));
+    const { settings, ...answering } = stored;
+    return runTurn({ ...base, gate, settings, answering: { kind: "sent", ...answering } });
   }
   // The turn's settings snapshot, read here because it also checks that the conversation
   // is the user's (not found otherwise) before anything streams.
@@ -85,18 +85,19 @@ async function openTurn(actor: Actor, request: TurnRequest, signal?: AbortSignal
   const withSettings = { ...base, settings };
   switch (request.kind) {
     case "retry":
-      return runTurn({ ...withSettings, gate: await openTurnGate(actor.id, conversationId) });
+      return runTurn({ ...withSettings, gate: await openTurnGate(actor.id, conversationId), answering: { kind: "unanswered" } });
     case "edit":
       return gated(actor, conversationId, async (gate) => {
         const edit = await prepareEdit(actor, { conversationId, seq: request.editSeq, content: request.content });
         const [userMessage] = await appendMessages(await getDb(), actor.id, conversationId, [
           { role: "user", content: edit.content, tokenCount: await countMessageTokensAsync({ role: "user", content: edit.content }), versionOf: edit.versionOf },
         ]);
-        return runTurn({ ...withSettings, gate: { ...gate, userMessage: userMessage ?? null } });
+        // One draft, one stored message.
+        return runTurn({ ...withSettings, gate, answering: { kind: "edited", message: userMessage! } });
       });
     case "regenerate":
       return gated(actor, conversationId, (gate) =>
-        regenerate(actor, conversationId, request.regenerateSeq, gate, (versionGate) => runTurn({ ...withSettings, gate: versionGate })),
+        regenerate(actor, conversationId, request.regenerateSeq, gate, (versionGate) => runTurn({ ...withSettings, gate: versionGate, answering: { kind: "unanswered" } })),
       );
     case "continue":
       return gated(actor, conversationId, async (gate) =>

@@ -5,9 +5,10 @@ import type { CompressionSettings } from "../compression/settings";
 import { assistantChat } from "../compression/request";
 import type { CallUsage, ToolCall, Transcript } from "../compression/types";
 import { getDb } from "../db/client";
-import { appendMessages, appendMessageRows, extendReply, type MessageDraft, type ReplyExtension } from "../db/messages";
+import { appendMessages, appendReply, extendReply, type ReplyExtension } from "../db/messages";
+import type { MessageDraft, ReplyDraft } from "../db/message-drafts";
+import { keepStored } from "../db/context-cache";
 import { attemptRecordToView, toMessageView, toTranscriptMessage } from "../db/mappers";
-import { readSettings } from "../db/settings";
 import { readReplyTemperature } from "../db/model-settings";
 import { listAllowedTools } from "../db/tool-allowances";
 import { AppError } from "../errors";
@@ -26,7 +27,7 @@ import { config } from "../config";
 import { recordTurn } from "../server/metrics";
 import type { TurnEvent } from "./events";
 import { registerTurn } from "./running-turns";
-import type { TurnGate } from "./turn-gate";
+import type { GateMessage, TurnGate } from "./concurrency";
 import { NO_TOOLS, toolsForTurn, type TurnToolSet } from "./tools";
 import { askApprovals, runDecidedCall } from "./tools/approval";
 import { continuationSeparator } from "./join-continuation";
@@ -38,16 +39,27 @@ import type { MessageView } from "../views";
 
 const MAX_TOOL_ROUNDS = 6;
 
-export type TurnInput = {
+type ReplyBase = {
   /** The conversation's owner, checked by every query the turn makes. */
   userId: string;
   conversationId: string;
   signal?: AbortSignal;
-  /** The conversation's turn gate, opened by the caller (which may have stored the user's message with it); closed when the turn ends. */
+  /** The conversation's turn gate, opened by the caller; closed when the reply ends. */
   gate: TurnGate;
-  /** The settings snapshot for the turn when the caller has read them already (startTurn does, checking ownership, unless the gate read them). */
-  settings?: CompressionSettings;
+  /** One snapshot of the settings for the whole reply: a change saved meanwhile applies from the next turn, never halfway through this one. */
+  settings: CompressionSettings;
 };
+
+/** The user's message a new reply answers. */
+export type Answering =
+  /** A new message, stored by the statement that opened the gate (which also read the turn's settings). */
+  | ({ kind: "sent" } & Omit<GateMessage, "settings">)
+  /** An edited message, stored after the gate opened and the history was rewound to it. */
+  | { kind: "edited"; message: MessageView }
+  /** The context's last message, which must be the user's (a retry, a regenerated reply). */
+  | { kind: "unanswered" };
+
+export type TurnInput = ReplyBase & { answering: Answering };
 
 /** What the reply is written into: the one thing a turn and a Continue do differently. */
 export type ReplyTarget =
@@ -56,7 +68,7 @@ export type ReplyTarget =
    * an edit, a regeneration). It is offered the tools; a reply that calls them is
    * followed by their results and another round.
    */
-  | { kind: "new" }
+  | { kind: "new"; answering: Answering }
   /**
    * Continue after Stop: the model gets the conversation with the stopped reply
    * `messageId` (text `partial`) as the assistant's last message, and what it writes is
@@ -69,7 +81,7 @@ export type ReplyTarget =
    */
   | { kind: "continuation"; messageId: string; partial: string };
 
-export type ReplyInput = TurnInput & { target: ReplyTarget };
+export type ReplyInput = ReplyBase & { target: ReplyTarget };
 
 /** Checks that a retry has something to answer: the active context must end with the user's turn. */
 async function assertRetryable(userId: string, conversationId: string): Promise<void> {
@@ -81,7 +93,8 @@ async function assertRetryable(userId: string, conversationId: string): Promise<
 }
 
 export function runTurn(input: TurnInput): AsyncGenerator<TurnEvent> {
-  return streamReply({ ...input, target: { kind: "new" } });
+  const { answering, ...reply } = input;
+  return streamReply({ ...reply, target: { kind: "new", answering } });
 }
 
 /** The tools a target's request offers (fixed for the whole reply), and what they cost in the prompt. */
@@ -89,15 +102,16 @@ function offer(input: ReplyInput, settings: CompressionSettings): Promise<TurnTo
   return input.target.kind === "new" ? toolsForTurn({ userId: input.userId, conversationId: input.conversationId, settings }) : NO_TOOLS;
 }
 
-/** The user's message the turn answers (stored with the gate), or, without one, the check that there is one to answer. */
+/** The user's message the turn answers, or, when it is an earlier one, the check that there is one to answer. */
 async function* opening(input: ReplyInput): AsyncGenerator<TurnEvent> {
   if (input.target.kind === "continuation") return;
-  if (input.gate.userMessage) {
-    yield { type: "message", message: input.gate.userMessage };
-    if (input.gate.title) yield { type: "title", title: input.gate.title };
-  } else {
+  const { answering } = input.target;
+  if (answering.kind === "unanswered") {
     await assertRetryable(input.userId, input.conversationId);
+    return;
   }
+  yield { type: "message", message: answering.message };
+  if (answering.kind === "sent" && answering.title) yield { type: "title", title: answering.title };
 }
 
 type Usage = CallUsage;
@@ -116,18 +130,18 @@ async function storeInterrupted(
     return extendReply(db, userId, conversationId, target.messageId, extension(reply, "stopped"), countReplyTokens);
   }
   // A stopped reply stays in the context, a failed one does not.
-  const [partial] = await appendMessages(db, userId, conversationId, [
-    {
-      role: "assistant",
-      content: reply.text,
-      tokenCount: await countReplyTokens(reply.text),
-      model: reply.model,
-      status: stopped ? "stopped" : "error",
-      ...(reply.usage ? { usage: reply.usage } : {}),
-      ...(failure ? { error: failure.message } : {}),
-    },
-  ]);
-  return partial;
+  const stored = await appendReply(db, userId, conversationId, {
+    role: "assistant",
+    content: reply.text,
+    tokenCount: await countReplyTokens(reply.text),
+    model: reply.model,
+    status: stopped ? "stopped" : "error",
+    ...(reply.usage ? { usage: reply.usage } : {}),
+    ...(failure ? { error: failure.message } : {}),
+  });
+  keepStored(db, conversationId, stored);
+  const [partial] = stored.rows;
+  return partial && toMessageView(partial);
 }
 
 function extension(reply: { text: string; requestTokens: number; usage: Usage | undefined }, status: ReplyExtension["status"]): ReplyExtension {
@@ -145,13 +159,13 @@ function countReplyTokens(content: string): Promise<number> {
  * the meter and, past the pre-emptive level, background compaction.
  */
 export async function* streamReply(input: ReplyInput): AsyncGenerator<TurnEvent> {
-  const { userId, conversationId, gate, target } = input;
+  const { userId, conversationId, gate, target, settings } = input;
   const db = await getDb();
   const turn = registerTurn(conversationId, input.signal);
+  // The conversation row as the statement storing the user's message left it: the first
+  // round's load reads nothing more when this process's copy of the context is at it.
+  const known = target.kind === "new" && target.answering.kind === "sent" ? target.answering.head : null;
   try {
-    // One snapshot of the settings for the whole turn: a change saved meanwhile
-    // applies from the next turn, never halfway through this one.
-    const settings = input.settings ?? gate.settings ?? (await span("settings", () => readSettings(db, userId, conversationId))).settings;
     // Fixed for the whole reply, like the settings: null sends none (the server's default).
     const [toolSet, temperature] = await Promise.all([offer(input, settings), readReplyTemperature(db, userId, conversationId)]);
     const tools = toolSet.definitions.length > 0 ? toolSet.definitions : undefined;
@@ -172,7 +186,7 @@ export async function* streamReply(input: ReplyInput): AsyncGenerator<TurnEvent>
       const compression = compressBeforeCall(userId, conversationId, settings, {
         signal: turn.signal,
         // Only the first round: a tool round stored its results since.
-        known: round === 0 ? gate.head : null,
+        known: round === 0 ? known : null,
         offered: toolSet,
         onSummarizing: (range) => announce({ type: "status", stage: "compressing", messageCount: range.messageCount }),
         onAwaiting: () => announce({ type: "status", stage: "awaiting_compaction" }),
@@ -260,7 +274,7 @@ export async function* streamReply(input: ReplyInput): AsyncGenerator<TurnEvent>
         // The reply changed in place and the request counted no tool definitions: the meter loads the context afresh.
         break;
       }
-      const assistantDraft: MessageDraft = {
+      const assistantDraft: ReplyDraft = {
         role: "assistant",
         content: text,
         tokenCount: await span("count", () => countMessageTokensAsync(assistantChat(text, toolCalls))),
@@ -272,9 +286,12 @@ export async function* streamReply(input: ReplyInput): AsyncGenerator<TurnEvent>
       };
       // The last reply of the turn closes the gate in the statement that stores it.
       const last = toolCalls.length === 0;
-      const [assistantRow] = await span("append", async () =>
-        last ? [await gate.appendFinalReply(assistantDraft)] : appendMessageRows(db, userId, conversationId, [assistantDraft]),
-      );
+      const [assistantRow] = await span("append", async () => {
+        if (last) return [await gate.storeFinalReply(assistantDraft)];
+        const stored = await appendReply(db, userId, conversationId, assistantDraft);
+        keepStored(db, conversationId, stored);
+        return stored.rows;
+      });
       if (assistantRow) {
         const [added, view] = spanSync("view", () => [toTranscriptMessage(assistantRow), toMessageView(assistantRow)] as const);
         context = { ...transcript, messages: [...transcript.messages, added], totalMessageCount: assistantRow.seq };

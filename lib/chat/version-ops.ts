@@ -6,10 +6,10 @@ import { getMessage, lastUserSeqs } from "../db/messages";
 import { rewindFrom, type BranchChange } from "../db/rewind";
 import { markVersion, planVersionSwitch, replyHead, versionPlace } from "../db/versions";
 import { AppError } from "../errors";
-import { compressionManager, withConversationLock } from "./compressor";
+import { compressionManager } from "./compressor";
 import { editMessageInput, rewindInput, switchVersionInput } from "./inputs";
 import type { TurnEvent } from "./events";
-import { openTurnGate, type TurnGate } from "./turn-gate";
+import { openTurnGate, withCompactionStoppedHere, type TurnGate } from "./concurrency";
 import { type Actor, parse } from "./actor";
 
 function rewindPlanner() {
@@ -19,12 +19,12 @@ function rewindPlanner() {
 
 /**
  * Hides messages from `fromSeq` on (keeping or showing a version's branch, see
- * lib/db/versions.ts). Holds the conversation's compression lock so no compaction of
+ * lib/db/versions.ts). Holds the conversation's compaction lock so no compaction of
  * those messages is being prepared meanwhile (one that was is refused at save time by
  * the history version).
  */
 function rewindLocked(actor: Actor, conversationId: string, fromSeq: number, branch: BranchChange = {}) {
-  return withConversationLock(conversationId, async () =>
+  return withCompactionStoppedHere(conversationId, async () =>
     rewindFrom(await getDb(), actor.id, conversationId, fromSeq, rewindPlanner(), branch),
   );
 }

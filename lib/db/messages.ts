@@ -1,68 +1,12 @@
 import type { Db } from "./client.ts";
 import { Prisma, type Message } from "./generated/client.ts";
 import { toMessageView, toolCallsOf } from "./mappers.ts";
-import { keepAppended, type ConversationHead } from "./transcript.ts";
-import { settingsLayerColumns } from "./settings.ts";
+import { draftData, type MessageDraft, type PlainDraft } from "./message-drafts.ts";
+import type { StoredMessages } from "./context-cache.ts";
+import { storeInOneStatement } from "./turn-lease.ts";
 import { AppError, notFound } from "../errors.ts";
-import type { CallUsage, ToolCall } from "../compression/types";
-import type { ToolContent } from "../mcp/content";
-import type { MessageStatus, MessageView, ToolOutcome } from "../views";
-
-// versionOf: the first version of the place this message is a new version of (lib/db/versions.ts).
-type DraftBase = { content: string; tokenCount: number; versionOf?: string };
-
-export type MessageDraft =
-  | (DraftBase & { role: "user" })
-  | (DraftBase & {
-      role: "assistant";
-      toolCalls?: ToolCall[];
-      model: string;
-      status: MessageStatus;
-      error?: string;
-      usage?: CallUsage;
-      requestTokens?: number;
-    })
-  | (DraftBase & {
-      role: "tool";
-      toolCallId: string;
-      toolName: string;
-      outcome: ToolOutcome;
-      durationMs?: number;
-      /** The tool server that ran the call; absent for a built-in tool. */
-      server?: string;
-      /** The server's content blocks when there is more than text (lib/mcp/content.ts). */
-      parts?: ToolContent;
-    });
-
-function draftData(conversationId: string, seq: number, draft: MessageDraft): Prisma.MessageCreateManyInput {
-  const base = { conversationId, seq, role: draft.role, content: draft.content, tokenCount: draft.tokenCount, versionOf: draft.versionOf ?? null };
-  switch (draft.role) {
-    case "user":
-      return base;
-    case "assistant":
-      return {
-        ...base,
-        ...(draft.toolCalls?.length ? { toolCalls: draft.toolCalls as unknown as Prisma.InputJsonValue } : {}),
-        model: draft.model,
-        status: draft.status,
-        error: draft.error ?? null,
-        promptTokens: draft.usage?.promptTokens ?? null,
-        completionTokens: draft.usage?.completionTokens ?? null,
-        cachedTokens: draft.usage?.cachedTokens ?? null,
-        requestTokens: draft.requestTokens ?? null,
-      };
-    case "tool":
-      return {
-        ...base,
-        toolCallId: draft.toolCallId,
-        toolName: draft.toolName,
-        toolOutcome: draft.outcome,
-        toolDurationMs: draft.durationMs ?? null,
-        toolServer: draft.server ?? null,
-        ...(draft.parts ? { toolContent: draft.parts as unknown as Prisma.InputJsonValue } : {}),
-      };
-  }
-}
+import type { CallUsage } from "../compression/types";
+import type { MessageView } from "../views";
 
 /**
  * A tool result answers a call of the newest assistant message that made calls, once.
@@ -91,113 +35,14 @@ async function checkToolResults(tx: Prisma.TransactionClient, conversationId: st
 }
 
 /**
- * The common case of appendMessageRows (a user message, a reply: nothing to check
- * against pending tool calls) in ONE statement, so one round trip instead of a
- * transaction's four: the UPDATE ... RETURNING takes the conversation row's lock and
- * hands out the numbers the INSERT uses; a single statement is atomic by itself.
+ * A reply (or a user message) stored in one statement, with the conversation row as
+ * that statement left it: the turn keeps what it stores in its copy of the context
+ * (lib/db/context-cache.ts keepStored).
  */
-// Every column Prisma maps, not `*`: the generated search vector is not one it can read.
-const MESSAGE_COLUMNS = Prisma.raw(
-  ["id", "conversationId", "seq", "role", "content", "toolCalls", "toolCallId", "toolName", "toolOutcome", "toolDurationMs", "toolServer", "tokenCount", "promptTokens",
-    "completionTokens", "requestTokens", "cachedTokens", "model", "status", "error", "pinned", "rewoundAt", "versionOf", "branchOf", "createdAt", "updatedAt", "toolContent"]
-    .map((column) => `"${column}"`)
-    .join(", "),
-);
-
-/**
- * More to change on the conversation row in the statement that stores the messages (the
- * turn lease: taken with the user's message, released with the final reply), a
- * condition the row must meet, or nothing is stored, and CTEs that condition may read
- * (`with`: "name AS (...),", each followed by a comma; the send count).
- */
-export type ConversationRowChange = { set: Prisma.Sql; where: Prisma.Sql; with?: Prisma.Sql };
-
-const NO_ROW_CHANGE: ConversationRowChange = { set: Prisma.empty, where: Prisma.empty };
-
-/** What a one-statement append returns with every message: the conversation row (as `head…`) and the settings layers. */
-type HeadColumns = {
-  headModel: string;
-  headSystemPrompt: string;
-  headLastSeq: number;
-  headHistoryVersion: number;
-  headContextVersion: number;
-  settingsDefaults: unknown;
-  settingsUser: unknown;
-  settingsConversation: unknown;
-};
-const APPEND_EXTRAS = [
-  "headModel", "headSystemPrompt", "headLastSeq", "headHistoryVersion", "headContextVersion",
-  "settingsDefaults", "settingsUser", "settingsConversation",
-] as const satisfies readonly (keyof HeadColumns)[];
-
-function messageOnly(row: Message & HeadColumns): Message {
-  const message: Partial<Message & HeadColumns> = { ...row };
-  for (const key of APPEND_EXTRAS) delete message[key];
-  return message as Message;
-}
-
-/**
- * Messages stored by one statement, the conversation row as that statement left it, and
- * the stored settings layers it read (unchecked JSON: resolveLayers checks them), so a
- * turn needs no other read to start.
- */
-export type Appended = { rows: Message[]; head: ConversationHead; settingsLayers: { defaults: unknown; user: unknown; conversation: unknown } };
-
-async function appendInOneStatement(
-  db: Db,
-  userId: string,
-  conversationId: string,
-  drafts: MessageDraft[],
-  row: ConversationRowChange,
-): Promise<Appended | null> {
-  const data = drafts.map((draft) => draftData(conversationId, 0, draft));
-  const column = <T>(pick: (row: Prisma.MessageCreateManyInput) => T | undefined) => data.map((row) => pick(row) ?? null);
-  const returned = await db.$queryRaw<(Message & HeadColumns)[]>`
-    WITH ${row.with ?? Prisma.empty} bumped AS (
-      UPDATE "Conversation" SET "lastSeq" = "lastSeq" + ${drafts.length}, "updatedAt" = now() ${row.set}
-      WHERE id = ${conversationId} AND "userId" = ${userId} ${row.where}
-      RETURNING "lastSeq", model, "systemPrompt", "historyVersion", "contextVersion", "settingsOverrides"
-    ), inserted AS (
-      INSERT INTO "Message" (id, "conversationId", seq, role, content, "toolCalls", "tokenCount", model, status, error,
-                             "promptTokens", "completionTokens", "cachedTokens", "requestTokens", "versionOf", "updatedAt")
-      SELECT gen_random_uuid()::text, ${conversationId}, bumped."lastSeq" - ${drafts.length} + d.n, d.role::"MessageRole", d.content,
-             d.calls::jsonb, d.tokens, d.model, COALESCE(d.status, 'complete')::"MessageStatus", d.error, d.prompt, d.completion, d.cached, d.request, d.version, now()
-      FROM bumped,
-           unnest(${column((row) => row.role)}::text[], ${column((row) => row.content)}::text[],
-                  ${column((row) => (row.toolCalls === undefined ? null : JSON.stringify(row.toolCalls)))}::text[],
-                  ${column((row) => row.tokenCount)}::int[], ${column((row) => row.model)}::text[], ${column((row) => row.status)}::text[],
-                  ${column((row) => row.error)}::text[], ${column((row) => row.promptTokens)}::int[],
-                  ${column((row) => row.completionTokens)}::int[], ${column((row) => row.cachedTokens)}::int[],
-                  ${column((row) => row.requestTokens)}::int[], ${column((row) => row.versionOf)}::text[])
-             WITH ORDINALITY AS d(role, content, calls, tokens, model, status, error, prompt, completion, cached, request, version, n)
-      RETURNING ${MESSAGE_COLUMNS}
-    )
-    SELECT inserted.*, bumped.model AS "headModel", bumped."systemPrompt" AS "headSystemPrompt", bumped."lastSeq" AS "headLastSeq",
-           bumped."historyVersion" AS "headHistoryVersion", bumped."contextVersion" AS "headContextVersion",
-           bumped."settingsOverrides" AS "settingsConversation", ${settingsLayerColumns(userId)}
-    FROM inserted, bumped`;
-  const first = returned[0];
-  if (!first) return null;
-  const head: ConversationHead = {
-    model: first.headModel,
-    systemPrompt: first.headSystemPrompt,
-    lastSeq: first.headLastSeq,
-    historyVersion: first.headHistoryVersion,
-    contextVersion: first.headContextVersion,
-  };
-  const settingsLayers = { defaults: first.settingsDefaults, user: first.settingsUser, conversation: first.settingsConversation };
-  const rows = returned.map(messageOnly).sort((a, b) => a.seq - b.seq);
-  keepAppended(db, conversationId, head, rows);
-  return { rows, head, settingsLayers };
-}
-
-/**
- * Stores a user message or a reply together with `row`'s change of the conversation row,
- * in one statement; null when the row did not meet `row.where` (or is not the user's).
- */
-export function appendWithRowChange(db: Db, userId: string, conversationId: string, draft: MessageDraft, row: ConversationRowChange): Promise<Appended | null> {
-  if (draft.role === "tool") throw new Error("a tool result is checked against its call in a transaction");
-  return appendInOneStatement(db, userId, conversationId, [draft], row);
+export async function appendReply(db: Db, userId: string, conversationId: string, draft: PlainDraft): Promise<StoredMessages> {
+  const stored = await storeInOneStatement(db, userId, conversationId, [draft]);
+  if (!stored) throw notFound("conversation", conversationId);
+  return stored;
 }
 
 /**
@@ -209,13 +54,13 @@ export async function appendMessages(db: Db, userId: string, conversationId: str
   return (await appendMessageRows(db, userId, conversationId, drafts)).map(toMessageView);
 }
 
-/** appendMessages, returning the stored rows (the turn also adds them to the transcript it holds). */
-export async function appendMessageRows(db: Db, userId: string, conversationId: string, drafts: MessageDraft[]): Promise<Message[]> {
+async function appendMessageRows(db: Db, userId: string, conversationId: string, drafts: MessageDraft[]): Promise<Message[]> {
   if (drafts.length === 0) return [];
-  if (drafts.every((draft) => draft.role !== "tool")) {
-    const appended = await appendInOneStatement(db, userId, conversationId, drafts, NO_ROW_CHANGE);
-    if (!appended) throw notFound("conversation", conversationId);
-    return appended.rows;
+  // Nothing to check against pending tool calls: one statement instead of a transaction's four.
+  if (drafts.every((draft): draft is PlainDraft => draft.role !== "tool")) {
+    const stored = await storeInOneStatement(db, userId, conversationId, drafts);
+    if (!stored) throw notFound("conversation", conversationId);
+    return stored.rows;
   }
   return db.$transaction((tx) => appendRowsInTx(tx, userId, conversationId, drafts));
 }
@@ -240,7 +85,7 @@ async function appendRowsInTx(tx: Prisma.TransactionClient, userId: string, conv
  * that changes messages moves the row's contextVersion (a database trigger), so it must
  * come after this: taking the row first, like every other writer, never deadlocks.
  */
-export async function lockConversation(tx: Prisma.TransactionClient, userId: string, conversationId: string): Promise<boolean> {
+export async function lockConversationRow(tx: Prisma.TransactionClient, userId: string, conversationId: string): Promise<boolean> {
   const rows = await tx.$queryRaw<{ id: string }[]>`
     SELECT id FROM "Conversation" WHERE id = ${conversationId} AND "userId" = ${userId} FOR UPDATE`;
   return rows.length > 0;
@@ -248,7 +93,7 @@ export async function lockConversation(tx: Prisma.TransactionClient, userId: str
 
 export async function setPinned(db: Db, userId: string, conversationId: string, seq: number, pinned: boolean): Promise<MessageView> {
   const row = await db.$transaction(async (tx) => {
-    if (!(await lockConversation(tx, userId, conversationId))) return null;
+    if (!(await lockConversationRow(tx, userId, conversationId))) return null;
     const { count } = await tx.message.updateMany({ where: { conversationId, seq, rewoundAt: null }, data: { pinned } });
     return count === 0 ? null : tx.message.findUniqueOrThrow({ where: { conversationId_seq: { conversationId, seq } } });
   });

@@ -1,9 +1,9 @@
 import type { Db } from "./client.ts";
-import { toCompactionRecord, toTranscriptMessage, TRANSCRIPT_MESSAGE_COLUMNS, type TranscriptMessageRow } from "./mappers.ts";
+import { toCompactionRecord, TRANSCRIPT_MESSAGE_COLUMNS, type TranscriptMessageRow } from "./mappers.ts";
 import { seqFilters, uncoveredRanges } from "./ranges.ts";
-import { cachedContext, rememberContext, type CachedContext } from "./transcript-cache.ts";
+import { cachedContext, extendsTo, frozenMessage, isAt, rememberContext, type CachedContext, type ConversationHead } from "./context-cache.ts";
 import { notFound } from "../errors.ts";
-import type { ClearingRecord, CompactionRecord, Transcript, TranscriptMessage } from "../compression/types";
+import type { ClearingRecord, CompactionRecord, Transcript } from "../compression/types";
 import { span } from "../log/timing.ts";
 
 const ACTIVE_COMPACTION = { supersededById: null, undoneAt: null } as const;
@@ -14,20 +14,15 @@ const MESSAGE_SELECT = Object.fromEntries(TRANSCRIPT_MESSAGE_COLUMNS.map((column
 // Above any sequence number: the head read then returns no message.
 const NO_MESSAGES_AFTER = 2_147_483_647;
 
-/** The conversation row as far as the active context goes, as one statement read or left it. */
-export type ConversationHead = { model: string; systemPrompt: string; lastSeq: number; historyVersion: number; contextVersion: number };
-
 /**
  * Loads only the active context: active compactions plus the messages they do not
  * cover (and pinned ones). Reads never touch the covered history, so the cost stays
  * flat however long the conversation grows.
  *
  * This process keeps the last context it loaded per conversation
- * (./transcript-cache.ts) and, on the next turn, reads only the conversation row and
- * the messages stored after it, in one statement. The copy is used only while the row's
- * contextVersion (moved by a database trigger on every other change to the context,
- * by any process) and historyVersion are the ones it was read at; otherwise the
- * context is read afresh. So another instance's edit, rewind, pin or compaction is seen
+ * (./context-cache.ts, which says when the copy may be used) and, on the next turn,
+ * reads only the conversation row and the messages stored after it, in one statement;
+ * otherwise the context is read afresh. So another instance's edit, rewind, pin or compaction is seen
  * on the next turn here, and a turn never sends a stale context.
  */
 export function loadTranscript(...args: Parameters<typeof readTranscript>): ReturnType<typeof readTranscript> {
@@ -51,11 +46,11 @@ async function readTranscript(
 ): Promise<{ transcript: Transcript; historyVersion: number }> {
   const cached = cachedContext(db, conversationId);
   const { head, newer } =
-    known && cached && sameVersions(cached, known) && cached.lastSeq === known.lastSeq
+    known && cached && isAt(cached, known)
       ? { head: known, newer: [] }
       : await readHead(db, userId, conversationId, cached?.lastSeq ?? NO_MESSAGES_AFTER);
   const current =
-    cached && sameVersions(cached, head) && cached.lastSeq <= head.lastSeq
+    cached && extendsTo(cached, head)
       ? { ...cached, lastSeq: head.lastSeq, messages: [...cached.messages, ...newer.map(frozenMessage)] }
       : await readActive(db, conversationId, head);
   const systemPromptTokens =
@@ -75,32 +70,6 @@ async function readTranscript(
     totalMessageCount: head.lastSeq,
   };
   return { transcript, historyVersion: head.historyVersion };
-}
-
-function sameVersions(context: CachedContext, head: ConversationHead): boolean {
-  return context.contextVersion === head.contextVersion && context.historyVersion === head.historyVersion;
-}
-
-/** What the active context leaves out of the messages after the compactions (see readHead's join, readActive's filter). */
-function inActiveContext(row: { rewoundAt: Date | null; status: string }): boolean {
-  return row.rewoundAt === null && row.status !== "error";
-}
-
-/**
- * Messages one statement stored (numbered `head.lastSeq` and below, bumped by it) are
- * added to this process's copy of the context when the copy was current just before
- * them; otherwise the copy is left as it is and the next load reads what it lacks.
- */
-export function keepAppended(
-  db: Db,
-  conversationId: string,
-  head: ConversationHead,
-  rows: readonly (TranscriptMessageRow & { rewoundAt: Date | null; status: string })[],
-): void {
-  const cached = cachedContext(db, conversationId);
-  if (!cached || !sameVersions(cached, head) || cached.lastSeq !== head.lastSeq - rows.length) return;
-  const added = rows.filter(inActiveContext).map(frozenMessage);
-  rememberContext(db, conversationId, { ...cached, lastSeq: head.lastSeq, messages: [...cached.messages, ...added] });
 }
 
 /**
@@ -165,8 +134,4 @@ async function readActive(db: Db, conversationId: string, head: ConversationHead
     systemPrompt: null,
     systemPromptTokens: 0,
   };
-}
-
-function frozenMessage(row: TranscriptMessageRow): TranscriptMessage {
-  return Object.freeze(toTranscriptMessage(row));
 }

@@ -1,18 +1,23 @@
-// The turn gate: at most one turn runs in a conversation at a time, whichever server
+// The turn lease: at most one turn runs in a conversation at a time, whichever server
 // process runs it. The lease lives on the conversation row (turnLeaseId, turnLeaseUntil,
 // the database's clock), is taken in the statement that stores the turn's user message,
 // renewed while the turn runs and cleared with the final reply (or when the turn ends
 // otherwise). A process that dies mid-turn leaves a lease that expires by itself.
+// lib/chat/concurrency/index.ts says where this stands among the other locks.
+//
+// The statement that stores messages together with the conversation row's change (the
+// sequence counter, and the lease for a turn's first and last message) is written here
+// only, so the lease's columns are never spelled anywhere else: other appends call it
+// with no lease step (lib/db/messages.ts).
 import type { Db } from "./client.ts";
-import { Prisma } from "./generated/client.ts";
+import { Prisma, type Message } from "./generated/client.ts";
+import type { ConversationHead, StoredMessages } from "./context-cache.ts";
 import { nameAfterFirstMessage } from "./conversations.ts";
-import { appendWithRowChange, type ConversationRowChange, type MessageDraft } from "./messages.ts";
-import { toMessageView } from "./mappers.ts";
-import type { ConversationHead } from "./transcript.ts";
+import { draftData, type PlainDraft, type ReplyDraft, type UserDraft } from "./message-drafts.ts";
+import { settingsLayerColumns } from "./settings.ts";
 import { resolveLayers, type ResolvedSettings } from "../settings-layers";
 import { bucketState, countEventSql, type Bucket } from "./rate-limit.ts";
 import { AppError, notFound } from "../errors.ts";
-import type { MessageView } from "../views";
 
 export const TURN_BUSY_MESSAGE = "A reply is still being written in this conversation. Wait for it to finish (or stop it), then send again.";
 
@@ -30,11 +35,134 @@ function leaseUntil(leaseMs: number): Prisma.Sql {
 /** A counter the claim counts against, and the error when it is over. */
 export type ClaimBucket = Bucket & { refused: (retryAfterSeconds: number) => AppError };
 
+/** A lease to take: its id, how long it lasts without renewal. */
+export type LeaseClaim = { leaseId: string; leaseMs: number };
+
+/**
+ * What the statement storing messages also does with the lease: nothing, take it (the
+ * turn's user message: nothing is stored while another turn holds it, or when the send
+ * is over `countAgainst`'s limit) or release it (the turn's last reply; a lease that
+ * expired and was taken since is left alone).
+ */
+type LeaseStep = { kind: "none" } | ({ kind: "take"; countAgainst: Bucket | null } & LeaseClaim) | { kind: "release"; leaseId: string };
+
+/** The statement's change to the conversation row besides the counter, its condition, and the CTE that condition reads. */
+function rowChange(step: LeaseStep): { set: Prisma.Sql; where: Prisma.Sql; with: Prisma.Sql } {
+  switch (step.kind) {
+    case "none":
+      return { set: Prisma.empty, where: Prisma.empty, with: Prisma.empty };
+    case "take": {
+      const set = Prisma.sql`, "turnLeaseId" = ${step.leaseId}, "turnLeaseUntil" = ${leaseUntil(step.leaseMs)}`;
+      if (!step.countAgainst) return { set, where: leaseFree, with: Prisma.empty };
+      // The send is counted in the same statement (one round trip less): the row is taken
+      // only while the count is within the limit.
+      return {
+        set,
+        with: Prisma.sql`counted AS (${countEventSql(step.countAgainst)}),`,
+        where: Prisma.sql`${leaseFree} AND (SELECT "count" FROM counted) <= ${step.countAgainst.max}`,
+      };
+    }
+    case "release":
+      return {
+        set: Prisma.sql`, "turnLeaseId" = CASE WHEN "turnLeaseId" = ${step.leaseId} THEN NULL ELSE "turnLeaseId" END,
+          "turnLeaseUntil" = CASE WHEN "turnLeaseId" = ${step.leaseId} THEN NULL ELSE "turnLeaseUntil" END`,
+        where: Prisma.empty,
+        with: Prisma.empty,
+      };
+  }
+}
+
+// Every column Prisma maps, not `*`: the generated search vector is not one it can read.
+const MESSAGE_COLUMNS = Prisma.raw(
+  ["id", "conversationId", "seq", "role", "content", "toolCalls", "toolCallId", "toolName", "toolOutcome", "toolDurationMs", "toolServer", "tokenCount", "promptTokens",
+    "completionTokens", "requestTokens", "cachedTokens", "model", "status", "error", "pinned", "rewoundAt", "versionOf", "branchOf", "createdAt", "updatedAt", "toolContent"]
+    .map((column) => `"${column}"`)
+    .join(", "),
+);
+
+/** What the statement returns with every message: the conversation row (as `head…`). */
+type HeadColumns = { headModel: string; headSystemPrompt: string; headLastSeq: number; headHistoryVersion: number; headContextVersion: number };
+/** And, when it takes the lease, the stored settings layers (unchecked JSON: resolveLayers checks them). */
+type SettingsColumns = { settingsDefaults: unknown; settingsUser: unknown; settingsConversation: unknown };
+const EXTRA_COLUMNS = [
+  "headModel", "headSystemPrompt", "headLastSeq", "headHistoryVersion", "headContextVersion",
+  "settingsDefaults", "settingsUser", "settingsConversation",
+] as const satisfies readonly (keyof (HeadColumns & SettingsColumns))[];
+
+type Returned = Message & HeadColumns & Partial<SettingsColumns>;
+
+function messageOnly(row: Returned): Message {
+  const message: Partial<Returned> = { ...row };
+  for (const key of EXTRA_COLUMNS) delete message[key];
+  return message as Message;
+}
+
+/**
+ * Stores messages (no tool results: those are checked against their call in a
+ * transaction) in ONE statement, so one round trip instead of a transaction's four: the
+ * UPDATE ... RETURNING takes the conversation row's lock and hands out the numbers the
+ * INSERT uses; a single statement is atomic by itself. Null when the row did not meet
+ * the lease step's condition (or is not the user's). `first`: the first row as returned,
+ * with the settings columns when the step takes the lease.
+ */
+async function appendStatement(
+  db: Db,
+  userId: string,
+  conversationId: string,
+  drafts: PlainDraft[],
+  lease: LeaseStep,
+): Promise<(StoredMessages & { first: Returned }) | null> {
+  const row = rowChange(lease);
+  // Only the turn's first statement reads what the turn starts from.
+  const settings = lease.kind === "take" ? Prisma.sql`, bumped."settingsOverrides" AS "settingsConversation", ${settingsLayerColumns(userId)}` : Prisma.empty;
+  const data = drafts.map((draft) => draftData(conversationId, 0, draft));
+  const column = <T>(pick: (row: Prisma.MessageCreateManyInput) => T | undefined) => data.map((row) => pick(row) ?? null);
+  const returned = await db.$queryRaw<Returned[]>`
+    WITH ${row.with} bumped AS (
+      UPDATE "Conversation" SET "lastSeq" = "lastSeq" + ${drafts.length}, "updatedAt" = now() ${row.set}
+      WHERE id = ${conversationId} AND "userId" = ${userId} ${row.where}
+      RETURNING "lastSeq", model, "systemPrompt", "historyVersion", "contextVersion", "settingsOverrides"
+    ), inserted AS (
+      INSERT INTO "Message" (id, "conversationId", seq, role, content, "toolCalls", "tokenCount", model, status, error,
+                             "promptTokens", "completionTokens", "cachedTokens", "requestTokens", "versionOf", "updatedAt")
+      SELECT gen_random_uuid()::text, ${conversationId}, bumped."lastSeq" - ${drafts.length} + d.n, d.role::"MessageRole", d.content,
+             d.calls::jsonb, d.tokens, d.model, COALESCE(d.status, 'complete')::"MessageStatus", d.error, d.prompt, d.completion, d.cached, d.request, d.version, now()
+      FROM bumped,
+           unnest(${column((row) => row.role)}::text[], ${column((row) => row.content)}::text[],
+                  ${column((row) => (row.toolCalls === undefined ? null : JSON.stringify(row.toolCalls)))}::text[],
+                  ${column((row) => row.tokenCount)}::int[], ${column((row) => row.model)}::text[], ${column((row) => row.status)}::text[],
+                  ${column((row) => row.error)}::text[], ${column((row) => row.promptTokens)}::int[],
+                  ${column((row) => row.completionTokens)}::int[], ${column((row) => row.cachedTokens)}::int[],
+                  ${column((row) => row.requestTokens)}::int[], ${column((row) => row.versionOf)}::text[])
+             WITH ORDINALITY AS d(role, content, calls, tokens, model, status, error, prompt, completion, cached, request, version, n)
+      RETURNING ${MESSAGE_COLUMNS}
+    )
+    SELECT inserted.*, bumped.model AS "headModel", bumped."systemPrompt" AS "headSystemPrompt", bumped."lastSeq" AS "headLastSeq",
+           bumped."historyVersion" AS "headHistoryVersion", bumped."contextVersion" AS "headContextVersion" ${settings}
+    FROM inserted, bumped`;
+  const first = returned[0];
+  if (!first) return null;
+  const head: ConversationHead = {
+    model: first.headModel,
+    systemPrompt: first.headSystemPrompt,
+    lastSeq: first.headLastSeq,
+    historyVersion: first.headHistoryVersion,
+    contextVersion: first.headContextVersion,
+  };
+  return { rows: returned.map(messageOnly).sort((a, b) => a.seq - b.seq), head, first };
+}
+
+/** Messages stored in one statement with no change to the lease (lib/db/messages.ts appends through this). */
+export async function storeInOneStatement(db: Db, userId: string, conversationId: string, drafts: PlainDraft[]): Promise<StoredMessages | null> {
+  const stored = await appendStatement(db, userId, conversationId, drafts, { kind: "none" });
+  return stored && { rows: stored.rows, head: stored.head };
+}
+
 /**
  * Why a claim took no row: the conversation is not the user's (404), the send count
  * was over its limit (the bucket's error), or another turn holds it (409).
  */
-async function refusal(db: Db, userId: string, conversationId: string, bucket?: ClaimBucket): Promise<AppError> {
+async function refusal(db: Db, userId: string, conversationId: string, bucket?: ClaimBucket | null): Promise<AppError> {
   const exists = await db.conversation.findFirst({ where: { id: conversationId, userId }, select: { id: true } });
   if (!exists) return notFound("conversation", conversationId);
   if (bucket) {
@@ -45,54 +173,61 @@ async function refusal(db: Db, userId: string, conversationId: string, bucket?: 
 }
 
 /**
- * Takes the conversation's turn lease and, in the same statement, stores the user's
- * message (when the turn has one) and counts it against `countAgainst` (refused, storing
- * nothing, when over). Throws "busy" while another turn holds a lease that
- * has not expired. One statement is atomic and takes the conversation row's lock, so two
- * claims at once are serialized and the second sees the first one's lease. A first
- * message also names the conversation (`title`: the new name, else null). With a
- * message, the statement also returns what the turn starts from: the conversation row
- * (`head`) and its settings as they are now (null without one).
+ * Takes the conversation's turn lease for work that stores no user message first (a
+ * retry, an edit, a version switch, an undo). Throws "busy" while another turn holds a
+ * lease that has not expired. One statement is atomic and takes the conversation row's
+ * lock, so two claims at once are serialized and the second sees the first one's lease.
  */
-export async function takeTurnLease(
-  db: Db,
-  userId: string,
-  conversationId: string,
-  // titleFrom: what a first message names the conversation from when that is not its content (the typed text of a message with files).
-  options: { leaseId: string; leaseMs: number; userMessage?: MessageDraft; countAgainst?: ClaimBucket; titleFrom?: string },
-): Promise<{ userMessage: MessageView | null; title: string | null; head: ConversationHead | null; settings: ResolvedSettings | null }> {
-  const { leaseId, leaseMs, userMessage, countAgainst, titleFrom } = options;
-  if (userMessage) {
-    const set = Prisma.sql`, "turnLeaseId" = ${leaseId}, "turnLeaseUntil" = ${leaseUntil(leaseMs)}`;
-    // The send is counted in the same statement (one round trip less): the row is taken
-    // only while the count is within the limit.
-    const take = countAgainst
-      ? { set, with: Prisma.sql`counted AS (${countEventSql(countAgainst)}),`, where: Prisma.sql`${leaseFree} AND (SELECT "count" FROM counted) <= ${countAgainst.max}` }
-      : { set, where: leaseFree };
-    const appended = await appendWithRowChange(db, userId, conversationId, userMessage, take);
-    const stored = appended?.rows[0];
-    if (!appended || !stored) throw await refusal(db, userId, conversationId, countAgainst);
-    // Only the first message of a conversation costs this second statement.
-    const title = await nameAfterFirstMessage(db, userId, conversationId, titleFrom === undefined ? stored : { seq: stored.seq, content: titleFrom });
-    return { userMessage: toMessageView(stored), title, head: appended.head, settings: resolveLayers(appended.settingsLayers) };
-  }
+export async function takeTurnLease(db: Db, userId: string, conversationId: string, { leaseId, leaseMs }: LeaseClaim): Promise<void> {
   const taken = await db.$executeRaw`
     UPDATE "Conversation" SET "turnLeaseId" = ${leaseId}, "turnLeaseUntil" = ${leaseUntil(leaseMs)}
     WHERE id = ${conversationId} AND "userId" = ${userId} ${leaseFree}`;
   if (taken === 0) throw await refusal(db, userId, conversationId);
-  return { userMessage: null, title: null, head: null, settings: null };
 }
 
+/** A turn's user message as stored with the lease, and what the turn starts from. */
+export type TurnMessage = {
+  stored: StoredMessages;
+  /** The conversation's new name when this was its first message (see nameAfterFirstMessage), else null. */
+  title: string | null;
+  /** The conversation's settings as the statement read them: the turn's snapshot. */
+  settings: ResolvedSettings;
+};
+
 /**
- * The change that releases this turn's lease in the statement storing its final reply
- * (one round trip less per turn); a lease that expired and was taken since is left alone.
+ * takeTurnLease for a new message: the same statement stores it and counts it against
+ * `countAgainst` (refused, storing nothing, when over), and returns the conversation
+ * row and its settings as they are now, so the turn needs no other read to start.
  */
-export function releasedWith(leaseId: string): ConversationRowChange {
-  return {
-    set: Prisma.sql`, "turnLeaseId" = CASE WHEN "turnLeaseId" = ${leaseId} THEN NULL ELSE "turnLeaseId" END,
-      "turnLeaseUntil" = CASE WHEN "turnLeaseId" = ${leaseId} THEN NULL ELSE "turnLeaseUntil" END`,
-    where: Prisma.empty,
-  };
+export async function storeTurnMessage(
+  db: Db,
+  userId: string,
+  conversationId: string,
+  // titleFrom: what a first message names the conversation from when that is not its content (the typed text of a message with files).
+  claim: LeaseClaim & { message: UserDraft; countAgainst: ClaimBucket | null; titleFrom?: string | undefined },
+): Promise<TurnMessage> {
+  const { leaseId, leaseMs, message, countAgainst, titleFrom } = claim;
+  const taken = await appendStatement(db, userId, conversationId, [message], { kind: "take", leaseId, leaseMs, countAgainst });
+  const row = taken?.rows[0];
+  if (!taken || !row) throw await refusal(db, userId, conversationId, countAgainst);
+  // Only the first message of a conversation costs this second statement.
+  const title = await nameAfterFirstMessage(db, userId, conversationId, titleFrom === undefined ? row : { seq: row.seq, content: titleFrom });
+  const { settingsDefaults, settingsUser, settingsConversation } = taken.first;
+  const settings = resolveLayers({ defaults: settingsDefaults, user: settingsUser, conversation: settingsConversation });
+  return { stored: { rows: taken.rows, head: taken.head }, title, settings };
+}
+
+/** Stores the turn's last reply and releases its lease in the same statement (one round trip less per turn). */
+export async function storeFinalReply(
+  db: Db,
+  userId: string,
+  conversationId: string,
+  leaseId: string,
+  reply: ReplyDraft,
+): Promise<StoredMessages> {
+  const stored = await appendStatement(db, userId, conversationId, [reply], { kind: "release", leaseId });
+  if (!stored) throw notFound("conversation", conversationId);
+  return { rows: stored.rows, head: stored.head };
 }
 
 /** Extends a lease this turn still holds; false when it was lost (expired and taken by another turn). */

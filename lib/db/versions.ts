@@ -6,7 +6,7 @@
 import type { Db } from "./client.ts";
 import type { Message } from "./generated/client.ts";
 import { toMessageView } from "./mappers.ts";
-import { lockConversation } from "./messages.ts";
+import { lockConversationRow } from "./messages.ts";
 import { AppError, notFound } from "../errors.ts";
 import type { MessageVersions, MessageView } from "../views";
 
@@ -94,7 +94,7 @@ export async function versionPlace(db: Db, userId: string, conversationId: strin
 /** Records a stored message as a new version of the place `root` (a regenerated reply is stored by the turn first). */
 export async function markVersion(db: Db, userId: string, conversationId: string, messageId: string, root: string): Promise<void> {
   await db.$transaction(async (tx) => {
-    if (await lockConversation(tx, userId, conversationId)) await tx.message.updateMany({ where: { id: messageId, conversationId }, data: { versionOf: root } });
+    if (await lockConversationRow(tx, userId, conversationId)) await tx.message.updateMany({ where: { id: messageId, conversationId }, data: { versionOf: root } });
   });
 }
 

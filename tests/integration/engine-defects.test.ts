@@ -3,7 +3,7 @@
 // that fails mid-compaction, settings saved during a turn, broken tool rounds.
 import { describe, expect, it, vi } from "vitest";
 import * as ops from "../../lib/chat/operations";
-import { activeTranscript, backgroundSettled, compressionLogger, compressionManager, scheduleBackgroundCompaction, withTranscript } from "../../lib/chat/compressor";
+import { activeTranscript, backgroundSettled, compressionLogger, compressionManager, scheduleBackgroundCompaction, compactUnderLock } from "../../lib/chat/compressor";
 import { saveCompressionChange } from "../../lib/db/compactions";
 import { appendMessages } from "../../lib/db/messages";
 import { readSettings } from "../../lib/db/settings";
@@ -142,7 +142,7 @@ describe("failures while saving", () => {
     const info = vi.spyOn(compressionLogger, "info");
     try {
       const { settings } = await readSettings(h.db, h.user.id, conversation.id);
-      const result = await withTranscript(h.user.id, conversation.id, settings, async (transcript) => {
+      const result = await compactUnderLock(h.user.id, conversation.id, settings, async (transcript) => {
         const change = await compressionManager().compactNow(transcript, settings);
         // Another writer compacts the same messages first.
         const rival = await compressionManager().compactNow(transcript, settings);

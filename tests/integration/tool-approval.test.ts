@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import * as ops from "../../lib/chat/operations";
 import { answerRoutedApproval } from "../../lib/chat/approval-ops";
 import { registerTurn } from "../../lib/chat/running-turns";
-import { openTurnGate } from "../../lib/chat/turn-gate";
+import { openTurnGate } from "../../lib/chat/concurrency";
 import { waitForApproval, waitingApprovalCount, type ApprovalDecision } from "../../lib/chat/tools/approval";
 import { closeCluster, listenForStops } from "../../lib/db/cluster";
 import { AppError } from "../../lib/errors";

@@ -9,13 +9,13 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "../../lib/db/generated/client";
 import type { Db } from "../../lib/db/client";
 import { loadTranscript } from "../../lib/db/transcript";
-import { cachedContext } from "../../lib/db/transcript-cache";
-import { appendMessages, extendReply, setPinned } from "../../lib/db/messages";
+import { cachedContext, keepStored } from "../../lib/db/context-cache";
+import { appendMessages, appendReply, extendReply, setPinned } from "../../lib/db/messages";
 import { saveCompressionChange } from "../../lib/db/compactions";
 import { rewindFrom } from "../../lib/db/rewind";
-import { releaseTurnLease, takeTurnLease } from "../../lib/db/turn-lease";
 import { DEFAULT_SETTINGS } from "../../lib/compression/settings";
 import { compressionManager, countSystemPrompt } from "../../lib/chat/compressor";
+import { openTurnGateWithMessage } from "../../lib/chat/concurrency";
 import { countMessageTokens } from "../../lib/llm/tokens";
 import { TEST_DB } from "./support/database";
 import { newConversation, setupHarness } from "../support/harness";
@@ -115,18 +115,15 @@ describe.skipIf(TEST_DB === "embedded")("the active context kept between turns, 
   });
 
   describe("the turn's own statements", () => {
-    const leaseId = "lease-of-this-test";
-    const take = (content: string) =>
-      takeTurnLease(h.db, h.user.id, conversationId, { leaseId, leaseMs: 60_000, userMessage: { role: "user", content, tokenCount: countMessageTokens({ role: "user", content }) } });
-    const release = () => releaseTurnLease(h.db, h.user.id, conversationId, leaseId);
+    const open = (content: string) =>
+      openTurnGateWithMessage(h.user.id, conversationId, { role: "user", content, tokenCount: countMessageTokens({ role: "user", content }) }, null);
     const seqs = (transcript: { messages: { seq: number }[] }) => transcript.messages.map((m) => m.seq);
 
     it("a stored user message joins the kept copy, and a load at the row its statement returned reads nothing", async () => {
       await expectCurrent();
-      const taken = await take("the turn's message");
+      const { gate, stored } = await open("the turn's message");
       try {
-        expect(taken.head).not.toBeNull();
-        const head = taken.head!;
+        const head = stored.head;
         expect(cachedContext(h.db, conversationId)).toMatchObject({ lastSeq: head.lastSeq });
         const atHead = await loadTranscript(h.db, h.user.id, conversationId, countSystemPrompt, head);
         expect(atHead).toEqual(await truth());
@@ -139,34 +136,43 @@ describe.skipIf(TEST_DB === "embedded")("the active context kept between turns, 
         expect(seqs(stillAtHead.transcript)).toEqual(seqs(atHead.transcript));
         expect(seqs(await expectCurrent()).at(-1)).toBe(head.lastSeq + 1);
       } finally {
-        await release();
+        await gate.close();
       }
     });
 
     it("reads when the kept copy is not at that row (the other instance stored a message first)", async () => {
       await expectCurrent();
       await append(other, "assistant", "stored by the other instance before the turn");
-      const taken = await take("a message after it");
+      const { gate, stored } = await open("a message after it");
       try {
-        const head = taken.head!;
+        const head = stored.head;
         const loaded = await loadTranscript(h.db, h.user.id, conversationId, countSystemPrompt, head);
         expect(loaded).toEqual(await truth());
         expect(seqs(loaded.transcript).slice(-2)).toEqual([head.lastSeq - 1, head.lastSeq]);
       } finally {
-        await release();
+        await gate.close();
       }
     });
 
-    it("a reply, or a failed one, stored here keeps the copy current", async () => {
+    it("the turn's final reply, or a failed one it keeps, keeps the copy current", async () => {
       await expectCurrent();
-      const [reply] = await append(h.db, "assistant", "a reply stored here");
-      expect(cachedContext(h.db, conversationId)).toMatchObject({ lastSeq: reply!.seq });
+      const { gate } = await open("a question");
+      const reply = await gate.storeFinalReply({ role: "assistant", content: "a reply stored here", tokenCount: 5, model: "gpt-4o-mini", status: "complete" });
+      expect(cachedContext(h.db, conversationId)).toMatchObject({ lastSeq: reply.seq });
       await expectCurrent();
-      const [failed] = await appendMessages(h.db, h.user.id, conversationId, [
-        { role: "assistant", content: "cut off", tokenCount: 3, model: "gpt-4o-mini", status: "error", error: "the model failed" },
-      ]);
-      expect(cachedContext(h.db, conversationId)).toMatchObject({ lastSeq: failed!.seq });
-      expect((await expectCurrent()).messages.some((m) => m.seq === failed!.seq)).toBe(false);
+      const failed = await appendReply(h.db, h.user.id, conversationId, {
+        role: "assistant", content: "cut off", tokenCount: 3, model: "gpt-4o-mini", status: "error", error: "the model failed",
+      });
+      keepStored(h.db, conversationId, failed);
+      expect(cachedContext(h.db, conversationId)).toMatchObject({ lastSeq: failed.head.lastSeq });
+      expect((await expectCurrent()).messages.some((m) => m.seq === failed.head.lastSeq)).toBe(false);
+    });
+
+    it("an append nobody keeps leaves the copy as it was, and the next load reads it", async () => {
+      const before = (await expectCurrent()).totalMessageCount;
+      const [stored] = await append(h.db, "assistant", "stored outside a turn");
+      expect(cachedContext(h.db, conversationId)).toMatchObject({ lastSeq: before });
+      expect(seqs(await expectCurrent()).at(-1)).toBe(stored!.seq);
     });
   });
 

@@ -3,7 +3,7 @@
 // message). A second send while a turn runs is refused with "busy" (HTTP 409).
 import { describe, expect, it, vi } from "vitest";
 import * as ops from "../../lib/chat/operations";
-import { openTurnGate } from "../../lib/chat/turn-gate";
+import { openTurnGate } from "../../lib/chat/concurrency";
 import { takeTurnLease, TURN_BUSY_MESSAGE } from "../../lib/db/turn-lease";
 import { logger } from "../../lib/log/logger";
 import { collect, newConversation, refusal, send, setupHarness } from "../support/harness";

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import * as ops from "../../lib/chat/operations";
 import { backgroundSettled } from "../../lib/chat/compressor";
-import { openTurnGate } from "../../lib/chat/turn-gate";
+import { openTurnGate } from "../../lib/chat/concurrency";
 import { loadTimeline } from "../../lib/db/compactions";
 import { exportConversation } from "../../lib/db/export";
 import { importConversation } from "../../lib/db/import";

@@ -1,7 +1,7 @@
 // compress_context as a source: the chat model's own way to compress, run against the
 // conversation (the engine defines the tool and stores the summary it writes).
 import { COMPRESS_CONTEXT_TOOL, providedSummaryOf } from "../../compression/tools";
-import { compressionManager, withTranscript } from "../compressor";
+import { compressionManager, compactUnderLock } from "../compressor";
 import type { ToolSource, TurnTool } from "./types";
 
 const compressContextTool: TurnTool = {
@@ -11,7 +11,7 @@ const compressContextTool: TurnTool = {
     if (summary === null) {
       return { outcome: "failed", content: 'Error: the arguments of compress_context must be JSON of the form {"summary": "<text>"}.' };
     }
-    const applied = await withTranscript(userId, conversationId, settings, (transcript) =>
+    const applied = await compactUnderLock(userId, conversationId, settings, (transcript) =>
       compressionManager().applyProvided(transcript, { summary, trigger: "tool" }, settings),
     );
     const created = applied.compactions[0];
