@@ -83,14 +83,18 @@ const MAX_TELLING_SHARE = 0.1;
 export async function searchCompressed(db: Db, userId: string, conversationId: string, text: string, limit: number): Promise<RecallHit[]> {
   const query = anyWordQuery(text);
   if (!query) return [];
+  // Every turn asks, once something is compressed, so the statement keeps per-message work
+  // small: each matched message is tested for the query's own words (at most
+  // MAX_QUERY_WORDS lookups in its tsvector, not the whole vector unpacked), scores come
+  // from one join grouped by message, and the text is read only for the best few.
   const rows = await db.$queryRaw<{ seq: number; role: string; content: string; excerpt: string; rank: number }[]>`
     WITH q AS (
       SELECT websearch_to_tsquery('english', ${query}) AS query,
              tsvector_to_array(to_tsvector('english', ${query})) AS lexemes
     ),
     matched AS (
-      SELECT m.seq, m.role::text AS role, m.content,
-             ARRAY(SELECT l FROM unnest(tsvector_to_array(m."searchVector")) l WHERE l = ANY (q.lexemes)) AS words
+      SELECT m.seq,
+             ARRAY(SELECT l FROM unnest(q.lexemes) l WHERE m."searchVector" @@ quote_literal(l)::tsquery) AS words
       FROM "Message" m JOIN "Conversation" c ON c.id = m."conversationId", q
       WHERE c.id = ${conversationId} AND c."userId" = ${userId}
         AND numnode(q.query) > 0
@@ -107,10 +111,11 @@ export async function searchCompressed(db: Db, userId: string, conversationId: s
       FROM "Compaction" k WHERE k."conversationId" = ${conversationId} AND k."undoneAt" IS NULL AND k."supersededById" IS NULL
     ),
     weighed AS (
-      SELECT matched.seq, matched.role, matched.content,
-             (SELECT coalesce(sum(ln((total.n + 1) / df.n)), 0) FROM unnest(matched.words) AS mw(word) JOIN df ON df.w = mw.word) AS score,
-             (SELECT coalesce(min(df.n), total.n) FROM unnest(matched.words) AS mw(word) JOIN df ON df.w = mw.word) AS rarest
-      FROM matched, total
+      SELECT matched.seq, coalesce(sum(ln((total.n + 1) / df.n)), 0) AS score, coalesce(min(df.n), total.n) AS rarest
+      FROM matched CROSS JOIN total
+      LEFT JOIN LATERAL unnest(matched.words) AS mw(word) ON true
+      LEFT JOIN df ON df.w = mw.word
+      GROUP BY matched.seq, total.n
     ),
     scored AS (
       SELECT weighed.* FROM weighed, total
@@ -118,9 +123,9 @@ export async function searchCompressed(db: Db, userId: string, conversationId: s
       ORDER BY score DESC, weighed.seq DESC
       LIMIT ${limit}
     )
-    SELECT scored.seq, scored.role, scored.content, scored.score::float8 AS rank,
-           ts_headline('english', scored.content, q.query, ${EXCERPT_OPTIONS}) AS excerpt
-    FROM scored, q
+    SELECT scored.seq, m.role::text AS role, m.content, scored.score::float8 AS rank,
+           ts_headline('english', m.content, q.query, ${EXCERPT_OPTIONS}) AS excerpt
+    FROM scored JOIN "Message" m ON m."conversationId" = ${conversationId} AND m.seq = scored.seq, q
     ORDER BY scored.score DESC, scored.seq DESC`;
   return rows.map((row) => ({ ...row, seq: Number(row.seq), rank: Number(row.rank), excerpt: row.excerpt.replaceAll(MARK_START, "").replaceAll(MARK_END, "") }));
 }
