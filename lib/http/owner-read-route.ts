@@ -18,6 +18,7 @@ export function ownerReadRoute<K extends OwnerRead>(read: K, work: Work<K>) {
   return (request: Request, { params }: { params: Promise<{ id?: string }> }) =>
     handleUser(request, async (user) => {
       const query = parse(ownerReads[read].query, queryOf(request.url)) as z.output<OwnerReads[K]["query"]>;
-      return jsonResponse(await work(user, (await params).id ?? "", query));
+      // A route without an [id] segment gets no params from Next at all.
+      return jsonResponse(await work(user, (await params)?.id ?? "", query));
     });
 }

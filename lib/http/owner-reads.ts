@@ -81,7 +81,8 @@ export const ownerReads = {
   },
   /** A page of the sidebar's list (pinned first on the first page), or of the archive. */
   conversationPage: {
-    path: () => `/api/conversations/page`,
+    // Not ".../page": Next.js takes a last path segment named page for a page file's and drops it.
+    path: () => `/api/conversations/pages`,
     query: z.object({
       archived: z
         .union([z.enum(["true", "false"]), z.boolean()])
@@ -90,7 +91,11 @@ export const ownerReads = {
       after: z.string().optional(),
       limit: whole,
     }),
-    answer: objectOf<ConversationPage>("a page of conversations"),
+    answer: z.object({
+      pinned: listOf<ConversationPage["pinned"][number]>("conversations"),
+      items: listOf<ConversationPage["items"][number]>("conversations"),
+      next: z.string().nullable(),
+    }),
   },
 } as const;
 

@@ -39,7 +39,7 @@ function recordRequests(page: Page, origin: string) {
   };
 }
 
-const LIST = /^(conversationPageAction|GET \/api\/conversations\/page)$/;
+const LIST = /^(conversationPageAction|GET \/api\/conversations\/pages)$/;
 const TIMELINE = /^(timelineAction|GET \/api\/conversations\/:id\/messages)$/;
 const METER = /^(contextMeterAction|GET \/api\/conversations\/:id\/context)$/;
 
@@ -54,6 +54,8 @@ test("a sent message reads the list once and reloads neither timeline nor meter;
   requests.clear();
   for (const question of ["Which tide tables should the survey use?", "And which boat?"]) await sendMessage(page, question);
   await page.waitForTimeout(QUIET_MS);
+  // The one read per turn is enough: the sidebar counts the three turns' messages.
+  await expect(page.locator(`[data-testid=conversation-item][data-id="${id}"]`).getByText(/messages$/)).toHaveText("6 messages");
   const seen = requests.all().join("\n");
   expect(requests.count(/^sendMessageAction$/), seen).toBe(2);
   expect(requests.count(/^unnamed action/), `server actions the chunks did not name:\n${seen}`).toBe(0);
@@ -70,4 +72,5 @@ test("a sent message reads the list once and reloads neither timeline nor meter;
   await page.waitForTimeout(QUIET_MS);
   expect(requests.count(TIMELINE), requests.all().join("\n")).toBe(1);
   expect(requests.count(LIST), requests.all().join("\n")).toBe(1);
+  await expect(page.locator(`[data-testid=conversation-item][data-id="${id}"]`).getByText(/messages$/)).toHaveText("8 messages");
 });

@@ -8,7 +8,7 @@ import * as compactRoute from "../../app/api/conversations/[id]/compact/route";
 import * as childrenRoute from "../../app/api/compactions/[id]/children/route";
 import * as changesRoute from "../../app/api/conversations/[id]/changes/route";
 import * as pathRoute from "../../app/api/conversations/[id]/path/route";
-import * as pageRoute from "../../app/api/conversations/page/route";
+import * as pageRoute from "../../app/api/conversations/pages/route";
 import * as settingsRoute from "../../app/api/settings/route";
 import type { TurnEvent } from "../../lib/chat/events";
 import { DEFAULT_SETTINGS } from "../../lib/compression/settings";
@@ -77,12 +77,14 @@ describe("JSON API", () => {
 
   it("the GET reads refuse a malformed query with the field named, and page the sidebar", async () => {
     const id = await createConversation();
+    await createConversation();
     const bad = await pathRoute.GET(json("GET", `/conversations/${id}/path?seq=first`), params(id));
     expect(bad.status).toBe(400);
     expect(await bad.json()).toMatchObject({ error: { code: "invalid_input", fields: { seq: [expect.any(String)] } } });
-    const badPage = await pageRoute.GET(json("GET", "/conversations/page?archived=maybe"), { params: Promise.resolve({}) });
+    const badPage = await pageRoute.GET(json("GET", "/conversations/pages?archived=maybe"), { params: Promise.resolve({}) });
     expect(badPage.status).toBe(400);
-    const page = (await (await pageRoute.GET(json("GET", "/conversations/page?limit=1"), { params: Promise.resolve({}) })).json()) as {
+    // As Next calls a route without an [id] segment: no params.
+    const page = (await (await pageRoute.GET(json("GET", "/conversations/pages?limit=1"), { params: undefined as never })).json()) as {
       items: unknown[];
       next: string | null;
     };

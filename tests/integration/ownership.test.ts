@@ -140,7 +140,7 @@ const ROUTES: Record<string, Partial<Record<Method, RouteCase>>> = {
   "/api/conversations/[id]/pinned": { GET: { scope: "owned", id: conversation } },
   "/api/conversations/[id]/pinned/covered": { GET: { scope: "owned", id: conversation } },
   // The caller's own pages: the stranger gets theirs, never the owner's conversation.
-  "/api/conversations/page": { GET: { scope: "user", query: "?limit=5" } },
+  "/api/conversations/pages": { GET: { scope: "user", query: "?limit=5" } },
   "/api/prices": { GET: { scope: "admin" }, PUT: { scope: "admin", body: PRICE } },
   "/api/conversations/[id]/settings": {
     GET: { scope: "owned", id: conversation },

@@ -35,5 +35,8 @@ describe("owner reads", () => {
     expect(ownerReads.meter.answer.safeParse({ contexts: {} }).success).toBe(false);
     expect(ownerReads.cost.answer.safeParse({ cost: { total: "free" } }).success).toBe(false);
     expect(ownerReads.coveredPinned.answer.safeParse({}).success).toBe(false);
+    // What GET /api/conversations answers is not a page: a read sent there by mistake is refused, not shown as an empty list.
+    expect(ownerReads.conversationPage.answer.safeParse({ conversations: [] }).success).toBe(false);
+    expect(ownerReads.conversationPage.answer.safeParse({ pinned: [], items: [], next: null }).success).toBe(true);
   });
 });
