@@ -1,5 +1,8 @@
 "use server";
-// Server actions: the browser's door to every operation. Each resolves the signed-in
+// Server actions: the browser's door to the operations that change something (and to the
+// reads not moved yet). The chat view reads through GET routes instead
+// (lib/http/owner-reads.ts): actions run one at a time per page, so a read queued behind
+// a long one waits, and a GET can be cached and counted. Each resolves the signed-in
 // user, validates its input with zod (in lib/chat/operations) and returns an
 // ActionResult instead of throwing ("unauthorized" without a session). Each parameter's
 // type is the input type of the schema its operation parses with, so that a caller
@@ -15,7 +18,6 @@ import type { TurnRequest } from "@/lib/chat/turn-request";
 import type { z } from "zod";
 import type {
   applyProposalInput,
-  childrenInput,
   compactInput,
   conversationOverridesInput,
   createConversationInput,
@@ -25,10 +27,8 @@ import type {
   recordIdSchema,
   rewindInput,
   searchInput,
-  seqInput,
   signupsOpenInput,
   switchVersionInput,
-  timelineInput,
   updateConversationInput,
 } from "@/lib/chat/inputs";
 import type { compressionSettingsSchema } from "@/lib/compression/settings";
@@ -40,7 +40,6 @@ import type { modelPriceSchema } from "@/lib/pricing";
 import type { undoCompactionInput } from "@/lib/chat/undo-ops";
 import type {
   archiveConversationInput,
-  conversationPageInput,
   deleteMessageInput,
   pinConversationInput,
   renameConversationInput,
@@ -77,27 +76,6 @@ export async function updateConversationAction(input: z.input<typeof updateConve
 }
 export async function deleteConversationAction(conversationId: ConversationId) {
   return asUser((user) => ops.deleteConversation(user, conversationId));
-}
-export async function timelineAction(input: z.input<typeof timelineInput>) {
-  return asUser((user) => ops.timeline(user, input));
-}
-export async function compactionChildrenAction(input: z.input<typeof childrenInput>) {
-  return asUser((user) => ops.compactionChildren(user, input));
-}
-export async function treePathAction(input: z.input<typeof seqInput>) {
-  return asUser((user) => ops.treePath(user, input));
-}
-export async function coveredPinnedAction(conversationId: ConversationId) {
-  return asUser((user) => ops.coveredPinned(user, conversationId));
-}
-export async function pinnedListAction(conversationId: ConversationId) {
-  return asUser((user) => ops.pinnedList(user, conversationId));
-}
-export async function attemptsAction(conversationId: ConversationId) {
-  return asUser((user) => ops.attempts(user, conversationId));
-}
-export async function contextMeterAction(conversationId: ConversationId) {
-  return asUser((user) => ops.meter(user, conversationId));
 }
 export async function pinMessageAction(input: z.input<typeof pinInput>) {
   return asUser((user) => ops.pinMessage(user, input));
@@ -205,7 +183,7 @@ export async function conversationToolServersAction(conversationId: Conversation
 export async function setConversationToolServerAction(input: z.input<typeof conversationServerInput>) {
   return asUser((user) => ops.setConversationToolServer(user, input));
 }
-// Organise: pin, archive, rename inline, the sidebar's pages, delete one message.
+// Organise: pin, archive, rename inline, delete one message.
 export async function pinConversationAction(input: z.input<typeof pinConversationInput>) {
   return asUser((user) => ops.pinConversation(user, input));
 }
@@ -214,9 +192,6 @@ export async function archiveConversationAction(input: z.input<typeof archiveCon
 }
 export async function renameConversationAction(input: z.input<typeof renameConversationInput>) {
   return asUser((user) => ops.renameConversation(user, input));
-}
-export async function conversationPageAction(input: z.input<typeof conversationPageInput>) {
-  return asUser((user) => ops.conversationPage(user, input));
 }
 export async function deleteMessageAction(input: z.input<typeof deleteMessageInput>) {
   return asUser((user) => ops.deleteMessage(user, input));

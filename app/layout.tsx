@@ -2,6 +2,7 @@ import type { Metadata, Viewport } from "next";
 import "./globals.css";
 import { databaseProblem } from "@/lib/db/health";
 import { AppErrorState } from "@/components/ui/AppErrorState";
+import { QueryProvider } from "@/components/queries/QueryProvider";
 
 // Every page renders per request: the session decides what it shows, and the CSP
 // nonce (proxy.ts) must reach every script.
@@ -28,7 +29,7 @@ export default async function RootLayout({ children }: { children: React.ReactNo
   return (
     <html lang="en">
       <body className="flex h-dvh overflow-hidden">
-        {problem ? <AppErrorState title="The database is unavailable" cause={problem} /> : children}
+        {problem ? <AppErrorState title="The database is unavailable" cause={problem} /> : <QueryProvider>{children}</QueryProvider>}
       </body>
     </html>
   );

@@ -1,6 +1,7 @@
 "use client";
 import { useEffect } from "react";
-import { useActivity } from "@/components/stores/activity-store";
+import { useChat } from "@/components/stores/chat-store";
+import { useActivityData } from "@/components/queries/conversation-data";
 import { formatCount, formatDuration, formatTime, strategyLabel, triggerLabel, writtenByUser } from "@/components/format";
 import type { AttemptView } from "@/lib/views";
 import { BackgroundWork } from "./BackgroundWork";
@@ -38,18 +39,21 @@ function AttemptRow({ attempt }: { attempt: AttemptView }) {
 }
 
 export function ActivityPanel() {
-  const attempts = useActivity((state) => state.attempts);
-  const attemptsError = useActivity((state) => state.error);
-  const backgroundWork = useActivity((state) => state.backgroundWork);
-  const undone = useActivity((state) => state.undone);
-  const refresh = useActivity((state) => state.refresh);
+  const conversationId = useChat((state) => state.conversationId);
+  const activity = useActivityData(conversationId, true);
+  const attempts = activity.data?.attempts ?? null;
+  const attemptsError = activity.error?.message ?? null;
+  const backgroundWork = activity.data?.background ?? [];
+  const undone = activity.data?.undone ?? [];
+  const { refetch } = activity;
+  const refresh = () => void refetch();
   // While background work is pending, look again so it turns into its attempt when done.
   const pending = backgroundWork.length > 0;
   useEffect(() => {
     if (!pending) return;
-    const timer = setInterval(() => void refresh(), 3000);
+    const timer = setInterval(() => void refetch(), 3000);
     return () => clearInterval(timer);
-  }, [pending, refresh]);
+  }, [pending, refetch]);
   return (
     <aside
       data-testid="activity-panel"
@@ -58,7 +62,7 @@ export function ActivityPanel() {
     >
       <div className="flex h-10 items-center justify-between border-b border-neutral-200 px-3 dark:border-neutral-800">
         <h2 className="text-[12.5px] font-semibold">Compaction activity</h2>
-        <button type="button" onClick={() => void refresh()} className="text-[11.5px] text-sky-700 hover:underline dark:text-sky-400">
+        <button type="button" onClick={refresh} className="text-[11.5px] text-sky-700 hover:underline dark:text-sky-400">
           Refresh
         </button>
       </div>
@@ -67,7 +71,7 @@ export function ActivityPanel() {
       {attemptsError ? (
         <div data-testid="activity-error" role="alert" className="space-y-2 p-3 text-[12px] text-red-800 dark:text-red-300">
           <p>The compaction activity could not be loaded: {attemptsError}</p>
-          <button type="button" onClick={() => void refresh()} className="font-medium text-sky-700 hover:underline dark:text-sky-400">
+          <button type="button" onClick={refresh} className="font-medium text-sky-700 hover:underline dark:text-sky-400">
             Try again
           </button>
         </div>

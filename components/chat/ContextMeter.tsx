@@ -1,6 +1,7 @@
 "use client";
 import { useId } from "react";
 import { useChat } from "@/components/stores/chat-store";
+import { useMeter } from "@/components/queries/conversation-data";
 import { formatCount, formatPercent } from "@/components/format";
 import type { ContextMeterView } from "@/lib/views";
 import { popoverTriggerProps, useHoverPopover } from "../ui/hover-popover";
@@ -140,7 +141,7 @@ export function MeterDetails({ meter, id }: { meter: ContextMeterView; id: strin
 }
 
 export function ContextMeter() {
-  const meter = useChat((state) => state.meter);
+  const meter = useMeter(useChat((state) => state.conversationId));
   const { open, send } = useHoverPopover();
   const detailsId = useId();
   if (!meter) return null;

@@ -1,7 +1,7 @@
 "use client";
-import { useEffect, useId } from "react";
+import { useId } from "react";
 import { useChat } from "@/components/stores/chat-store";
-import { useCost } from "@/components/stores/cost-store";
+import { useConversationCost } from "@/components/queries/conversation-data";
 import { costLabel, formatCount, plural } from "@/components/format";
 import type { CostFigure } from "@/lib/pricing";
 import { popoverTriggerProps, useHoverPopover } from "../ui/hover-popover";
@@ -23,17 +23,10 @@ function Row({ label, figure, testId }: { label: string; figure: CostFigure; tes
 /** The conversation's bill in the header: in all, with this turn and the compaction overhead on hover or click. */
 export function ConversationCost() {
   const conversationId = useChat((state) => state.conversationId);
-  // A new meter comes with every finished turn and compaction: the moment to reload.
-  const meter = useChat((state) => state.meter);
-  const synced = useChat((state) => state.synced);
-  const cost = useCost((state) => (state.conversationId === conversationId ? state.cost : null));
-  const load = useCost((state) => state.load);
+  // Read again when a turn, a compaction or a change from elsewhere invalidates it (chat-store.ts).
+  const cost = useConversationCost(conversationId);
   const { open, send } = useHoverPopover();
   const detailsId = useId();
-
-  useEffect(() => {
-    if (conversationId) void load(conversationId);
-  }, [conversationId, meter, synced, load]);
 
   if (!cost || cost.total.calls === 0) return null;
   const unpriced = cost.total.unpricedCalls;

@@ -56,7 +56,6 @@ export function ConversationScreen({
   const activityOpen = useActivity((state) => state.open);
   const busy = useChat((state) => state.busy);
   const settled = useChat((state) => state.settled);
-  const synced = useChat((state) => state.synced);
   const deleted = useChat((state) => state.deleted && state.conversationId === conversation.id);
 
   useEffect(() => {
@@ -128,7 +127,6 @@ export function ConversationScreen({
       data-ready={ready}
       data-busy={busy}
       data-settled={settled}
-      data-synced={synced}
     >
       <ChatHeader conversation={conversation} demo={demo} />
       <FindBar key={conversation.id} conversationId={conversation.id} />

@@ -1,7 +1,7 @@
 "use client";
 import { useId, useRef, useState } from "react";
 import { modelSettingsAction, updateModelSettingsAction } from "@/app/actions";
-import { useChat } from "@/components/stores/chat-store";
+import { setMeter } from "@/components/queries/conversation-data";
 import { MAX_INSTRUCTIONS_CHARS } from "@/lib/chat/instructions";
 import { Button } from "../ui/Button";
 import { submitWith } from "../ui/forms";
@@ -79,7 +79,7 @@ export function ModelPicker({ conversationId, initialModel }: { conversationId: 
     setModel(settings.model);
     setLoaded((current) => (current && !current.models.includes(settings.model) ? { ...current, models: [settings.model, ...current.models] } : current));
     setDraft({ choice: settings.model, typed: "", instructions: settings.instructions, temperature: temperatureText(settings.temperature) });
-    if (useChat.getState().conversationId === conversationId) useChat.setState({ meter });
+    setMeter(conversationId, meter);
     setStatus({ tone: "ok", text: "Saved. The next reply uses these." });
   }
 

@@ -1,6 +1,6 @@
 "use client";
 import { useRef, useState } from "react";
-import { pinnedListAction } from "@/app/actions";
+import { usePinnedList } from "@/components/queries/conversation-data";
 import type { PinnedEntryView } from "@/lib/views";
 import { jumpToMessage } from "../timeline/jump";
 import { ROLE_LABELS } from "../timeline/MessageItem";
@@ -17,14 +17,15 @@ type ListState = { kind: "loading" } | { kind: "loaded"; entries: PinnedEntryVie
  */
 export function PinnedList({ conversationId }: { conversationId: string }) {
   const dialogRef = useRef<HTMLDialogElement>(null);
-  const [state, setState] = useState<ListState>({ kind: "loading" });
   const [jumpError, setJumpError] = useState<string | null>(null);
-
-  async function load() {
-    setState({ kind: "loading" });
-    const result = await pinnedListAction(conversationId);
-    setState(result.ok ? { kind: "loaded", entries: result.data } : { kind: "failed", message: result.error.message });
-  }
+  // Read when first opened; a pin set or cleared since (chat-store.ts) has it read again.
+  const [opened, setOpened] = useState(false);
+  const list = usePinnedList(conversationId, opened);
+  const state: ListState = list.data
+    ? { kind: "loaded", entries: list.data }
+    : list.error
+      ? { kind: "failed", message: list.error.message }
+      : { kind: "loading" };
 
   async function open(seq: number) {
     dialogRef.current?.close();
@@ -44,7 +45,9 @@ export function PinnedList({ conversationId }: { conversationId: string }) {
         onClick={() => {
           setJumpError(null);
           dialogRef.current?.showModal();
-          void load();
+          setOpened(true);
+          // A failed read is tried again on the next opening.
+          if (list.error) void list.refetch();
         }}
       >
         <PinIcon className="size-3.5" /> <HeaderLabel>Pinned</HeaderLabel>

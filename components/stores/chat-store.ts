@@ -1,15 +1,19 @@
 "use client";
-// The open conversation: its timeline, the turn in flight and the context meter.
-// Actions here are the only place the chat view talks to the server about them; what
-// they have to say goes to the notices store, and the activity panel reloads itself
-// after them (activity-store.ts).
+// The open conversation: its timeline and the turn in flight. Actions here are the only
+// place the chat view talks to the server about them; what they have to say goes to the
+// notices store. The data beside the timeline (meter, activity, cost, pinned) lives in
+// the query cache (components/queries): a turn writes the meter its `done` event
+// carried, and every change invalidates what it touched.
+//
+// Remote changes: the tab polls the conversation's change state (its version) and
+// reloads when it moved. A change this tab made must not count: a turn takes the
+// version from its `done` event, any other change reads the version before reloading.
 import { create } from "zustand";
 import { z } from "zod";
 import {
   answerToolApprovalAction,
   applyProposalAction,
   compactNowAction,
-  contextMeterAction,
   pinMessageAction,
   rewindAction,
   stopTurnAction,
@@ -17,10 +21,11 @@ import {
 } from "@/app/actions";
 import { toolApprovalPromptSchema, type ToolApprovalPrompt, type TurnEvent } from "@/lib/chat/events";
 import type { ContextMeterView, TimelineItem } from "@/lib/views";
-import { useActivity } from "@/components/stores/activity-store";
 import { timelineReads } from "@/components/timeline/timeline-reads";
 import { notify, useNotices } from "@/components/stores/notices-store";
-import { reloadPinned } from "./pinned-store";
+import { conversationChanged, pinsChanged, setMeter, turnChanged } from "@/components/queries/conversation-data";
+import { keys } from "@/components/queries/keys";
+import { queryClient } from "@/components/queries/query-client";
 import { patchLoadedMessage } from "@/components/stores/compaction-tree-store";
 import { useConversationList } from "@/components/stores/conversation-list-store";
 import { plural } from "@/components/format";
@@ -52,12 +57,9 @@ type ChatState = {
   /** A compaction is running; messageCount when the server said how many. */
   compressing: { messageCount: number | null } | null;
   lastError: { message: string; retryable: boolean } | null;
-  meter: ContextMeterView | null;
   abort: AbortController | null;
   /** Counts operations this tab started and finished (turns, compactions, rewinds): lets tests and observers wait for one. */
   settled: number;
-  /** Counts reloads caused by changes seen from elsewhere; kept apart so that waiting for a local operation never ends on one. */
-  synced: number;
   /** The server's change state last seen (lib/db/turn-lease.ts): a tab reloads its timeline when it moves. */
   version: string | null;
   /** A turn runs in this conversation elsewhere (another tab, another device): sending waits for it. */
@@ -92,6 +94,12 @@ type ChatState = {
   loadEarlier: () => Promise<void>;
   refreshTimeline: () => Promise<void>;
   refreshMeter: () => Promise<void>;
+  /**
+   * After a change this tab made outside a turn (a version switch, a compaction, a
+   * rewind, an undo): takes the server's version first, so the poll does not see the
+   * change as another tab's, then reloads the timeline and everything of the conversation.
+   */
+  reloadAfterChange: (options?: { list?: boolean }) => Promise<void>;
   compactNow: (instructions: string) => Promise<boolean>;
   previewCompaction: (instructions: string) => Promise<Proposal | null>;
   applyProposal: (proposal: Proposal) => Promise<boolean>;
@@ -130,6 +138,8 @@ async function fetchChanges(conversationId: string): Promise<z.infer<typeof chan
 }
 
 type TurnProgress = { compacted: boolean; finished: boolean; metered: boolean };
+
+const refreshList = () => void useConversationList.getState().refresh();
 
 export const useChat = create<ChatState>()((set, get) => {
   /** Runs `work` only if the conversation is still the open one. */
@@ -185,7 +195,8 @@ export const useChat = create<ChatState>()((set, get) => {
         case "done":
           turn.finished = true;
           turn.metered = true;
-          set({ meter: event.context, streaming: null, compressing: null });
+          setMeter(conversationId, event.context);
+          set({ streaming: null, compressing: null });
           break;
       }
     });
@@ -223,7 +234,11 @@ export const useChat = create<ChatState>()((set, get) => {
     watch?.abort();
     watch = null;
   };
-  const refreshActivity = () => useActivity.getState().refreshIfOpen();
+  /** The version the server reports now: what this tab has shown since its own change. */
+  const adoptVersion = async (conversationId: string) => {
+    const result = await fetchChanges(conversationId);
+    if (result && result !== "not_found") forConversation(conversationId, () => set({ version: result.version }));
+  };
 
   const runTurn = async (request: TurnBody, before?: () => void, onAccepted?: () => void) => {
     const conversationId = get().conversationId;
@@ -242,6 +257,8 @@ export const useChat = create<ChatState>()((set, get) => {
           onAccepted?.();
         }
         if (event.type === "title") title = event.title;
+        // The conversation as this turn left it: the poll must not reload it as another tab's change.
+        if (event.type === "done") forConversation(conversationId, () => set({ version: event.version }));
         applyEvent(conversationId, event, turn);
       }
     } catch (error) {
@@ -262,11 +279,14 @@ export const useChat = create<ChatState>()((set, get) => {
       // what it had, so show the stored state.
       // A new version changes the versions shown beside it: the server says which.
       const versioned = request.kind === "edit" || request.kind === "regenerate";
+      // Ended without its done event (error, stop, cut short): what it stored is read with the version it makes.
+      if (!turn.metered) await adoptVersion(conversationId);
       if (abort.signal.aborted || turn.compacted || !turn.finished || versioned) await get().refreshTimeline();
       // The done event carried the meter; without it (error, stop, cut short) it is read back.
-      await Promise.all([turn.metered ? null : get().refreshMeter(), refreshActivity()]);
+      await turnChanged(conversationId, turn.metered);
       if (title) useConversationList.getState().rename(conversationId, title);
-      void useConversationList.getState().refresh();
+      // Once per turn: the order and counts of the sidebar moved.
+      refreshList();
       settle();
     }
   };
@@ -281,10 +301,8 @@ export const useChat = create<ChatState>()((set, get) => {
     approvals: [],
     compressing: null,
     lastError: null,
-    meter: null,
     abort: null,
     settled: 0,
-    synced: 0,
     version: null,
     remoteTurn: false,
     watching: false,
@@ -293,11 +311,11 @@ export const useChat = create<ChatState>()((set, get) => {
     open({ conversationId, items, hasEarlier, meter, version = null }) {
       if (get().conversationId === conversationId && get().busy) return;
       stopWatching();
+      setMeter(conversationId, meter);
       set({
         conversationId,
         items,
         hasEarlier,
-        meter,
         loadingEarlier: false,
         busy: false,
         abort: null,
@@ -311,7 +329,6 @@ export const useChat = create<ChatState>()((set, get) => {
         deleted: false,
       });
       useNotices.getState().clear();
-      useActivity.getState().show(conversationId);
     },
 
     send: (content, onAccepted, attachmentIds) =>
@@ -338,11 +355,8 @@ export const useChat = create<ChatState>()((set, get) => {
         // Another tab's turn that runs on this server is drawn as it streams.
         if (turnRunning && !get().busy) watchRemoteTurn(conversationId);
         if (known === null || known === version) return;
-        void (async () => {
-          await Promise.all([get().refreshTimeline(), get().refreshMeter(), refreshActivity()]);
-          void useConversationList.getState().refresh();
-          set((state) => ({ synced: state.synced + 1 }));
-        })();
+        void Promise.all([get().refreshTimeline(), conversationChanged(conversationId)]);
+        refreshList();
       });
     },
     retry: () => runTurn({ kind: "retry" }),
@@ -376,8 +390,7 @@ export const useChat = create<ChatState>()((set, get) => {
         if (!result.ok) notify("error", `Could not show that version: ${result.error.message}`);
       } finally {
         forConversation(conversationId, () => set({ busy: false, lastError: null }));
-        await Promise.all([get().refreshTimeline(), get().refreshMeter()]);
-        void useConversationList.getState().refresh();
+        await get().reloadAfterChange({ list: true });
         settle();
       }
     },
@@ -438,9 +451,15 @@ export const useChat = create<ChatState>()((set, get) => {
 
     async refreshMeter() {
       const conversationId = get().conversationId;
+      if (conversationId) await queryClient().invalidateQueries({ queryKey: keys.meter(conversationId) });
+    },
+
+    async reloadAfterChange({ list = false } = {}) {
+      const conversationId = get().conversationId;
       if (!conversationId) return;
-      const result = await contextMeterAction(conversationId);
-      if (result.ok) forConversation(conversationId, () => set({ meter: result.data }));
+      await adoptVersion(conversationId);
+      await Promise.all([get().refreshTimeline(), conversationChanged(conversationId)]);
+      if (list) refreshList();
     },
 
     async compactNow(instructions) {
@@ -464,7 +483,7 @@ export const useChat = create<ChatState>()((set, get) => {
         return applied.length > 0;
       } finally {
         forConversation(conversationId, () => set({ busy: false, compressing: null }));
-        await Promise.all([get().refreshTimeline(), get().refreshMeter(), refreshActivity()]);
+        await get().reloadAfterChange();
         settle();
       }
     },
@@ -488,7 +507,8 @@ export const useChat = create<ChatState>()((set, get) => {
         return { ...result.data.proposal, instructions: trimmed };
       } finally {
         forConversation(conversationId, () => set({ busy: false, compressing: null }));
-        await refreshActivity();
+        // A preview stores nothing but its attempt.
+        await queryClient().invalidateQueries({ queryKey: keys.activity(conversationId) });
         settle();
       }
     },
@@ -513,7 +533,7 @@ export const useChat = create<ChatState>()((set, get) => {
         return result.data.compactions.length > 0;
       } finally {
         forConversation(conversationId, () => set({ busy: false }));
-        await Promise.all([get().refreshTimeline(), get().refreshMeter(), refreshActivity()]);
+        await get().reloadAfterChange();
         settle();
       }
     },
@@ -529,9 +549,10 @@ export const useChat = create<ChatState>()((set, get) => {
         patchLoadedMessage(messageId, { pinned: !pinned });
         notify("error", `Could not ${pinned ? "pin" : "unpin"} the message: ${result.error.message}`);
       } else {
+        // Saved: the meter (pins stay in the model's view) and the pinned strips and list read again.
+        await adoptVersion(conversationId);
         void get().refreshMeter();
-        // Saved now: the pinned strips read it (a pin under a block shows beside it).
-        reloadPinned(conversationId);
+        void pinsChanged(conversationId, messageId, pinned);
       }
     },
 
@@ -541,8 +562,7 @@ export const useChat = create<ChatState>()((set, get) => {
       const result = await rewindAction({ conversationId, turns: 1 });
       if (!result.ok) notify("error", `Could not delete the last turn: ${result.error.message}`);
       set({ lastError: null });
-      await Promise.all([get().refreshTimeline(), get().refreshMeter()]);
-      void useConversationList.getState().refresh();
+      await get().reloadAfterChange({ list: true });
       settle();
     },
   };

@@ -7,7 +7,6 @@ import { create } from "zustand";
 import { createJSONStorage, persist } from "zustand/middleware";
 import { timelineReads } from "@/components/timeline/timeline-reads";
 import type { TimelineItem } from "@/lib/views";
-import { pinChanged } from "./pinned-store";
 
 export const CHILDREN_PAGE_SIZE = 50;
 
@@ -99,9 +98,8 @@ export function rememberOpenedCompactions(): void {
   void useCompactionTree.persist.rehydrate();
 }
 
-/** Updates one message (e.g. its pin) wherever it sits in loaded children, and in the pinned strips. */
+/** Updates one message (e.g. its pin) wherever it sits in loaded children. */
 export function patchLoadedMessage(messageId: string, patch: { pinned: boolean }) {
-  pinChanged(messageId, patch.pinned);
   useCompactionTree.setState((state) => {
     const children: Record<string, LoadedChildren> = {};
     for (const [id, loaded] of Object.entries(state.children)) {

@@ -2,8 +2,13 @@
 // The sidebar's conversation list: seeded by the server render, refreshed after
 // anything that changes titles, order or counts. Pages of the main list load as the list
 // scrolls (keyset cursors, lib/db/organise.ts); the archive loads when it is opened.
+// Pages are read through the query cache (GET /api/conversations/page): refreshes asked
+// for at once (a turn's end, a change seen from elsewhere) share one request. What is
+// shown stays here, as the sidebar moves conversations between groups before the server answers.
 import { create } from "zustand";
-import { conversationPageAction } from "@/app/actions";
+import { fetchRead } from "@/components/queries/fetch-read";
+import { keys } from "@/components/queries/keys";
+import { queryClient } from "@/components/queries/query-client";
 import { PAGE_SIZE } from "@/components/sidebar/page-size";
 import type { ConversationPage, ConversationSummary } from "@/lib/views";
 
@@ -32,6 +37,16 @@ type ConversationListState = {
   placed: (id: string, change: { pinned?: boolean; archived?: boolean }) => void;
 };
 
+/** One page, shared by every caller that asks for it while it is being read (never served from an older read). */
+function readPage(query: { archived: boolean; after: string | null; limit: number }) {
+  return queryClient().fetchQuery({
+    queryKey: keys.conversationPage(query),
+    queryFn: () => fetchRead("conversationPage", "", { archived: query.archived, limit: query.limit, ...(query.after ? { after: query.after } : {}) }),
+    staleTime: 0,
+    gcTime: 0,
+  });
+}
+
 const combined = (pinned: ConversationSummary[], recent: ConversationSummary[]) => [...pinned, ...recent];
 const newestFirst = (a: ConversationSummary, b: ConversationSummary) => b.updatedAt.localeCompare(a.updatedAt) || b.id.localeCompare(a.id);
 
@@ -49,7 +64,7 @@ export const useConversationList = create<ConversationListState>()((set, get) =>
   },
   async refresh() {
     const limit = Math.min(MAX_REFRESH, Math.max(PAGE_SIZE, get().recent.length));
-    const result = await conversationPageAction({ limit });
+    const result = await readPage({ archived: false, after: null, limit });
     if (result.ok) get().seed(result.data);
     if (get().archive.loaded) await get().loadArchive();
   },
@@ -57,7 +72,7 @@ export const useConversationList = create<ConversationListState>()((set, get) =>
     const { next, loadingMore } = get();
     if (!next || loadingMore) return;
     set({ loadingMore: true });
-    const result = await conversationPageAction({ after: next, limit: PAGE_SIZE });
+    const result = await readPage({ archived: false, after: next, limit: PAGE_SIZE });
     if (result.ok) {
       const recent = [...get().recent, ...result.data.items.filter((item) => !get().recent.some((known) => known.id === item.id))];
       set({ recent, next: result.data.next, conversations: combined(get().pinned, recent), loadingMore: false, error: null });
@@ -66,7 +81,7 @@ export const useConversationList = create<ConversationListState>()((set, get) =>
   async loadArchive(more = false) {
     const after = more ? get().archive.next : null;
     if (more && !after) return;
-    const result = await conversationPageAction({ archived: true, limit: PAGE_SIZE, ...(after ? { after } : {}) });
+    const result = await readPage({ archived: true, after, limit: PAGE_SIZE });
     if (!result.ok) return set({ error: result.error.message });
     const items = more ? [...get().archive.items, ...result.data.items] : result.data.items;
     set({ archive: { items, next: result.data.next, loaded: true }, error: null });

@@ -2,7 +2,6 @@
 import { useState } from "react";
 import { deleteMessageAction } from "@/app/actions";
 import { useChat } from "@/components/stores/chat-store";
-import { useConversationList } from "@/components/stores/conversation-list-store";
 import type { MessageView } from "@/lib/views";
 import { TrashIcon } from "../ui/icons";
 
@@ -26,9 +25,7 @@ export function DeleteMessage({ message }: { message: MessageView }) {
     setWorking(false);
     if (!result.ok) return setError(result.error.message);
     setConfirming(false);
-    const chat = useChat.getState();
-    await Promise.all([chat.refreshTimeline(), chat.refreshMeter()]);
-    void useConversationList.getState().refresh();
+    await useChat.getState().reloadAfterChange({ list: true });
   }
 
   return (

@@ -1,6 +1,7 @@
 "use client";
 import { useMemo } from "react";
-import { usePinned } from "@/components/stores/pinned-store";
+import { useChat } from "@/components/stores/chat-store";
+import { topBlocks, useCoveredPinned } from "@/components/queries/conversation-data";
 import { notify } from "@/components/stores/notices-store";
 import type { CompactionView } from "@/lib/views";
 import { PinIcon } from "../ui/icons";
@@ -14,9 +15,11 @@ const ROLE_NAMES: Record<string, string> = { user: "You", assistant: "Assistant"
  * the number opens the message where it sits in the tree.
  */
 export function PinnedStrip({ compaction }: { compaction: CompactionView }) {
-  const all = usePinned((state) => state.messages);
+  const conversationId = useChat((state) => state.conversationId);
+  const blocks = useChat((state) => topBlocks(state.items));
+  const all = useCoveredPinned(conversationId, blocks).data;
   const pinned = useMemo(
-    () => all.filter((message) => message.seq >= compaction.fromSeq && message.seq <= compaction.toSeq),
+    () => (all ?? []).filter((message) => message.seq >= compaction.fromSeq && message.seq <= compaction.toSeq),
     [all, compaction.fromSeq, compaction.toSeq],
   );
   if (pinned.length === 0) return null;

@@ -3,10 +3,9 @@ import { useVirtualizer } from "@tanstack/react-virtual";
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef } from "react";
 import { useChat } from "@/components/stores/chat-store";
 import { useReveal } from "@/components/stores/reveal-store";
-import { usePinned } from "@/components/stores/pinned-store";
 import { itemKey, lastMessage } from "@/components/timeline/items";
 import type { TimelineItem } from "@/lib/views";
-import { Button } from "../ui/Button";
+import { EarlierRow } from "./EarlierRow";
 import { RetryRow } from "./RetryRow";
 import { StreamingReply } from "./StreamingReply";
 import { replyTools, TimelineEntry } from "./TimelineEntry";
@@ -67,12 +66,6 @@ export function Timeline() {
     return list;
   }, [items, pairing, changes, hasEarlier, turnRunning, lastError, busy, remoteTurn, readOnly]);
 
-  // The pinned originals under top-level blocks: read again whenever those blocks change.
-  const topBlocks = useMemo(() => items.flatMap((item) => (item.type === "compaction" ? [item.compaction.id] : [])).join(","), [items]);
-  useEffect(() => {
-    if (conversationId && topBlocks) void usePinned.getState().load(conversationId);
-  }, [conversationId, topBlocks]);
-
   const scrollRef = useRef<HTMLDivElement>(null);
   const following = useRef(true);
   const lastScrollTop = useRef(0);
@@ -102,16 +95,31 @@ export function Timeline() {
     if (following.current) scrollToBottom();
   }, [lastKey, rows.length, streamedText, totalSize, scrollToBottom]);
 
-  // Keep the view steady when an earlier page is prepended.
+  // Keep the view steady when an earlier page is prepended: the row at the top of the
+  // view (noted as the reader scrolls) is put back where it was. Measured by row, not by
+  // the list's height: rows measured since the last page change the height too.
   const firstKey = rows.length ? rowKey(rows[hasEarlier ? 1 : 0] ?? rows[0]!) : "";
-  const anchor = useRef<{ key: string; height: number } | null>(null);
+  const topRow = useRef<{ key: string; offset: number } | null>(null);
+  const noteTopRow = (element: HTMLDivElement) => {
+    const top = virtualizer.getVirtualItems().find((row) => row.end > element.scrollTop && rows[row.index]?.kind !== "earlier");
+    topRow.current = top ? { key: String(top.key), offset: element.scrollTop - top.start } : null;
+  };
+  const shownFirst = useRef(firstKey);
   useLayoutEffect(() => {
+    if (shownFirst.current === firstKey) return;
+    shownFirst.current = firstKey;
     const element = scrollRef.current;
-    const before = anchor.current;
-    if (element && before && before.key !== firstKey) {
-      element.scrollTop += element.scrollHeight - before.height;
-    }
-    anchor.current = element ? { key: firstKey, height: element.scrollHeight } : null;
+    const place = topRow.current;
+    if (!element || !place || following.current) return;
+    const index = rows.findIndex((row) => rowKey(row) === place.key);
+    const start = index >= 0 ? virtualizer.getOffsetForIndex(index, "start")?.[0] : undefined;
+    if (start === undefined) return;
+    element.scrollTop = start + place.offset;
+    // The virtualizer learns the new offset now, not at the next frame's scroll event: rows
+    // measured before then would otherwise be corrected against the old one and move the view.
+    element.dispatchEvent(new Event("scroll"));
+    // Only a new first row moves the view; rows and measurements are read as they are then.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [firstKey]);
 
   // Opening where the reader left this conversation (a reload, Back), unless a link or a
@@ -165,6 +173,9 @@ export function Timeline() {
   }, [scrollTo]);
 
   const virtualRows = virtualizer.getVirtualItems();
+  const scrollElement = useCallback(() => scrollRef.current, []);
+  const readerScrolledUp = useCallback(() => !following.current, []);
+  const loadOlder = useCallback(() => void loadEarlier(), [loadEarlier]);
 
   return (
     <>
@@ -182,6 +193,7 @@ export function Timeline() {
           if (fromBottom < FOLLOW_SLACK) following.current = true;
           else if (element.scrollTop < lastScrollTop.current - 2) following.current = false;
           lastScrollTop.current = element.scrollTop;
+          noteTopRow(element);
           savePlace(element);
         }}
         className="min-h-0 flex-1 overflow-y-auto [overflow-anchor:none] focus:outline-none"
@@ -210,11 +222,7 @@ export function Timeline() {
                     ) : row.kind === "retry" ? (
                       <RetryRow />
                     ) : (
-                      <div className="flex justify-center py-2">
-                        <Button size="xs" data-testid="load-earlier" disabled={loadingEarlier} onClick={() => void loadEarlier()}>
-                          {loadingEarlier ? "Loading…" : "Load earlier messages"}
-                        </Button>
-                      </div>
+                      <EarlierRow root={scrollElement} readerScrolledUp={readerScrolledUp} loading={loadingEarlier} load={loadOlder} />
                     )}
                   </div>
                 );

@@ -1,10 +1,8 @@
 "use client";
 import { useState } from "react";
 import { undoCompactionAction } from "@/app/actions";
-import { useActivity } from "@/components/stores/activity-store";
 import { useChat } from "@/components/stores/chat-store";
 import { notify } from "@/components/stores/notices-store";
-import { reloadPinned } from "@/components/stores/pinned-store";
 import { plural } from "@/components/format";
 import type { CompactionView } from "@/lib/views";
 
@@ -30,9 +28,7 @@ export function UndoCompaction({ compaction }: { compaction: CompactionView }) {
       setState({ step: "idle", error: result.error.message });
       return;
     }
-    const chat = useChat.getState();
-    await Promise.all([chat.refreshTimeline(), chat.refreshMeter(), useActivity.getState().refreshIfOpen()]);
-    reloadPinned(result.data.conversationId);
+    await useChat.getState().reloadAfterChange();
     notify("info", `Compaction undone: ${plural(result.data.restoredMessages, "message")} and ${plural(result.data.restoredCompactions, "summary", "summaries")} back in the model's view.`);
   }
 

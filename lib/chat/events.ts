@@ -59,7 +59,12 @@ export const turnEventSchema = z.discriminatedUnion("type", [
     }),
   ]),
   z.object({ type: z.literal("error"), message: z.string(), retryable: z.boolean() }),
-  z.object({ type: z.literal("done"), context: view<ContextMeterView>("a context meter") }),
+  /**
+   * The turn's end: the context as the next turn will send it, and the conversation's
+   * change state (GET …/changes) as the turn left it, so the tab that ran it does not
+   * reload its own change as another tab's.
+   */
+  z.object({ type: z.literal("done"), context: view<ContextMeterView>("a context meter"), version: z.string() }),
 ]);
 
 /** Serializable (NDJSON / RSC). */

@@ -11,6 +11,7 @@ import { keepStored } from "../db/context-cache";
 import { attemptRecordToView, toMessageView, toTranscriptMessage } from "../db/mappers";
 import { readReplyTemperature } from "../db/model-settings";
 import { listAllowedTools } from "../db/tool-allowances";
+import { conversationChangeState } from "../db/turn-lease";
 import { AppError } from "../errors";
 import { ModelError, streamChat } from "../llm/client";
 import { countMessageTokensAsync } from "../llm/token-pool";
@@ -335,7 +336,11 @@ export async function* streamReply(input: ReplyInput): AsyncGenerator<TurnEvent>
     // compressed, even when this turn compressed first and so did not offer them yet.
     const loaded = context ?? (await activeTranscript(userId, conversationId, settings));
     const after = { ...loaded, toolTokens: Math.max(loaded.toolTokens, requestOverheadTokens(settings, loaded.compactions.length > 0)) };
-    yield { type: "done", context: await span("meter", () => contextMeter(userId, conversationId, settings, after)) };
+    // Read side by side: the version costs no extra wait.
+    const [meter, { version }] = await span("meter", () =>
+      Promise.all([contextMeter(userId, conversationId, settings, after), conversationChangeState(db, userId, conversationId)]),
+    );
+    yield { type: "done", context: meter, version };
     // Only when the context is past the pre-emptive level: a job (and its transcript
     // load) for every turn would cost more than the turn itself.
     if (compressionManager().dueAfterReply(after, settings)) {

@@ -112,7 +112,8 @@ test.describe("on a phone", () => {
     await item(page, gamma).getByTestId("conversation-actions").click();
     await expect(item(page, gamma).getByTestId("pin-conversation")).toBeInViewport();
     await item(page, gamma).getByTestId("pin-conversation").click();
-    expect(await groupOf(page, gamma)).toBe("Pinned");
+    // The item moves once the server agreed to the pin.
+    await expect.poll(() => groupOf(page, gamma)).toBe("Pinned");
     await item(page, gamma).getByRole("link").focus();
     await page.keyboard.press("F2");
     await page.getByTestId("rename-input").fill("Gamma renamed");

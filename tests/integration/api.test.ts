@@ -6,6 +6,9 @@ import * as messagesRoute from "../../app/api/conversations/[id]/messages/route"
 import * as contextRoute from "../../app/api/conversations/[id]/context/route";
 import * as compactRoute from "../../app/api/conversations/[id]/compact/route";
 import * as childrenRoute from "../../app/api/compactions/[id]/children/route";
+import * as changesRoute from "../../app/api/conversations/[id]/changes/route";
+import * as pathRoute from "../../app/api/conversations/[id]/path/route";
+import * as pageRoute from "../../app/api/conversations/pages/route";
 import * as settingsRoute from "../../app/api/settings/route";
 import type { TurnEvent } from "../../lib/chat/events";
 import { DEFAULT_SETTINGS } from "../../lib/compression/settings";
@@ -60,6 +63,33 @@ describe("JSON API", () => {
     expect(history.items[1]!.message.content.split(" ")).toHaveLength(12);
     const meter = (await (await contextRoute.GET(json("GET", "/x"), params(id))).json()) as { context: { totalTokens: number; ratio: number } };
     expect(meter.context.totalTokens).toBeGreaterThan(0);
+  });
+
+  it("the done event carries the change state the turn left, so its own tab does not reload it as another's", async () => {
+    const id = await createConversation();
+    const before = ((await (await changesRoute.GET(json("GET", "/x"), params(id))).json()) as { version: string }).version;
+    const response = await messagesRoute.POST(json("POST", "/x", { content: "Hi REPLY_WORDS=5", stream: true }), params(id));
+    const done = (await response.text()).trim().split("\n").map((line) => JSON.parse(line) as TurnEvent).at(-1);
+    const after = ((await (await changesRoute.GET(json("GET", "/x"), params(id))).json()) as { version: string }).version;
+    expect(done).toMatchObject({ type: "done", version: after });
+    expect(after).not.toBe(before);
+  });
+
+  it("the GET reads refuse a malformed query with the field named, and page the sidebar", async () => {
+    const id = await createConversation();
+    await createConversation();
+    const bad = await pathRoute.GET(json("GET", `/conversations/${id}/path?seq=first`), params(id));
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toMatchObject({ error: { code: "invalid_input", fields: { seq: [expect.any(String)] } } });
+    const badPage = await pageRoute.GET(json("GET", "/conversations/pages?archived=maybe"), { params: Promise.resolve({}) });
+    expect(badPage.status).toBe(400);
+    // As Next calls a route without an [id] segment: no params.
+    const page = (await (await pageRoute.GET(json("GET", "/conversations/pages?limit=1"), { params: undefined as never })).json()) as {
+      items: unknown[];
+      next: string | null;
+    };
+    expect(page.items).toHaveLength(1);
+    expect(page.next).not.toBeNull();
   });
 
   it("a reader that goes away mid-stream does not lose the reply", async () => {

@@ -37,7 +37,7 @@ describe("streamTurn", () => {
       { type: "status", stage: "compressing", messageCount: 4 },
       { type: "assistant_start", model: "m" },
       { type: "delta", text: "Hello" },
-      { type: "done", context: { total: 10 } },
+      { type: "done", context: { total: 10 }, version: "4.0.0.0" },
     ];
     expect(await receive(events)).toEqual(events);
   });

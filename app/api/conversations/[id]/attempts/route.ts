@@ -1,5 +1,5 @@
 import * as ops from "@/lib/chat/operations";
-import { handleUser, jsonResponse } from "@/lib/http/handlers";
+import { ownerReadRoute } from "@/lib/http/owner-read-route";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
@@ -8,6 +8,4 @@ export const dynamic = "force-dynamic";
  * GET /api/conversations/:id/attempts — compaction attempts, failed ones included, and
  * `background`: compaction queued, running or waiting to retry.
  */
-export function GET(request: Request, { params }: { params: Promise<{ id: string }> }) {
-  return handleUser(request, async (user) => jsonResponse(await ops.attempts(user, (await params).id)));
-}
+export const GET = ownerReadRoute("activity", (user, conversationId) => ops.attempts(user, conversationId));

@@ -1,10 +1,8 @@
 import * as ops from "@/lib/chat/operations";
-import { handleUser, jsonResponse } from "@/lib/http/handlers";
+import { ownerReadRoute } from "@/lib/http/owner-read-route";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
 /** GET /api/conversations/:id/context — the context meter: tokens by part, window, thresholds. */
-export function GET(request: Request, { params }: { params: Promise<{ id: string }> }) {
-  return handleUser(request, async (user) => jsonResponse({ context: await ops.meter(user, (await params).id) }));
-}
+export const GET = ownerReadRoute("meter", async (user, conversationId) => ({ context: await ops.meter(user, conversationId) }));

@@ -1,10 +1,8 @@
 import * as ops from "@/lib/chat/operations";
-import { handleUser, jsonResponse } from "@/lib/http/handlers";
+import { ownerReadRoute } from "@/lib/http/owner-read-route";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
 /** GET /api/conversations/:id/cost — what the conversation's model calls cost: in all, this turn, compaction, per compaction. */
-export function GET(request: Request, { params }: { params: Promise<{ id: string }> }) {
-  return handleUser(request, async (user) => jsonResponse({ cost: await ops.conversationCost(user, (await params).id) }));
-}
+export const GET = ownerReadRoute("cost", async (user, conversationId) => ({ cost: await ops.conversationCost(user, conversationId) }));

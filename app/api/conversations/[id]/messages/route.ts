@@ -1,6 +1,7 @@
 import * as ops from "@/lib/chat/operations";
 import { collectTurn, handleUser, jsonResponse, ndjsonResponse, readJsonObject } from "@/lib/http/handlers";
 import { span, spanSync } from "@/lib/log/timing";
+import { ownerReadRoute } from "@/lib/http/owner-read-route";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
@@ -8,15 +9,7 @@ export const dynamic = "force-dynamic";
 type Params = { params: Promise<{ id: string }> };
 
 /** GET /api/conversations/:id/messages?beforeSeq=&limit= — the timeline (compactions + messages in view). */
-export function GET(request: Request, { params }: Params) {
-  return handleUser(request, async (user) => {
-    const url = new URL(request.url);
-    const number = (name: string) => (url.searchParams.has(name) ? Number(url.searchParams.get(name)) : undefined);
-    return jsonResponse(
-      await ops.timeline(user, { conversationId: (await params).id, beforeSeq: number("beforeSeq"), limit: number("limit") }),
-    );
-  });
-}
+export const GET = ownerReadRoute("timeline", (user, conversationId, query) => ops.timeline(user, { conversationId, ...query }));
 
 /**
  * POST /api/conversations/:id/messages {kind, …, stream?}: a TurnRequest (lib/chat/turn-request.ts)
