@@ -8,6 +8,7 @@ import type { AttachmentView } from "@/lib/db/attachments";
 import { CloseIcon } from "../ui/icons";
 import type { DraftFile } from "./use-attachment-draft";
 import { ImageChip } from "./ImageChip";
+import { useAttachmentUrl } from "./attachment-url";
 
 const CHIP = "inline-flex max-w-full items-center gap-1.5 rounded-md border px-2 py-1 text-[12px]";
 
@@ -61,6 +62,7 @@ export function DraftChips({ files, onRemove }: { files: DraftFile[]; onRemove: 
 }
 
 export function SentChips({ attachments }: { attachments: AttachmentView[] }) {
+  const fileUrl = useAttachmentUrl();
   return (
     <ul className="mt-1.5 flex flex-wrap gap-1.5" aria-label="Attached files" data-testid="message-attachments">
       {attachments.map((attachment) => (
@@ -73,7 +75,7 @@ export function SentChips({ attachments }: { attachments: AttachmentView[] }) {
           ) : (
             <a
               data-testid="message-attachment"
-              href={`/api/attachments/${encodeURIComponent(attachment.id)}`}
+              href={fileUrl(attachment.id)}
               download={attachment.name}
               title={`Download ${attachment.name}`}
               className={`${CHIP} border-neutral-300 bg-white hover:bg-neutral-50 focus-visible:outline-2 focus-visible:outline-sky-500 dark:border-neutral-700 dark:bg-neutral-900 dark:hover:bg-neutral-800`}

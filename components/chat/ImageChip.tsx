@@ -5,10 +5,11 @@ import { useRef } from "react";
 import { formatCount } from "@/components/format";
 import type { AttachmentView } from "@/lib/db/attachments";
 import { CloseIcon } from "../ui/icons";
+import { useAttachmentUrl } from "./attachment-url";
 
 export function ImageChip({ attachment, className }: { attachment: AttachmentView; className: string }) {
   const dialog = useRef<HTMLDialogElement>(null);
-  const src = `/api/attachments/${encodeURIComponent(attachment.id)}?view=inline`;
+  const src = `${useAttachmentUrl()(attachment.id)}?view=inline`;
   const titleId = `image-${attachment.id}-title`;
   return (
     <>
@@ -25,7 +26,7 @@ export function ImageChip({ attachment, className }: { attachment: AttachmentVie
         }}
         className={className}
       >
-        {/* A plain img: the file is private (the owner's cookie), which Next's image optimizer would not send. */}
+        {/* A plain img: the file is private (the owner's cookie, or the link's token), which Next's image optimizer would not send. */}
         {/* eslint-disable-next-line @next/next/no-img-element */}
         <img src={src} alt={attachment.name} loading="lazy" className="h-24 max-w-48 rounded object-contain" />
         <span className="flex max-w-48 min-w-0 gap-1 px-1">

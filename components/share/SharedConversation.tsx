@@ -1,8 +1,10 @@
 "use client";
-import { useEffect, useLayoutEffect } from "react";
+import { useCallback, useEffect, useLayoutEffect } from "react";
+import { useAttachments } from "@/components/stores/attachment-store";
 import { useChat } from "@/components/stores/chat-store";
 import { rememberOpenedCompactions } from "@/components/stores/compaction-tree-store";
 import type { TimelineItem } from "@/lib/views";
+import { AttachmentUrl } from "../chat/attachment-url";
 import { HashReveal } from "../search/HashReveal";
 import { Timeline } from "../timeline/Timeline";
 import { ReadOnlyTimeline } from "../timeline/read-only";
@@ -27,22 +29,31 @@ export function SharedConversation({ token, title, initialItems, initialHasEarli
 
   useEffect(rememberOpenedCompactions, []);
 
+  // The files' chips, as the owner sees them, read and fetched through the link.
+  const base = `/api/shared/${encodeURIComponent(token)}`;
+  useEffect(() => {
+    void useAttachments.getState().load(SHARED_KEY, `${base}/attachments`);
+  }, [base]);
+  const fileUrl = useCallback((id: string) => `${base}/attachments/${encodeURIComponent(id)}`, [base]);
+
   useEffect(() => {
     document.title = `${title} · shared · Strata`;
   }, [title]);
 
   return (
     <ReadOnlyTimeline.Provider value={true}>
-      <div className="flex min-h-0 min-w-0 flex-1 flex-col" data-testid="shared-conversation" data-ready={ready}>
-        <header className="flex shrink-0 flex-wrap items-center gap-x-3 gap-y-0.5 border-b border-neutral-200 px-4 py-2 dark:border-neutral-800">
-          <h1 className="min-w-0 truncate text-[13.5px] font-semibold" data-testid="shared-heading">
-            {title}
-          </h1>
-          <p className="text-[11.5px] text-neutral-600 dark:text-neutral-400">Shared conversation · read-only</p>
-        </header>
-        <HashReveal conversationId={SHARED_KEY} />
-        <main className="flex min-h-0 min-w-0 flex-1 flex-col">{ready ? <Timeline /> : <div className="flex-1" />}</main>
-      </div>
+      <AttachmentUrl.Provider value={fileUrl}>
+        <div className="flex min-h-0 min-w-0 flex-1 flex-col" data-testid="shared-conversation" data-ready={ready}>
+          <header className="flex shrink-0 flex-wrap items-center gap-x-3 gap-y-0.5 border-b border-neutral-200 px-4 py-2 dark:border-neutral-800">
+            <h1 className="min-w-0 truncate text-[13.5px] font-semibold" data-testid="shared-heading">
+              {title}
+            </h1>
+            <p className="text-[11.5px] text-neutral-600 dark:text-neutral-400">Shared conversation · read-only</p>
+          </header>
+          <HashReveal conversationId={SHARED_KEY} />
+          <main className="flex min-h-0 min-w-0 flex-1 flex-col">{ready ? <Timeline /> : <div className="flex-1" />}</main>
+        </div>
+      </AttachmentUrl.Provider>
     </ReadOnlyTimeline.Provider>
   );
 }

@@ -7,7 +7,8 @@ import type { AttachmentView } from "@/lib/db/attachments";
 type AttachmentState = {
   conversationId: string | null;
   byMessage: Record<string, AttachmentView[]>;
-  load: (conversationId: string) => Promise<void>;
+  /** `from`: where the list is read (a shared link reads its own route). */
+  load: (conversationId: string, from?: string) => Promise<void>;
 };
 
 let request = 0;
@@ -15,11 +16,11 @@ let request = 0;
 export const useAttachments = create<AttachmentState>()((set, get) => ({
   conversationId: null,
   byMessage: {},
-  async load(conversationId) {
+  async load(conversationId, from = `/api/conversations/${encodeURIComponent(conversationId)}/attachments`) {
     const mine = ++request;
     if (get().conversationId !== conversationId) set({ conversationId, byMessage: {} });
     try {
-      const response = await fetch(`/api/conversations/${encodeURIComponent(conversationId)}/attachments`, { cache: "no-store" });
+      const response = await fetch(from, { cache: "no-store" });
       if (!response.ok || mine !== request) return;
       const { attachments } = (await response.json()) as { attachments: AttachmentView[] };
       const byMessage: Record<string, AttachmentView[]> = {};

@@ -76,4 +76,6 @@ export {
   sharedChildren,
   sharedTreePath,
   sharedPinned,
+  sharedAttachments,
+  sharedAttachmentFile,
 } from "./share-ops";

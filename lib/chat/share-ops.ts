@@ -5,12 +5,14 @@
 // across any cut), and a snapshot that stays true would mean copying it.
 import { createHash, randomBytes } from "node:crypto";
 import { z } from "zod";
+import { sentAttachmentFileIn, type AttachmentFile, type AttachmentView } from "../db/attachments";
 import { getDb } from "../db/client";
 import { bucketState, takeFromBucket, type Bucket } from "../db/rate-limit";
 import * as shares from "../db/shares";
 import { AppError } from "../errors";
 import type { TimelineItem } from "../views";
 import { type Actor, parse } from "./actor";
+import { conversationAttachments } from "./attachment-ops";
 import { childrenInput, idSchema, seqNumber, timelineInput } from "./inputs";
 import { compactionChildren, coveredPinned, timeline, treePath } from "./navigation-ops";
 
@@ -119,6 +121,25 @@ export async function sharedTreePath(token: unknown, client: ShareClient, input:
   const found = await target(token, client);
   const { seq } = parse(sharedPathInput, input);
   return asOwner(found, (owner) => treePath(owner, { conversationId: found.conversationId, seq }));
+}
+
+/** The files on the shared conversation's sent messages (no bytes): the chips the owner sees. */
+export async function sharedAttachments(token: unknown, client: ShareClient): Promise<AttachmentView[]> {
+  const found = await target(token, client);
+  return asOwner(found, (owner) => conversationAttachments(owner, found.conversationId));
+}
+
+/** One of those files; any other id (another conversation's, an unsent upload) answers as the link's not-found. */
+export async function sharedAttachmentFile(token: unknown, client: ShareClient, id: unknown): Promise<AttachmentFile> {
+  const found = await target(token, client);
+  const parsed = idSchema.safeParse(id);
+  if (!parsed.success) throw shares.sharedNotFound();
+  try {
+    return await sentAttachmentFileIn(await getDb(), found.ownerId, found.conversationId, parsed.data);
+  } catch (error) {
+    if (error instanceof AppError && error.code === "not_found") throw shares.sharedNotFound();
+    throw error;
+  }
 }
 
 export async function sharedPinned(token: unknown, client: ShareClient) {

@@ -90,9 +90,18 @@ export async function attachToMessage(db: Db, userId: string, messageId: string,
   );
 }
 
+export type AttachmentFile = { name: string; mediaType: string; bytes: Uint8Array };
+
 /** The original file, for download; not found for another user's. */
-export async function attachmentFile(db: Db, userId: string, id: string): Promise<{ name: string; mediaType: string; bytes: Uint8Array }> {
+export async function attachmentFile(db: Db, userId: string, id: string): Promise<AttachmentFile> {
   const row = await db.attachment.findFirst({ where: { id, userId }, select: { name: true, mediaType: true, bytes: true } });
+  if (!row) throw notFound("attachment", id);
+  return row;
+}
+
+/** A file on a sent message of this one conversation (what a shared link shows); not found for any other. */
+export async function sentAttachmentFileIn(db: Db, userId: string, conversationId: string, id: string): Promise<AttachmentFile> {
+  const row = await db.attachment.findFirst({ where: { id, userId, conversationId, messageId: { not: null } }, select: { name: true, mediaType: true, bytes: true } });
   if (!row) throw notFound("attachment", id);
   return row;
 }

@@ -9,9 +9,18 @@ export type SharedRead = (token: string, client: string | null, query: URLSearch
 
 /** Answers a GET for a shared link: the read's value as JSON, or its error with its status. */
 export async function sharedRoute(request: Request, params: Promise<{ token: string }>, read: SharedRead): Promise<Response> {
+  return sharedResponse(request, params, async (token, client, query) => jsonResponse(await read(token, client, query)));
+}
+
+/** The same for an answer that is not JSON (a file): `answer` makes the response, errors are answered as JSON. */
+export async function sharedResponse(
+  request: Request,
+  params: Promise<{ token: string }>,
+  answer: (token: string, client: string | null, query: URLSearchParams) => Promise<Response>,
+): Promise<Response> {
   const response = await handle(async () => {
     const { token } = await params;
-    return jsonResponse(await read(token, peerAddress(request.headers), new URL(request.url).searchParams));
+    return answer(token, peerAddress(request.headers), new URL(request.url).searchParams);
   });
   // Nothing a shared reader fetched should name where it was opened from.
   response.headers.set("referrer-policy", "no-referrer");

@@ -4,6 +4,7 @@
 // refuses the upload with a clear message; the timeline marks a change of model.
 import type { APIRequestContext, Page } from "@playwright/test";
 import { expect, test } from "./support/fixtures";
+import { freshContext } from "./support/accounts";
 import { MODEL_SERVER, newConversation, resetModelServer, saveTestSettings, screenshotPath, seriousAxeViolations, untilSettled } from "./support/helpers";
 import { tinyPng } from "../support/tiny-image";
 
@@ -31,7 +32,7 @@ async function thumbnailShown(page: Page) {
   return thumbnail;
 }
 
-test("attach an image: the vision model gets it as an image part, and the message shows a thumbnail that opens full size", async ({ page, request }) => {
+test("attach an image: the vision model gets it as an image part, and the message shows a thumbnail that opens full size, also under a shared link", async ({ page, request, browser }) => {
   await page.setViewportSize({ width: 1366, height: 900 });
   await page.goto("/");
   await newConversation(page);
@@ -68,6 +69,18 @@ test("attach an image: the vision model gets it as an image part, and the messag
   await expect(viewer).toBeHidden();
   await page.screenshot({ path: screenshotPath("images-desktop") });
   expect(await seriousAxeViolations(page)).toEqual([]);
+
+  // A signed-out reader of a shared link sees the thumbnail too, fetched through the link.
+  await page.getByTestId("share-open").click();
+  const dialog = page.getByTestId("share-dialog");
+  await dialog.getByTestId("share-create").click();
+  const url = await dialog.getByTestId("share-url").inputValue();
+  const reader = await (await freshContext(browser)).newPage();
+  await reader.goto(url);
+  await expect(reader.getByTestId("shared-conversation")).toHaveAttribute("data-ready", "true");
+  const shared = await thumbnailShown(reader);
+  await expect(shared).toHaveAttribute("href", /\/api\/shared\/[^/]+\/attachments\/[^/]+\?view=inline$/);
+  await reader.context().close();
 });
 
 test("at 390×844 the home composer takes an image alone: the conversation starts, is named after the file, and shows the thumbnail", async ({ page, request }) => {

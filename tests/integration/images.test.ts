@@ -15,6 +15,8 @@ import { writeImageModelLists } from "../../lib/db/model-settings";
 import { DEFAULT_TITLE } from "../../lib/db/conversations";
 import * as uploadRoute from "../../app/api/conversations/[id]/attachments/route";
 import * as fileRoute from "../../app/api/attachments/[id]/route";
+import * as sharedFilesRoute from "../../app/api/shared/[token]/attachments/route";
+import * as sharedFileRoute from "../../app/api/shared/[token]/attachments/[id]/route";
 
 const h = setupHarness();
 let outside: OutsideModel;
@@ -179,4 +181,37 @@ describe("images", () => {
       await saveTestSettings(h.db, {});
     }
   }, 120_000);
+
+  it("a shared link shows the conversation's files as the owner sees them, and reaches no other file", async () => {
+    const conversation = await newConversation(VISION);
+    const image = await upload(conversation.id, "shared.png", tinyPng(64, 48));
+    const report = await upload(conversation.id, "notes.md", "# Notes\nThe plan.");
+    await sendWith(conversation.id, "Look at these", [image.body.attachment!.id, report.body.attachment!.id]);
+    const unsent = await upload(conversation.id, "later.png", tinyPng(8, 8));
+    const elsewhere = await newConversation(VISION);
+    const other = await upload(elsewhere.id, "other.png", tinyPng(8, 8));
+    await sendWith(elsewhere.id, "Another one", [other.body.attachment!.id]);
+    const { token, link } = await ops.createShareLink(h.user, { conversationId: conversation.id, expiresInDays: null });
+
+    const list = await sharedFilesRoute.GET(new Request(`http://localhost/api/shared/${token}/attachments`), { params: Promise.resolve({ token }) });
+    expect(list.status).toBe(200);
+    const { attachments } = (await list.json()) as { attachments: { id: string; name: string }[] };
+    expect(attachments.map((attachment) => attachment.name)).toEqual(["shared.png", "notes.md"]);
+
+    const file = (id: string, query = "") =>
+      sharedFileRoute.GET(new Request(`http://localhost/api/shared/${token}/attachments/${id}${query}`), { params: Promise.resolve({ token, id }) });
+    const shown = await file(image.body.attachment!.id, "?view=inline");
+    expect(shown.status).toBe(200);
+    expect(shown.headers.get("content-type")).toBe("image/png");
+    expect(shown.headers.get("content-disposition")).toMatch(/^inline/);
+    expect(shown.headers.get("referrer-policy")).toBe("no-referrer");
+    expect(Buffer.from(await shown.arrayBuffer()).equals(Buffer.from(tinyPng(64, 48)))).toBe(true);
+    // A text file is a download, never shown in place.
+    expect((await file(report.body.attachment!.id, "?view=inline")).headers.get("content-disposition")).toMatch(/^attachment/);
+    // Another conversation's file and an upload not sent answer as an unknown link does.
+    for (const id of [other.body.attachment!.id, unsent.body.attachment!.id, "not-an-id"]) expect((await file(id)).status).toBe(404);
+    await ops.revokeShareLink(h.user, { conversationId: conversation.id, linkId: link.id });
+    expect((await file(image.body.attachment!.id)).status).toBe(404);
+    await h.db.rateBucket.deleteMany({ where: { key: { startsWith: "share-miss:" } } });
+  });
 });

@@ -65,6 +65,8 @@ const PUBLIC_ROUTES: Record<string, string> = {
   "/api/shared/[token]/compactions/[id]/children": "a shared link's reads: the token is the key, scoped to its one conversation (tests/integration/shares.test.ts)",
   "/api/shared/[token]/path": "a shared link's reads: the token is the key, scoped to its one conversation (tests/integration/shares.test.ts)",
   "/api/shared/[token]/pinned": "a shared link's reads: the token is the key, scoped to its one conversation (tests/integration/shares.test.ts)",
+  "/api/shared/[token]/attachments": "a shared link's reads: the token is the key, scoped to its one conversation (tests/integration/images.test.ts)",
+  "/api/shared/[token]/attachments/[id]": "a shared link's reads: the token is the key, scoped to its one conversation's sent files (tests/integration/images.test.ts)",
   "/api/metrics": "server metrics, not account data; guarded by its own bearer token (STRATA_METRICS_TOKEN) when set, tested in health.test.ts",
 };
 
