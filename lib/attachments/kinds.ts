@@ -10,6 +10,9 @@ export type AttachmentKind =
 
 export type ImageMediaType = "image/png" | "image/jpeg" | "image/webp" | "image/gif";
 
+/** A stored file is an image by its sniffed media type. */
+export const isImageType = (mediaType: string) => mediaType.startsWith("image/");
+
 const TEXT_TYPES: Record<string, string> = {
   md: "text/markdown",
   markdown: "text/markdown",

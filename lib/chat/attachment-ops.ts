@@ -2,7 +2,7 @@
 // download of the original, removal before sending, and what a send does with them.
 import { z } from "zod";
 import { attachmentBlock, composeContent, imageStandIn, type ComposedPart } from "../attachments/compose";
-import { sniffAttachment, type ImageMediaType } from "../attachments/kinds";
+import { isImageType as isImage, sniffAttachment, type ImageMediaType } from "../attachments/kinds";
 import { imageSize } from "../attachments/image-size";
 import {
   attachmentIdsSchema,
@@ -14,6 +14,7 @@ import {
   tooLargeMessage,
 } from "../attachments/limits";
 import { pdfText } from "../attachments/pdf";
+import { keptOnEdit, type KeptFile } from "../attachments/kept";
 import { getDb } from "../db/client";
 import {
   attachmentFile,
@@ -21,6 +22,7 @@ import {
   createAttachment,
   deleteStaleUploads,
   deleteUnsentAttachment,
+  filesOnMessage,
   listSentAttachments,
   unsentAttachments,
   type AttachmentView,
@@ -122,8 +124,6 @@ export async function removeAttachment(actor: Actor, id: unknown): Promise<void>
  */
 export type PreparedAttachments = { content: string; imageTokens: number; firstName: string; attach: (messageId: string) => Promise<void> };
 
-const isImage = (mediaType: string) => mediaType.startsWith("image/");
-
 /**
  * Checks the uploads (the actor's, this conversation's, not sent yet: not found
  * otherwise) and appends their text to the typed content. Images are checked against
@@ -143,4 +143,12 @@ export async function prepareAttachments(actor: Actor, conversationId: string, t
     imageTokens: rows.reduce((total, row) => total + (isImage(row.mediaType) ? row.tokenCount : 0), 0),
     attach: (messageId) => attachToMessage(db, actor.id, messageId, rows.map((row, index) => ({ id: row.id, contentStart: starts[index] ?? 0 }))),
   };
+}
+
+/** The files an edit keeps of the edited message's (lib/attachments/kept.ts), and what its kept images cost beyond the text. */
+export type KeptOnEdit = { files: KeptFile[]; imageTokens: number };
+
+export async function filesKeptOnEdit(db: Db, userId: string, editedId: string, content: string): Promise<KeptOnEdit> {
+  const files = keptOnEdit(content, await filesOnMessage(db, userId, editedId));
+  return { files, imageTokens: files.reduce((total, file) => total + file.imageTokens, 0) };
 }

@@ -1,7 +1,7 @@
 // Starting a turn: a new message, a retry, an edit, a regenerated reply, or the
 // continuation of a stopped one.
 import { getDb } from "../db/client";
-import { appendMessages, lastShownMessage } from "../db/messages";
+import { appendWithFiles, lastShownMessage } from "../db/messages";
 import { readSettings } from "../db/settings";
 import { AppError } from "../errors";
 import { turnInput, type TurnRequest } from "./turn-request";
@@ -89,11 +89,11 @@ async function openTurn(actor: Actor, request: TurnRequest, signal?: AbortSignal
     case "edit":
       return gated(actor, conversationId, async (gate) => {
         const edit = await prepareEdit(actor, { conversationId, seq: request.editSeq, content: request.content });
-        const [userMessage] = await appendMessages(await getDb(), actor.id, conversationId, [
-          { role: "user", content: edit.content, tokenCount: await countMessageTokensAsync({ role: "user", content: edit.content }), versionOf: edit.versionOf },
-        ]);
-        // One draft, one stored message.
-        return runTurn({ ...withSettings, gate, answering: { kind: "edited", message: userMessage! } });
+        // A kept image is counted again beside its line, as at the first send; its row is copied with the message.
+        const tokenCount = (await countMessageTokensAsync({ role: "user", content: edit.content })) + edit.kept.imageTokens;
+        const draft = { role: "user" as const, content: edit.content, tokenCount, versionOf: edit.versionOf };
+        const userMessage = await appendWithFiles(await getDb(), actor.id, conversationId, draft, edit.kept.files);
+        return runTurn({ ...withSettings, gate, answering: { kind: "edited", message: userMessage } });
       });
     case "regenerate":
       return gated(actor, conversationId, (gate) =>

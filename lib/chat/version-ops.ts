@@ -11,6 +11,7 @@ import { editMessageInput, rewindInput, switchVersionInput } from "./inputs";
 import type { TurnEvent } from "./events";
 import { openTurnGate, withCompactionStoppedHere, type TurnGate } from "./concurrency";
 import { type Actor, parse } from "./actor";
+import { filesKeptOnEdit, type KeptOnEdit } from "./attachment-ops";
 
 function rewindPlanner() {
   const manager = compressionManager();
@@ -41,19 +42,21 @@ export async function rewind(actor: Actor, input: unknown) {
 /**
  * Editing a past user message rewinds to it (the old text and everything after stay in
  * the database, kept as that version's branch) and returns the new content for the
- * caller to send as a turn, as a new version of the edited message's place.
+ * caller to send as a turn, as a new version of the edited message's place, with the
+ * files of the edited message that the new text still shows (the old version keeps its own).
  */
 export async function prepareEdit(
   actor: Actor,
   input: unknown,
-): Promise<{ conversationId: string; content: string; versionOf: string }> {
+): Promise<{ conversationId: string; content: string; versionOf: string; kept: KeptOnEdit }> {
   const { conversationId, seq, content } = parse(editMessageInput, input);
   const db = await getDb();
   const original = await getMessage(db, actor.id, conversationId, seq);
   if (original.role !== "user") throw new AppError("invalid_input", "Only your own messages can be edited.");
   const place = await versionPlace(db, actor.id, conversationId, original.id);
+  const kept = await filesKeptOnEdit(db, actor.id, original.id, content);
   await rewindLocked(actor, conversationId, seq, { keepAs: original.id });
-  return { conversationId, content, versionOf: place.root };
+  return { conversationId, content, versionOf: place.root, kept };
 }
 
 /**

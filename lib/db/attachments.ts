@@ -1,6 +1,7 @@
 // Attachments: the files a user uploads for a message. Every query names the owner; an
 // attachment of another user's (or of another conversation) is "not found" like an unknown id.
 import type { Db } from "./client.ts";
+import type { Prisma } from "./generated/client.ts";
 import { assertOwnsConversation } from "./conversations.ts";
 import { notFound } from "../errors.ts";
 
@@ -88,6 +89,37 @@ export async function attachToMessage(db: Db, userId: string, messageId: string,
       db.attachment.updateMany({ where: { id: item.id, userId, messageId: null }, data: { messageId, contentStart: item.contentStart, position } }),
     ),
   );
+}
+
+/** The files on one of the user's messages (never their bytes), in their order on it. */
+export async function filesOnMessage(db: Db, userId: string, messageId: string) {
+  return db.attachment.findMany({
+    where: { userId, messageId },
+    select: { id: true, name: true, mediaType: true, text: true, tokenCount: true },
+    orderBy: { position: "asc" },
+  });
+}
+
+/**
+ * Copies files of the user's onto another message of the same conversation (an edited
+ * version keeps the files still in its text), each with where its block starts there.
+ * The bytes are copied inside the database, one statement, never read into the app: each
+ * version then owns its rows outright, so deleting or exporting one never reaches the other.
+ */
+export async function copyFilesToMessage(
+  tx: Prisma.TransactionClient,
+  userId: string,
+  messageId: string,
+  placed: readonly { id: string; contentStart: number }[],
+): Promise<number> {
+  if (placed.length === 0) return 0;
+  return tx.$executeRaw`
+    INSERT INTO "Attachment" (id, "userId", "conversationId", "messageId", name, "mediaType", size, bytes, text, "tokenCount", "contentStart", position)
+    SELECT gen_random_uuid()::text, a."userId", a."conversationId", m.id, a.name, a."mediaType", a.size, a.bytes, a.text, a."tokenCount",
+           k."contentStart", (k.ord - 1)::int
+    FROM unnest(${placed.map((file) => file.id)}::text[], ${placed.map((file) => file.contentStart)}::int[]) WITH ORDINALITY AS k(id, "contentStart", ord)
+    JOIN "Attachment" a ON a.id = k.id AND a."userId" = ${userId}
+    JOIN "Message" m ON m.id = ${messageId} AND m."conversationId" = a."conversationId"`;
 }
 
 export type AttachmentFile = { name: string; mediaType: string; bytes: Uint8Array };

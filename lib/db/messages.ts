@@ -4,6 +4,7 @@ import { toMessageView, toolCallsOf } from "./mappers.ts";
 import { draftData, type MessageDraft, type PlainDraft } from "./message-drafts.ts";
 import type { StoredMessages } from "./context-cache.ts";
 import { storeInOneStatement } from "./turn-lease.ts";
+import { copyFilesToMessage } from "./attachments.ts";
 import { AppError, notFound } from "../errors.ts";
 import type { CallUsage } from "../compression/types";
 import type { MessageView } from "../views";
@@ -63,6 +64,27 @@ async function appendMessageRows(db: Db, userId: string, conversationId: string,
     return stored.rows;
   }
   return db.$transaction((tx) => appendRowsInTx(tx, userId, conversationId, drafts));
+}
+
+/**
+ * A user message stored with copies of files another message of the conversation carries
+ * (an edited version keeps the files still in its text): one transaction, so the version
+ * is never stored without them.
+ */
+export async function appendWithFiles(
+  db: Db,
+  userId: string,
+  conversationId: string,
+  draft: Extract<MessageDraft, { role: "user" }>,
+  files: readonly { id: string; contentStart: number }[],
+): Promise<MessageView> {
+  if (files.length === 0) return (await appendMessages(db, userId, conversationId, [draft]))[0]!;
+  const row = await db.$transaction(async (tx) => {
+    const [stored] = await appendRowsInTx(tx, userId, conversationId, [draft]);
+    await copyFilesToMessage(tx, userId, stored!.id, files);
+    return stored!;
+  });
+  return toMessageView(row);
 }
 
 async function appendRowsInTx(tx: Prisma.TransactionClient, userId: string, conversationId: string, drafts: MessageDraft[]): Promise<Message[]> {

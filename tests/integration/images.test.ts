@@ -215,3 +215,64 @@ describe("images", () => {
     await h.db.rateBucket.deleteMany({ where: { key: { startsWith: "share-miss:" } } });
   });
 });
+
+describe("editing a message with files", () => {
+  const userIndex = (request: RecordedRequest) => messagesOf(request).findLastIndex((message) => message.role === "user");
+  const shownUser = (conversationId: string) => h.db.message.findFirstOrThrow({ where: { conversationId, role: "user", rewoundAt: null }, orderBy: { seq: "desc" } });
+  const filesOn = (messageId: string) => h.db.attachment.findMany({ where: { messageId }, orderBy: { position: "asc" } });
+  const edit = async (conversationId: string, editSeq: number, content: string) => collect(await ops.startTurn(h.user, { conversationId, editSeq, content }));
+
+  it("an edit that keeps the image's line sends the image with the edited message and counts it; the original keeps its own", async () => {
+    const conversation = await newConversation(VISION);
+    const uploaded = await upload(conversation.id, "photo.png", tinyPng(800, 600));
+    await sendWith(conversation.id, "What is in the picture?", [uploaded.body.attachment!.id]);
+    const original = await shownUser(conversation.id);
+
+    const edited = "What colour is the sky in it?\n\n[image: photo.png, 800×600]";
+    const events = await edit(conversation.id, original.seq, edited);
+    expect(events.find((event) => event.type === "error")).toBeUndefined();
+
+    // The outside model read the image on the edited message, and priced it by its own rule.
+    const request = chats().at(-1)!;
+    expect(textOf(messagesOf(request)[userIndex(request)]!.content)).toBe(edited);
+    expect(request.images).toEqual([expect.objectContaining({ message: userIndex(request), width: 800, height: 600, tokens: 765 })]);
+    const version = await shownUser(conversation.id);
+    expect(version.id).not.toBe(original.id);
+    expect(version.tokenCount).toBeGreaterThan(765);
+    expect(version.tokenCount).toBeLessThan(765 + 40);
+    // The chip: a copy of the file on the new version, starting at its line.
+    const copied = await filesOn(version.id);
+    expect(copied.map((file) => [file.name, file.contentStart, Buffer.from(file.bytes).equals(Buffer.from(tinyPng(800, 600)))])).toEqual([
+      ["photo.png", edited.indexOf("[image:"), true],
+    ]);
+    const listed = await ops.conversationAttachments(h.user, conversation.id);
+    expect(listed.filter((file) => file.messageId === version.id)).toHaveLength(1);
+
+    // The original version still has its image: shown again, it goes to the model again.
+    expect((await filesOn(original.id)).map((file) => file.id)).toEqual([uploaded.body.attachment!.id]);
+    await ops.switchVersion(h.user, { conversationId: conversation.id, messageId: original.id });
+    await send(conversation.id, "And now?");
+    const after = chats().at(-1)!;
+    expect(after.images).toEqual([expect.objectContaining({ message: messagesOf(after).findIndex((message) => message.role === "user"), tokens: 765 })]);
+  });
+
+  it("an edit that deletes the image's line sends no image and counts the text alone; a file whose header stays keeps its chip", async () => {
+    const conversation = await newConversation(VISION);
+    const image = await upload(conversation.id, "photo.png", tinyPng(800, 600));
+    const notes = await upload(conversation.id, "notes.md", "The ferry leaves at 9.\n");
+    await sendWith(conversation.id, "Plan it", [image.body.attachment!.id, notes.body.attachment!.id]);
+    const original = await shownUser(conversation.id);
+    expect(original.content).toContain("[image: photo.png, 800×600]\n\nAttached file: notes.md");
+
+    const edited = original.content.replace("[image: photo.png, 800×600]\n\n", "").replace("Plan it", "Plan it without the photo");
+    await edit(conversation.id, original.seq, edited);
+    const request = chats().at(-1)!;
+    expect(request.images).toEqual([]);
+    expect(textOf(messagesOf(request)[userIndex(request)]!.content)).toBe(edited);
+    const version = await shownUser(conversation.id);
+    expect(version.tokenCount).toBeLessThan(40);
+    expect((await filesOn(version.id)).map((file) => [file.name, file.contentStart])).toEqual([["notes.md", edited.indexOf("Attached file: notes.md")]]);
+    // The original keeps both.
+    expect((await filesOn(original.id)).map((file) => file.name)).toEqual(["photo.png", "notes.md"]);
+  });
+});
