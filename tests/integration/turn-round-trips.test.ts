@@ -41,9 +41,10 @@ async function roundTrips(work: () => Promise<unknown>): Promise<number> {
 // (with the lease, the send count, the settings and the conversation row); the reply's
 // temperature; the tool servers in use with the conversation's switches for them (one
 // statement); whether anything is compressed and the newest message number (the history
-// tools' offer, one statement); the statement storing the reply (releasing the lease).
-// The context itself: none.
-const PER_TURN = 5;
+// tools' offer, one statement); the statement storing the reply (releasing the lease);
+// the conversation's change version for the `done` event (so the sending tab's poll does
+// not take its own turn for another device's). The context itself: none.
+const PER_TURN = 6;
 
 describe("round trips of a turn", () => {
   it("a message to a conversation this process served reads no context, and costs nothing beyond its own statements and the turn's settings", async () => {
