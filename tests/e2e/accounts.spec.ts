@@ -137,6 +137,7 @@ test("the admin can close sign-ups; a visitor then finds the form closed", async
   await expect(toggle).toBeChecked();
   await toggle.uncheck();
   await expect(toggle).not.toBeChecked();
+  await expect(page.getByTestId("signups-saved")).toHaveText("Saved.");
   const context = await freshContext(browser);
   try {
     const visitor = await context.newPage();
@@ -151,6 +152,7 @@ test("the admin can close sign-ups; a visitor then finds the form closed", async
   } finally {
     await toggle.check();
     await expect(toggle).toBeChecked();
+    await expect(page.getByTestId("signups-saved")).toHaveText("Saved.");
     await context.close();
   }
 });
