@@ -1,15 +1,15 @@
 "use server";
-// Server actions: the browser's door to the operations that change something (and to the
-// reads not moved yet). The chat view reads through GET routes instead
-// (lib/http/owner-reads.ts): actions run one at a time per page, so a read queued behind
-// a long one waits, and a GET can be cached and counted. Each resolves the signed-in
+// Server actions: the browser's door to the operations that change something. Reads go
+// through GET routes instead (lib/http/owner-reads.ts): actions run one at a time per
+// page, so a read queued behind a long one waits, and a GET can be cached and counted.
+// One read stays here on purpose: the admin's tool-server list with `connect` starts the
+// configured servers, and what starts a process must not be a GET a link can trigger. Each resolves the signed-in
 // user, validates its input with zod (in lib/chat/operations) and returns an
 // ActionResult instead of throwing ("unauthorized" without a session). Each parameter's
 // type is the input type of the schema its operation parses with, so that a caller
 // sending the wrong shape fails to compile; the operation still parses, as anyone can
 // call an action with anything.
 import * as ops from "@/lib/chat/operations";
-import { headers } from "next/headers";
 import { requireActionUser, requireSessionActionUser, type CurrentUser } from "@/lib/auth/current-user";
 import { asResult } from "@/lib/errors";
 import { listModels } from "@/lib/llm/client";
@@ -26,7 +26,6 @@ import type {
   pinInput,
   recordIdSchema,
   rewindInput,
-  searchInput,
   signupsOpenInput,
   switchVersionInput,
   updateConversationInput,
@@ -68,9 +67,6 @@ export async function sendMessageAction(input: TurnRequest) {
 export async function createConversationAction(input: z.input<typeof createConversationInput>) {
   return asUser((user) => ops.createConversation(user, input));
 }
-export async function listConversationsAction() {
-  return asUser((user) => ops.listConversations(user));
-}
 export async function updateConversationAction(input: z.input<typeof updateConversationInput>) {
   return asUser((user) => ops.updateConversation(user, input));
 }
@@ -86,10 +82,6 @@ export async function stopTurnAction(conversationId: ConversationId) {
 /** Approves or denies a tool call the running turn waits on. */
 export async function answerToolApprovalAction(input: z.input<typeof toolApprovalInput>) {
   return asUser((user) => ops.answerToolApproval(user, input));
-}
-/** The tools that run without asking in the conversation ("always allow"). */
-export async function allowedToolsAction(conversationId: ConversationId) {
-  return asUser((user) => ops.allowedTools(user, conversationId));
 }
 /** Asks again before the tool runs in the conversation. */
 export async function disallowToolAction(input: z.input<typeof allowedToolInput>) {
@@ -107,14 +99,8 @@ export async function compactNowAction(input: z.input<typeof compactInput>) {
 export async function applyProposalAction(input: z.input<typeof applyProposalInput>) {
   return asUser((user) => ops.applyProposal(user, input));
 }
-export async function getSettingsAction() {
-  return asUser((user) => ops.getSettings(user));
-}
 export async function saveSettingsAction(input: z.input<typeof compressionSettingsSchema>) {
   return asUser(async (user) => ops.saveSettings(user, input, await listModels()));
-}
-export async function conversationSettingsAction(conversationId: ConversationId) {
-  return asUser((user) => ops.conversationSettings(user, conversationId));
 }
 export async function updateConversationSettingsAction(input: z.input<typeof conversationOverridesInput>) {
   return asUser(async (user) => ops.updateConversationSettings(user, input, await listModels()));
@@ -133,9 +119,6 @@ function asSessionUser<T>(work: (user: CurrentUser) => Promise<T> | T) {
   return asResult(async () => work(await requireSessionActionUser()));
 }
 
-export async function listTokensAction() {
-  return asSessionUser((user) => ops.listTokens(user));
-}
 export async function createTokenAction(input: z.input<typeof newTokenSchema>) {
   return asSessionUser((user) => ops.createToken(user, input));
 }
@@ -145,17 +128,8 @@ export async function revokeTokenAction(tokenId: z.input<typeof recordIdSchema>)
 export async function revokeAllTokensAction() {
   return asSessionUser((user) => ops.revokeAllTokens(user));
 }
-export async function listSessionsAction() {
-  return asSessionUser(async (user) => ops.listSessions(user, await headers()));
-}
 export async function revokeSessionAction(sessionId: z.input<typeof recordIdSchema>) {
   return asSessionUser((user) => ops.revokeSession(user, sessionId));
-}
-export async function modelInfoAction() {
-  return asUser(() => ops.modelInfo());
-}
-export async function searchAction(input: z.input<typeof searchInput>) {
-  return asUser((user) => ops.search(user, input));
 }
 export async function conversationFromSummaryAction(input: z.input<typeof fromSummaryInput>) {
   return asUser((user) => ops.conversationFromSummary(user, input));
@@ -177,9 +151,6 @@ export async function updateToolServerAction(input: z.input<typeof updateServerI
 export async function deleteToolServerAction(serverId: ConversationId) {
   return asSessionUser((user) => ops.deleteToolServer(user, serverId));
 }
-export async function conversationToolServersAction(conversationId: ConversationId) {
-  return asUser((user) => ops.conversationToolServers(user, conversationId));
-}
 export async function setConversationToolServerAction(input: z.input<typeof conversationServerInput>) {
   return asUser((user) => ops.setConversationToolServer(user, input));
 }
@@ -198,16 +169,8 @@ export async function deleteMessageAction(input: z.input<typeof deleteMessageInp
 }
 
 // Model and instructions (lib/chat/model-ops.ts).
-export async function modelSettingsAction(conversationId: ConversationId) {
-  return asUser((user) => ops.modelSettings(user, conversationId));
-}
-
 export async function updateModelSettingsAction(input: z.input<typeof modelSettingsInput>) {
   return asUser((user) => ops.updateModelSettings(user, input));
-}
-
-export async function chatDefaultsAction() {
-  return asUser((user) => ops.chatDefaults(user));
 }
 
 export async function saveChatDefaultsAction(input: z.input<typeof chatDefaultsInput>) {
@@ -226,9 +189,6 @@ export async function saveImageModelListsAction(input: z.input<typeof imageModel
 // link that outlives its revocation.
 export async function createShareLinkAction(input: z.input<typeof createShareInput>) {
   return asSessionUser((user) => ops.createShareLink(user, input));
-}
-export async function listShareLinksAction(conversationId: ConversationId) {
-  return asUser((user) => ops.listShareLinks(user, conversationId));
 }
 export async function revokeShareLinkAction(input: z.input<typeof revokeShareInput>) {
   return asUser((user) => ops.revokeShareLink(user, input));

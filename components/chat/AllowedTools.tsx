@@ -1,9 +1,9 @@
 "use client";
 import { useEffect, useState } from "react";
-import { allowedToolsAction, disallowToolAction } from "@/app/actions";
+import { disallowToolAction } from "@/app/actions";
+import { fetchRead } from "../queries/fetch-read";
+import type { AllowedTool } from "@/lib/db/tool-allowances";
 import { Button } from "../ui/Button";
-
-type AllowedTool = { server: string; toolName: string };
 
 /**
  * The tools that run without asking in this conversation ("Always allow" on an approval
@@ -16,10 +16,10 @@ export function AllowedTools({ conversationId, openedAt }: { conversationId: str
   useEffect(() => {
     if (openedAt === 0) return;
     let current = true;
-    void allowedToolsAction(conversationId).then((result) => {
+    void fetchRead("allowedTools", conversationId).then((result) => {
       if (!current) return;
       if (result.ok) {
-        setTools(result.data.tools);
+        setTools(result.data);
         setProblem(null);
       } else setProblem(result.error.message);
     });

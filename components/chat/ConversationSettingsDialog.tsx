@@ -1,7 +1,8 @@
 "use client";
 import Link from "next/link";
 import { useRef, useState } from "react";
-import { conversationSettingsAction, updateConversationSettingsAction } from "@/app/actions";
+import { updateConversationSettingsAction } from "@/app/actions";
+import { fetchRead } from "../queries/fetch-read";
 import { useChat } from "@/components/stores/chat-store";
 import { SETTING_FIELDS, type SettingName } from "@/components/settings/fields";
 import { RECALL_MODES, STRATEGIES } from "@/lib/compression/settings";
@@ -80,7 +81,7 @@ export function ConversationSettingsDialog({ conversationId }: { conversationId:
     setErrors({});
     dialogRef.current?.showModal();
     setOpenedAt(Date.now());
-    const result = await conversationSettingsAction(conversationId);
+    const result = await fetchRead("conversationSettings", conversationId);
     if (result.ok) show(result.data);
     else setStatus({ tone: "error", text: result.error.message });
   }

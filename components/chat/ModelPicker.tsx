@@ -1,6 +1,7 @@
 "use client";
 import { useId, useRef, useState } from "react";
-import { modelSettingsAction, updateModelSettingsAction } from "@/app/actions";
+import { updateModelSettingsAction } from "@/app/actions";
+import { fetchRead } from "../queries/fetch-read";
 import { setMeter } from "@/components/queries/conversation-data";
 import { MAX_INSTRUCTIONS_CHARS } from "@/lib/chat/instructions";
 import { Button } from "../ui/Button";
@@ -37,7 +38,7 @@ export function ModelPicker({ conversationId, initialModel }: { conversationId: 
     setErrors({});
     setDraft(null);
     dialogRef.current?.showModal();
-    const result = await modelSettingsAction(conversationId);
+    const result = await fetchRead("modelSettings", conversationId);
     if (!result.ok) {
       setStatus({ tone: "error", text: result.error.message });
       return;

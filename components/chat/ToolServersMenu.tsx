@@ -2,7 +2,8 @@
 // The conversation's tool servers: which of the admin's servers this conversation uses,
 // switched here by its owner (from the next model call on).
 import { useEffect, useState } from "react";
-import { conversationToolServersAction, setConversationToolServerAction } from "@/app/actions";
+import { setConversationToolServerAction } from "@/app/actions";
+import { fetchRead } from "../queries/fetch-read";
 import type { ConversationMcpServerView } from "@/lib/chat/mcp-ops";
 import { usePopover } from "../shell/use-dismiss";
 import { WrenchIcon } from "../ui/icons";
@@ -16,7 +17,7 @@ export function ToolServersMenu({ conversationId }: { conversationId: string }) 
   useEffect(() => {
     if (!open) return;
     let live = true;
-    void conversationToolServersAction(conversationId).then((result) => {
+    void fetchRead("conversationToolServers", conversationId).then((result) => {
       if (!live) return;
       if (result.ok) setServers(result.data);
       else setError(result.error.message);

@@ -1,6 +1,7 @@
 "use client";
 import { useId, useRef, useState } from "react";
-import { createShareLinkAction, listShareLinksAction, revokeShareLinkAction } from "@/app/actions";
+import { createShareLinkAction, revokeShareLinkAction } from "@/app/actions";
+import { fetchRead } from "../queries/fetch-read";
 import type { ShareLinkView } from "@/lib/db/shares";
 import { formatTime } from "@/components/format";
 import { Button } from "../ui/Button";
@@ -58,7 +59,7 @@ export function ShareDialog({ conversationId }: { conversationId: string }) {
   const createdId = useId();
 
   async function reload() {
-    const result = await listShareLinksAction(conversationId);
+    const result = await fetchRead("shareLinks", conversationId);
     if (result.ok) setLinks(result.data);
     else setStatus({ tone: "error", text: `The links could not be loaded: ${result.error.message}` });
   }

@@ -15,10 +15,10 @@ type Work<K extends OwnerRead> = (
 ) => Promise<z.input<OwnerReads[K]["answer"]>>;
 
 export function ownerReadRoute<K extends OwnerRead>(read: K, work: Work<K>) {
-  return (request: Request, { params }: { params: Promise<{ id?: string }> }) =>
+  return (request: Request, context?: { params: Promise<{ id?: string }> }) =>
     handleUser(request, async (user) => {
       const query = parse(ownerReads[read].query, queryOf(request.url)) as z.output<OwnerReads[K]["query"]>;
       // A route without an [id] segment gets no params from Next at all.
-      return jsonResponse(await work(user, (await params)?.id ?? "", query));
+      return jsonResponse(await work(user, (await context?.params)?.id ?? "", query));
     });
 }

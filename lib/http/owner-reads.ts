@@ -5,12 +5,18 @@
 // client code imports it.
 import { z } from "zod";
 import { conversationCostSchema } from "../pricing";
+import type { ResolvedSettings } from "../settings-layers";
+import type { AllowedTool } from "../db/tool-allowances";
+import type { ShareLinkView } from "../db/shares";
+import type { ConversationMcpServerView } from "../chat/mcp-ops";
+import type { modelSettings } from "../chat/model-ops";
 import type {
   ActivityView,
   ContextMeterView,
   ConversationPage,
   MessageView,
   PinnedEntryView,
+  SearchHit,
   TimelineItem,
   TreeOpeningView,
 } from "../views";
@@ -26,6 +32,12 @@ const whole = z
   .union([z.string(), z.number()])
   .optional()
   .transform((value) => (value === undefined ? undefined : Number(value)));
+
+/** Optional text in the query; an empty value counts as left out. */
+const optionalText = z
+  .string()
+  .optional()
+  .transform((value) => (value === "" ? undefined : value));
 
 const encode = encodeURIComponent;
 
@@ -96,6 +108,43 @@ export const ownerReads = {
       items: listOf<ConversationPage["items"][number]>("conversations"),
       next: z.string().nullable(),
     }),
+  },
+  /** The settings the conversation runs with, and where each comes from. */
+  conversationSettings: {
+    path: (conversationId: string) => `/api/conversations/${encode(conversationId)}/settings`,
+    query: z.object({}),
+    answer: objectOf<ResolvedSettings>("settings"),
+  },
+  /** Its model, instructions and temperature, and the models to offer. */
+  modelSettings: {
+    path: (conversationId: string) => `/api/conversations/${encode(conversationId)}/model`,
+    query: z.object({}),
+    answer: objectOf<Awaited<ReturnType<typeof modelSettings>>>("the model settings"),
+  },
+  /** The tools that run without asking in the conversation. */
+  allowedTools: {
+    path: (conversationId: string) => `/api/conversations/${encode(conversationId)}/allowed-tools`,
+    query: z.object({}),
+    answer: z.object({ tools: listOf<AllowedTool>("tools") }).transform((body) => body.tools),
+  },
+  /** Each tool server, on or off for the conversation, with its status. */
+  conversationToolServers: {
+    path: (conversationId: string) => `/api/conversations/${encode(conversationId)}/tool-servers`,
+    query: z.object({}),
+    answer: z.object({ servers: listOf<ConversationMcpServerView>("tool servers") }).transform((body) => body.servers),
+  },
+  /** The conversation's share links (never their tokens). */
+  shareLinks: {
+    path: (conversationId: string) => `/api/conversations/${encode(conversationId)}/shares`,
+    query: z.object({}),
+    answer: z.object({ links: listOf<ShareLinkView>("share links") }).transform((body) => body.links),
+  },
+  /** The caller's messages and summaries that match `q`, best first, in one conversation if named. */
+  search: {
+    path: () => `/api/search`,
+    // The operation's own schema (searchInput) says what is wrong with a value.
+    query: z.object({ q: z.string().optional(), conversationId: optionalText, limit: optionalText }),
+    answer: z.object({ results: listOf<SearchHit>("search results") }).transform((body) => body.results),
   },
 } as const;
 

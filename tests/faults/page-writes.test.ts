@@ -122,7 +122,7 @@ async function refused(response: Response, status: number, message: RegExp): Pro
 
 describe("server actions Next.js would answer with a 500", () => {
   it("a well-formed call from the page's own origin works", async () => {
-    const response = await action("listConversationsAction", "[]");
+    const response = await action("saveChatDefaultsAction", '[{"instructions":"","temperature":null}]');
     expect(response.status).toBe(200);
     expect(await response.text()).toContain('"ok":true');
   });

@@ -16,6 +16,7 @@ import { TEST_PASSWORD, bearer, signIn, signInResponse, signUp, uniqueEmail, wit
 let actionHeaders = new Headers();
 vi.mock("next/headers", () => ({ headers: async () => actionHeaders }));
 const actions = await import("../../app/actions");
+const ops = await import("../../lib/chat/operations");
 
 const h = setupHarness();
 const ORIGIN = "http://localhost";
@@ -189,15 +190,14 @@ describe("API tokens and sessions", () => {
     user = await signUp(uniqueEmail("holder"));
   });
 
-  it("a leaked token can neither make, list nor revoke tokens: 403, and the owner's other tokens keep working", async () => {
+  it("a leaked token can neither make nor revoke tokens: 403, and the owner's other tokens keep working", async () => {
     const leaked = await bearer(user);
     const other = await bearer(user);
     const otherId = (await h.db.apikey.findFirstOrThrow({ where: { referenceId: user.id }, orderBy: { createdAt: "desc" } })).id;
     const made = await asHeaders(leaked, () => actions.createTokenAction("attacker's"));
-    const listed = await asHeaders(leaked, () => actions.listTokensAction());
     const revoked = await asHeaders(leaked, () => actions.revokeTokenAction(otherId));
     const all = await asHeaders(leaked, () => actions.revokeAllTokensAction());
-    for (const result of [made, listed, revoked, all]) {
+    for (const result of [made, revoked, all]) {
       expect(result).toMatchObject({ ok: false, error: { code: "forbidden" } });
       expect(result.ok ? "" : result.error.message).toMatch(/only be managed from a signed-in browser/);
     }
@@ -219,8 +219,7 @@ describe("API tokens and sessions", () => {
     expect(days).toBeGreaterThan(29.9);
     expect(days).toBeLessThanOrEqual(30);
     expect(second.data.expiresAt).toBeNull();
-    const listed = await asHeaders(session, () => actions.listTokensAction());
-    const views = (listed.ok ? listed.data : []) as TokenView[];
+    const views: TokenView[] = await ops.listTokens(user);
     expect(views.map((token) => token.start)).toEqual(expect.arrayContaining([first.data.start, second.data.start]));
     // Any other expiry is refused (the type forbids it; a hand-made request does not).
     const odd = await asHeaders(session, () => actions.createTokenAction({ name: "odd", expiresInDays: 7 as 30 }));
@@ -262,12 +261,11 @@ describe("API tokens and sessions", () => {
   it("the sessions list shows each session without its token, marks this one, and ends another", async () => {
     const person = await signUp(uniqueEmail("devices"));
     const phone = await signIn(person.email, person.password);
-    const listed = await asHeaders({ cookie: person.cookie }, () => actions.listSessionsAction());
-    const sessions = (listed.ok ? listed.data : []) as SessionView[];
+    const sessions: SessionView[] = await ops.listSessions(person, new Headers({ cookie: person.cookie }));
     expect(sessions).toHaveLength(2);
     expect(sessions.filter((session) => session.current)).toHaveLength(1);
     const stored = await h.db.session.findMany({ where: { userId: person.id } });
-    for (const { token } of stored) expect(JSON.stringify(listed)).not.toContain(token);
+    for (const { token } of stored) expect(JSON.stringify(sessions)).not.toContain(token);
     const other = sessions.find((session) => !session.current)!;
     expect(await asHeaders({ cookie: person.cookie }, () => actions.revokeSessionAction(other.id))).toMatchObject({ ok: true });
     expect(await listConversations({ cookie: phone })).toBe(401);

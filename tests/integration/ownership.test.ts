@@ -18,6 +18,7 @@ import { waitForApproval } from "../../lib/chat/tools/approval";
 import { bearer, signIn, signUp, type TestUser } from "../support/accounts";
 import { createMcpServer } from "../../lib/db/mcp-servers";
 import { createAttachment } from "../../lib/db/attachments";
+import { ownerReads, type OwnerRead } from "../../lib/http/owner-reads";
 
 // Server actions read the request's headers through next/headers; here they are the
 // headers of whoever the case acts as.
@@ -29,6 +30,7 @@ const actions = await import("../../app/actions");
 const h = setupHarness();
 const ROOT = path.resolve(__dirname, "..", "..");
 const API = path.join(ROOT, "app", "api");
+const ID_SEGMENT = "[id]";
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 type Method = (typeof METHODS)[number];
 
@@ -51,7 +53,7 @@ type RouteCase = {
   scope: Scope;
   /** The `[id]` of the URL. */
   id?: (f: Fixture) => string;
-  query?: string;
+  query?: string | ((f: Fixture) => string);
   body?: unknown | ((f: Fixture) => unknown);
   /** A case that destroys its resource gets a conversation of its own. */
   fresh?: boolean;
@@ -144,6 +146,9 @@ const ROUTES: Record<string, Partial<Record<Method, RouteCase>>> = {
   // The caller's own pages: the stranger gets theirs, never the owner's conversation.
   "/api/conversations/pages": { GET: { scope: "user", query: "?limit=5" } },
   "/api/prices": { GET: { scope: "admin" }, PUT: { scope: "admin", body: PRICE } },
+  "/api/conversations/[id]/allowed-tools": { GET: { scope: "owned", id: conversation } },
+  "/api/conversations/[id]/tool-servers": { GET: { scope: "owned", id: conversation } },
+  "/api/conversations/[id]/shares": { GET: { scope: "owned", id: conversation } },
   "/api/conversations/[id]/settings": {
     GET: { scope: "owned", id: conversation },
     PATCH: { scope: "owned", id: conversation, body: { keepRecentCount: 6 } },
@@ -158,7 +163,7 @@ const ROUTES: Record<string, Partial<Record<Method, RouteCase>>> = {
     PATCH: { scope: "owned", id: conversation, body: { temperature: 0.4 } },
   },
   "/api/settings/instructions": { GET: { scope: "user" }, PUT: { scope: "user", body: { instructions: "", temperature: null } } },
-  // Scoped by the query string; the action case below covers another user's conversation id.
+  // Scoped by the query string; a case below names another user's conversation in it.
   "/api/search": { GET: { scope: "user", query: "?q=question" } },
   "/api/conversations/[id]/export": { GET: { scope: "owned", id: conversation, query: "?format=markdown" } },
   "/api/conversations/import": { POST: { scope: "user", body: MINIMAL_EXPORT } },
@@ -185,21 +190,17 @@ let serverCount = 0;
 const ACTIONS: Record<keyof typeof actions, ActionCase> = {
   sendMessageAction: { scope: "owned", args: (f) => [{ conversationId: f.conversationId, content: "Hi from an action" }] },
   createConversationAction: { scope: "user", args: () => [{}] },
-  listConversationsAction: { scope: "user" },
   updateConversationAction: { scope: "owned", args: (f) => [{ conversationId: f.conversationId, title: "action title" }] },
   deleteConversationAction: { scope: "owned", args: viaId, fresh: true },
   pinMessageAction: { scope: "owned", args: (f) => [{ conversationId: f.conversationId, seq: 3, pinned: true }] },
   stopTurnAction: { scope: "owned", args: viaId },
   answerToolApprovalAction: { scope: "owned", args: (f) => [{ conversationId: f.conversationId, callId: "matrix_action_call", approved: false }] },
-  allowedToolsAction: { scope: "owned", args: viaId },
   disallowToolAction: { scope: "owned", args: (f) => [{ conversationId: f.conversationId, server: "files", toolName: "files__write_file" }] },
   rewindAction: { scope: "owned", args: (f) => [{ conversationId: f.conversationId, turns: 1 }], fresh: true },
   switchVersionAction: { scope: "owned", args: (f) => [{ conversationId: f.conversationId, messageId: f.lastMessageId }] },
   compactNowAction: { scope: "owned", args: (f) => [{ conversationId: f.conversationId, preview: true }] },
   applyProposalAction: { scope: "owned", args: (f) => [{ conversationId: f.conversationId, summary: "The first exchange.", fromSeq: 1, toSeq: 2 }], fresh: true },
-  getSettingsAction: { scope: "user" },
   saveSettingsAction: { scope: "user", args: () => [DEFAULT_SETTINGS] },
-  conversationSettingsAction: { scope: "owned", args: viaId },
   updateConversationSettingsAction: { scope: "owned", args: (f) => [{ conversationId: f.conversationId, threshold: 0.75 }] },
   saveDefaultsAction: { scope: "admin", args: () => [DEFAULT_SETTINGS] },
   setSignupsOpenAction: { scope: "admin", args: () => [true] },
@@ -211,30 +212,22 @@ const ACTIONS: Record<keyof typeof actions, ActionCase> = {
     session: true,
   },
   deleteToolServerAction: { scope: "admin", args: (f) => [f.toolServerId], fresh: true, session: true },
-  conversationToolServersAction: { scope: "owned", args: viaId },
   setConversationToolServerAction: { scope: "owned", args: (f) => [{ conversationId: f.conversationId, serverId: f.toolServerId, on: true }] },
   savePriceAction: { scope: "admin", args: () => [PRICE] },
-  listTokensAction: { scope: "user", session: true },
   createTokenAction: { scope: "user", args: () => [{ name: "matrix", expiresInDays: 30 }], session: true },
   revokeTokenAction: { scope: "owned", args: (f) => [f.tokenId], fresh: true, session: true },
-  listSessionsAction: { scope: "user", session: true },
   revokeSessionAction: { scope: "owned", args: (f) => [f.sessionId], fresh: true, session: true },
-  modelInfoAction: { scope: "user" },
   conversationFromSummaryAction: { scope: "owned", args: (f) => [{ compactionId: f.compactionId }] },
   undoCompactionAction: { scope: "owned", args: (f) => [{ compactionId: f.compactionId }], fresh: true },
-  searchAction: { scope: "owned", args: (f) => [{ q: "question", conversationId: f.conversationId }] },
   pinConversationAction: { scope: "owned", args: (f) => [{ conversationId: f.conversationId, pinned: true }] },
   archiveConversationAction: { scope: "owned", args: (f) => [{ conversationId: f.conversationId, archived: false }] },
   renameConversationAction: { scope: "owned", args: (f) => [{ conversationId: f.conversationId, title: "renamed inline" }] },
   deleteMessageAction: { scope: "owned", args: (f) => [{ conversationId: f.conversationId, seq: 4 }], fresh: true },
-  modelSettingsAction: { scope: "owned", args: viaId },
   updateModelSettingsAction: { scope: "owned", args: (f) => [{ conversationId: f.conversationId, temperature: 0.5 }] },
-  chatDefaultsAction: { scope: "user" },
   saveChatDefaultsAction: { scope: "user", args: () => [{ instructions: "", temperature: null }] },
   saveAdminModelListAction: { scope: "admin", args: () => [{ models: [] }] },
   saveImageModelListsAction: { scope: "admin", args: () => [{ imageModels: [], textOnlyModels: [] }] },
   createShareLinkAction: { scope: "owned", args: (f) => [{ conversationId: f.conversationId, expiresInDays: 7 }], session: true },
-  listShareLinksAction: { scope: "owned", args: viaId },
   revokeShareLinkAction: { scope: "owned", args: (f) => [{ conversationId: f.conversationId, linkId: f.shareLinkId }], fresh: true },
   // Last: it revokes the owner's token that the cases above use.
   revokeAllTokensAction: { scope: "user", session: true },
@@ -332,13 +325,23 @@ function request(method: Method, url: string, auth: Record<string, string>, body
 async function callRoute(file: string, method: Method, rule: RouteCase, fixture: Fixture, auth: Record<string, string>) {
   const handlers = (await import(pathToFileURL(file).href)) as Record<Method, (req: Request, ctx: unknown) => Promise<Response>>;
   const id = rule.id?.(fixture);
-  const url = routePath(file).replace("[id]", id ?? "") + (rule.query ?? "");
+  const url = routePath(file).replace("[id]", id ?? "") + (typeof rule.query === "function" ? rule.query(fixture) : (rule.query ?? ""));
   const response = await handlers[method](request(method, url, auth, typeof rule.body === "function" ? rule.body(fixture) : rule.body), { params: Promise.resolve({ id }) });
   const text = await response.text();
   return { status: response.status, text };
 }
 
+/** The owner's reads by the route that answers them. */
+const READ_OF_ROUTE = new Map(
+  (Object.keys(ownerReads) as OwnerRead[]).map((read) => [ownerReads[read].path(ID_SEGMENT).replace(encodeURIComponent(ID_SEGMENT), ID_SEGMENT), read] as const),
+);
+
 describe("every route handler checks who is asking", () => {
+  it("every owner read the browser makes has a route on disk", () => {
+    const routes = new Set(routeFiles().map(routePath));
+    expect([...READ_OF_ROUTE.keys()].filter((route) => !routes.has(route))).toEqual([]);
+  });
+
   const files = routeFiles();
 
   it("finds the routes on disk, and every one is in the matrix or declared public", () => {
@@ -375,9 +378,22 @@ describe("every route handler checks who is asking", () => {
         }
         const mine = await callRoute(file, method, rule, fixture, ownerAuth);
         expect(mine.status, mine.text).toBeLessThan(300);
+        // A read the browser makes through lib/http/owner-reads.ts: its answer is what the browser checks it against.
+        const read = method === "GET" ? READ_OF_ROUTE.get(route) : undefined;
+        if (read) expect(ownerReads[read].answer.safeParse(JSON.parse(mine.text)).success, `${read}: ${mine.text.slice(0, 300)}`).toBe(true);
       });
     }
   }
+
+  it("a search inside another user's conversation (by its id in the query) is not found", async () => {
+    const file = path.join(API, "search", "route.ts");
+    const rule: RouteCase = { scope: "owned", query: (f) => `?q=question&conversationId=${f.conversationId}` };
+    const stranger = await callRoute(file, "GET", rule, shared, otherAuth);
+    expect(stranger.status, stranger.text).toBe(404);
+    const mine = await callRoute(file, "GET", rule, shared, ownerAuth);
+    expect(mine.status, mine.text).toBe(200);
+    expect(JSON.parse(mine.text).results.length).toBeGreaterThan(0);
+  });
 
   it("another user's id answers exactly like an unknown id", async () => {
     const unknown = "0190a000-0000-7000-8000-000000000000";

@@ -1,5 +1,6 @@
 import * as ops from "@/lib/chat/operations";
 import { handleUser, jsonResponse, readJsonObject } from "@/lib/http/handlers";
+import { ownerReadRoute } from "@/lib/http/owner-read-route";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
@@ -7,9 +8,7 @@ export const dynamic = "force-dynamic";
 type Params = { params: Promise<{ id: string }> };
 
 /** GET /api/conversations/:id/model — its model, instructions and temperature, and the models to offer. */
-export function GET(request: Request, { params }: Params) {
-  return handleUser(request, async (user) => jsonResponse(await ops.modelSettings(user, (await params).id)));
-}
+export const GET = ownerReadRoute("modelSettings", (user, conversationId) => ops.modelSettings(user, conversationId));
 
 /** PATCH /api/conversations/:id/model {model?, instructions?, temperature? (null: none)} — answers the settings and the meter re-measured. */
 export function PATCH(request: Request, { params }: Params) {
