@@ -9,6 +9,9 @@ export const keys = {
   /** The pinned originals under the top-level blocks `blocks` (their ids): new blocks, a new read. */
   coveredPinned: (id: string, blocks: string) => ["conversation", id, "pinned", "covered", blocks] as const,
   pinnedList: (id: string) => ["conversation", id, "pinned", "list"] as const,
+  /** What compaction `id` replaced, page by page. */
+  children: (id: string) => ["compaction", id, "children"] as const,
+  allChildren: () => ["compaction"] as const,
   search: (text: string, conversationId: string | null) => ["search", text, conversationId] as const,
   conversationPages: () => ["conversations"] as const,
   conversationPage: (query: { archived: boolean; after: string | null; limit: number }) => ["conversations", query] as const,

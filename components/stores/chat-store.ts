@@ -26,7 +26,7 @@ import { notify, useNotices } from "@/components/stores/notices-store";
 import { conversationChanged, pinsChanged, setMeter, turnChanged } from "@/components/queries/conversation-data";
 import { keys } from "@/components/queries/keys";
 import { queryClient } from "@/components/queries/query-client";
-import { patchLoadedMessage } from "@/components/stores/compaction-tree-store";
+import { patchLoadedMessage } from "@/components/queries/compaction-children";
 import { useConversationList } from "@/components/stores/conversation-list-store";
 import { plural } from "@/components/format";
 import { streamTurn, TurnRequestError } from "@/components/stores/stream-turn";

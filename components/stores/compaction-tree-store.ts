@@ -1,80 +1,37 @@
 "use client";
-// What the user opened in the compaction tree: expanded flags and the children loaded
-// so far, keyed by compaction id. Module-level, so it survives navigating between
-// conversations (and back); the expanded flags are also kept in sessionStorage, so a
-// reload of the tab reopens what was open (the children are loaded again).
+// Which blocks of the compaction tree the user opened, keyed by compaction id: the
+// tab's own view state (what they replaced is server data, in the query cache:
+// components/queries/compaction-children.ts). Module-level, so it survives navigating
+// between conversations (and back); also kept in sessionStorage, so a reload of the tab
+// reopens what was open.
 import { create } from "zustand";
 import { createJSONStorage, persist } from "zustand/middleware";
-import { timelineReads } from "@/components/timeline/timeline-reads";
-import type { TimelineItem } from "@/lib/views";
-
-export const CHILDREN_PAGE_SIZE = 50;
-
-export type LoadedChildren = {
-  items: TimelineItem[];
-  nextAfterSeq: number | null;
-  loading: boolean;
-  error: string | null;
-  /** True once the first page arrived. */
-  loaded: boolean;
-};
 
 type CompactionTreeState = {
   expanded: Record<string, boolean>;
-  children: Record<string, LoadedChildren>;
   toggle: (compactionId: string) => void;
   collapse: (compactionId: string) => void;
-  /** Closes every block (what was loaded stays cached). */
+  /** Opens the blocks (each reads its first page as it renders). */
+  open: (compactionIds: string[]) => void;
+  /** Closes every block (what was read stays cached). */
   collapseAll: () => void;
-  loadChildren: (compactionId: string, more?: boolean) => Promise<void>;
 };
-
-const EMPTY: LoadedChildren = { items: [], nextAfterSeq: null, loading: false, error: null, loaded: false };
 
 export const useCompactionTree = create<CompactionTreeState>()(
   persist(
-    (set, get) => ({
+    (set) => ({
       expanded: {},
-      children: {},
-
       toggle(compactionId) {
-        const open = !get().expanded[compactionId];
-        set((state) => ({ expanded: { ...state.expanded, [compactionId]: open } }));
-        const loaded = get().children[compactionId];
-        if (open && (!loaded || (!loaded.loaded && !loaded.loading))) void get().loadChildren(compactionId);
+        set((state) => ({ expanded: { ...state.expanded, [compactionId]: !state.expanded[compactionId] } }));
       },
-
       collapse(compactionId) {
         set((state) => ({ expanded: { ...state.expanded, [compactionId]: false } }));
       },
-
+      open(compactionIds) {
+        set((state) => ({ expanded: { ...state.expanded, ...Object.fromEntries(compactionIds.map((id) => [id, true])) } }));
+      },
       collapseAll() {
         set({ expanded: {} });
-      },
-
-      async loadChildren(compactionId, more = false) {
-        const current = get().children[compactionId] ?? EMPTY;
-        if (current.loading) return;
-        const afterSeq = more ? current.nextAfterSeq : null;
-        set((state) => ({ children: { ...state.children, [compactionId]: { ...current, loading: true, error: null } } }));
-        const result = await timelineReads().children({
-          compactionId,
-          limit: CHILDREN_PAGE_SIZE,
-          ...(afterSeq != null ? { afterSeq } : {}),
-        });
-        set((state) => {
-          const before = state.children[compactionId] ?? EMPTY;
-          const next: LoadedChildren = result.ok
-            ? {
-                items: more ? [...before.items, ...result.data.items] : result.data.items,
-                nextAfterSeq: result.data.nextAfterSeq,
-                loading: false,
-                error: null,
-                loaded: true,
-              }
-            : { ...before, loading: false, error: result.error.message };
-          return { children: { ...state.children, [compactionId]: next } };
-        });
       },
     }),
     {
@@ -96,20 +53,4 @@ export const useCompactionTree = create<CompactionTreeState>()(
 /** Reopens what was open in this tab before a reload; called once the page has hydrated. */
 export function rememberOpenedCompactions(): void {
   void useCompactionTree.persist.rehydrate();
-}
-
-/** Updates one message (e.g. its pin) wherever it sits in loaded children. */
-export function patchLoadedMessage(messageId: string, patch: { pinned: boolean }) {
-  useCompactionTree.setState((state) => {
-    const children: Record<string, LoadedChildren> = {};
-    for (const [id, loaded] of Object.entries(state.children)) {
-      children[id] = {
-        ...loaded,
-        items: loaded.items.map((item) =>
-          item.type === "message" && item.message.id === messageId ? { ...item, message: { ...item.message, ...patch } } : item,
-        ),
-      };
-    }
-    return { children };
-  });
 }

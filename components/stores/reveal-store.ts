@@ -9,6 +9,7 @@ import { create } from "zustand";
 import { timelineReads } from "@/components/timeline/timeline-reads";
 import { useChat } from "@/components/stores/chat-store";
 import { useCompactionTree } from "@/components/stores/compaction-tree-store";
+import { firstChildrenPage, loadedChildren, nextChildrenPage, seedChildren } from "@/components/queries/compaction-children";
 import { itemKey } from "@/components/timeline/items";
 import type { TimelineItem } from "@/lib/views";
 
@@ -70,28 +71,16 @@ async function topLevelItem(anchor: Anchor): Promise<TimelineItem | undefined> {
 
 /** Opens a compaction and waits until the first page of what it replaced has arrived. */
 async function expanded(compactionId: string): Promise<void> {
-  const tree = useCompactionTree.getState();
-  if (!tree.expanded[compactionId]) useCompactionTree.setState((state) => ({ expanded: { ...state.expanded, [compactionId]: true } }));
-  const loaded = useCompactionTree.getState().children[compactionId];
-  if (loaded?.loaded) return;
-  if (!loaded?.loading) await tree.loadChildren(compactionId);
-  else await new Promise<void>((resolve) => {
-    const stop = useCompactionTree.subscribe((state) => {
-      if (!state.children[compactionId]?.loading) {
-        stop();
-        resolve();
-      }
-    });
-  });
+  useCompactionTree.getState().open([compactionId]);
+  await firstChildrenPage(compactionId);
 }
 
 async function childOnTheWay(compactionId: string, anchor: Anchor): Promise<TimelineItem | undefined> {
   await expanded(compactionId);
   for (;;) {
-    const loaded = useCompactionTree.getState().children[compactionId];
-    const found = loaded ? nextStep(loaded.items, anchor) : undefined;
-    if (found || !loaded || loaded.error || loaded.nextAfterSeq == null) return found;
-    await useCompactionTree.getState().loadChildren(compactionId, true);
+    const items = loadedChildren(compactionId);
+    const found = items ? nextStep(items, anchor) : undefined;
+    if (found || !items || !(await nextChildrenPage(compactionId))) return found;
   }
 }
 
@@ -133,24 +122,20 @@ async function openPathTo(anchor: Anchor): Promise<string | null> {
   const { path, pages } = result.data;
   // A summary anchor opens the levels above it only.
   const ids = path.filter((step) => anchor.kind === "message" || step.level > anchor.level).map((step) => step.id);
-  useCompactionTree.setState((state) => {
-    const children = { ...state.children };
-    for (const id of ids) {
-      const page = pages[id];
-      const current = children[id];
-      // What is loaded (or loading) already stays: it may hold further pages.
-      if (page && !current?.loaded && !current?.loading) children[id] = { ...page, loading: false, error: null, loaded: true };
-    }
-    return { expanded: { ...state.expanded, ...Object.fromEntries(ids.map((id) => [id, true])) }, children };
-  });
+  // What is cached already stays: it may hold further pages.
+  for (const id of ids) {
+    const page = pages[id];
+    if (page) seedChildren(id, page);
+  }
+  useCompactionTree.getState().open(ids);
   return null;
 }
 
 /** Expands the compactions at once and waits for the first page of each. */
 export async function openAll(ids: string[]): Promise<void> {
   if (ids.length === 0) return;
-  useCompactionTree.setState((state) => ({ expanded: { ...state.expanded, ...Object.fromEntries(ids.map((id) => [id, true])) } }));
-  await Promise.all(ids.map((id) => expanded(id)));
+  useCompactionTree.getState().open(ids);
+  await Promise.all(ids.map((id) => firstChildrenPage(id)));
 }
 
 export type RevealOutcome = { ok: true } | { ok: false; message: string };

@@ -2,6 +2,7 @@
 import { useId, useState } from "react";
 import { useChat } from "@/components/stores/chat-store";
 import { useCompactionTree } from "@/components/stores/compaction-tree-store";
+import { loadedChildren } from "@/components/queries/compaction-children";
 import { openAll } from "@/components/stores/reveal-store";
 import { Button } from "../ui/Button";
 import { jumpToMessage, parseMessageNumber } from "./jump";
@@ -79,7 +80,7 @@ export function TimelineToolbar() {
             variant="ghost"
             data-testid="expand-all"
             title={`Opens the closed blocks nearest the top, one level per press (at most ${EXPAND_ALL_LIMIT} at a time)`}
-            onClick={() => void openAll(blocksToExpand(items, useCompactionTree.getState()))}
+            onClick={() => void openAll(blocksToExpand(items, { expanded: useCompactionTree.getState().expanded, childrenOf: loadedChildren }))}
           >
             Expand all
           </Button>

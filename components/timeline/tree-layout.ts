@@ -31,7 +31,8 @@ export function pathCrumbs(path: CompactionView[], tail = 3): Crumb[] {
 /** At most this many blocks open per "Expand all": each loads a page of what it replaced. */
 export const EXPAND_ALL_LIMIT = 24;
 
-type TreeState = { expanded: Record<string, boolean>; children: Record<string, { items: TimelineItem[] } | undefined> };
+/** What is open, and what an open block's loaded pages hold (undefined before its first page). */
+type TreeState = { expanded: Record<string, boolean>; childrenOf: (compactionId: string) => TimelineItem[] | undefined };
 
 /**
  * What "Expand all" opens: the closed blocks nearest the top, breadth first, among what
@@ -49,7 +50,7 @@ export function blocksToExpand(items: TimelineItem[], tree: TreeState, limit = E
         out.push(block.id);
         if (out.length >= limit) break;
       } else {
-        for (const child of tree.children[block.id]?.items ?? []) if (child.type === "compaction") next.push(child.compaction);
+        for (const child of tree.childrenOf(block.id) ?? []) if (child.type === "compaction") next.push(child.compaction);
       }
     }
     // Closed blocks at this depth come first; deeper ones only once every block here is open.

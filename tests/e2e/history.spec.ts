@@ -100,3 +100,29 @@ test("a large compaction loads its originals page by page as they scroll into vi
   await expect.poll(() => originals.count()).toBeGreaterThan(50);
   await expect(block.getByTestId("compaction-load-more")).toHaveCount(0);
 });
+
+test("a page of originals that fails to load says why, and Try again reads it", async ({ page, request }) => {
+  test.setTimeout(120_000);
+  await saveTestSettings(request, { threshold: 0.99, preemptiveThreshold: 0, keepRecentCount: 2 });
+  await page.goto("/");
+  const id = await newConversation(page);
+  await scriptTurns(request, id, Array.from({ length: 12 }, (_, i) => `Line ${i + 1} REPLY_WORDS=5`));
+  const compacted = await request.post(`/api/conversations/${id}/compact`, { data: {} });
+  expect(compacted.ok(), await compacted.text()).toBeTruthy();
+  await page.reload();
+  // The server is unavailable for the first read only.
+  let refused = 0;
+  await page.route("**/api/compactions/*/children*", async (route) => {
+    if (refused++ > 0) return route.continue();
+    await route.fulfill({ status: 503, contentType: "application/json", body: JSON.stringify({ error: { code: "unavailable", message: "The database is unavailable." } }) });
+  });
+  const block = page.getByTestId("compaction-block").first();
+  await block.getByTestId("compaction-toggle").click();
+  const children = block.getByTestId("compaction-children");
+  await expect(children.getByRole("alert")).toContainText("Could not load: The database is unavailable.");
+  await expect(children.getByTestId("message")).toHaveCount(0);
+  await children.getByRole("button", { name: "Try again" }).click();
+  await expect(children.getByTestId("message").first()).toContainText("Line 1");
+  await expect(children.getByRole("alert")).toHaveCount(0);
+  expect(refused).toBe(2);
+});

@@ -73,17 +73,18 @@ describe("blocksToExpand", () => {
   };
 
   it("opens the closed top-level blocks first", () => {
-    expect(blocksToExpand([top("a"), message, top("b")], { expanded: {}, children: {} })).toEqual(["a", "b"]);
+    expect(blocksToExpand([top("a"), message, top("b")], { expanded: {}, childrenOf: () => undefined })).toEqual(["a", "b"]);
   });
 
   it("then one level deeper among loaded children only", () => {
-    const tree = { expanded: { a: true, b: true }, children: { a: { items: [top("a1"), top("a2"), message] }, b: undefined } };
+    const loaded: Record<string, TimelineItem[]> = { a: [top("a1"), top("a2"), message] };
+    const tree = { expanded: { a: true, b: true }, childrenOf: (id: string) => loaded[id] };
     expect(blocksToExpand([top("a"), top("b")], tree)).toEqual(["a1", "a2"]);
   });
 
   it("is bounded", () => {
     const many = Array.from({ length: 100 }, (_, i) => top(`t${i}`));
-    expect(blocksToExpand(many, { expanded: {}, children: {} })).toHaveLength(EXPAND_ALL_LIMIT);
+    expect(blocksToExpand(many, { expanded: {}, childrenOf: () => undefined })).toHaveLength(EXPAND_ALL_LIMIT);
   });
 });
 
