@@ -168,7 +168,13 @@ export async function* streamReply(input: ReplyInput): AsyncGenerator<TurnEvent>
   const known = target.kind === "new" && target.answering.kind === "sent" ? target.answering.head : null;
   try {
     // Fixed for the whole reply, like the settings: null sends none (the server's default).
-    const [toolSet, temperature] = await Promise.all([offer(input, settings), readReplyTemperature(db, userId, conversationId)]);
+    // A sent message's statement read it already.
+    const [toolSet, temperature] = await Promise.all([
+      offer(input, settings),
+      target.kind === "new" && target.answering.kind === "sent" ? target.answering.temperature : readReplyTemperature(db, userId, conversationId),
+    ]);
+    // The conversation's change version after the last reply, when its statement answered it.
+    let versionAfterReply: string | null = null;
     const tools = toolSet.definitions.length > 0 ? toolSet.definitions : undefined;
     yield* opening(input);
 
@@ -288,7 +294,11 @@ export async function* streamReply(input: ReplyInput): AsyncGenerator<TurnEvent>
       // The last reply of the turn closes the gate in the statement that stores it.
       const last = toolCalls.length === 0;
       const [assistantRow] = await span("append", async () => {
-        if (last) return [await gate.storeFinalReply(assistantDraft)];
+        if (last) {
+          const final = await gate.storeFinalReply(assistantDraft);
+          versionAfterReply = final.version;
+          return [final.message];
+        }
         const stored = await appendReply(db, userId, conversationId, assistantDraft);
         keepStored(db, conversationId, stored);
         return stored.rows;
@@ -336,9 +346,12 @@ export async function* streamReply(input: ReplyInput): AsyncGenerator<TurnEvent>
     // compressed, even when this turn compressed first and so did not offer them yet.
     const loaded = context ?? (await activeTranscript(userId, conversationId, settings));
     const after = { ...loaded, toolTokens: Math.max(loaded.toolTokens, requestOverheadTokens(settings, loaded.compactions.length > 0)) };
-    // Read side by side: the version costs no extra wait.
-    const [meter, { version }] = await span("meter", () =>
-      Promise.all([contextMeter(userId, conversationId, settings, after), conversationChangeState(db, userId, conversationId)]),
+    // Read side by side when the last statement did not answer the version: it costs no extra wait.
+    const [meter, version] = await span("meter", () =>
+      Promise.all([
+        contextMeter(userId, conversationId, settings, after),
+        versionAfterReply ?? conversationChangeState(db, userId, conversationId).then((state) => state.version),
+      ]),
     );
     yield { type: "done", context: meter, version };
     // Only when the context is past the pre-emptive level: a job (and its transcript

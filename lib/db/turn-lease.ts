@@ -82,14 +82,26 @@ const MESSAGE_COLUMNS = Prisma.raw(
 
 /** What the statement returns with every message: the conversation row (as `head…`). */
 type HeadColumns = { headModel: string; headSystemPrompt: string; headLastSeq: number; headHistoryVersion: number; headContextVersion: number };
-/** And, when it takes the lease, the stored settings layers (unchecked JSON: resolveLayers checks them). */
-type SettingsColumns = { settingsDefaults: unknown; settingsUser: unknown; settingsConversation: unknown };
+/** And, when it takes the lease, the stored settings layers (unchecked JSON: resolveLayers checks them) and the reply temperature. */
+type SettingsColumns = { settingsDefaults: unknown; settingsUser: unknown; settingsConversation: unknown; turnTemperature: number | null };
+/** And, when it releases the lease, what the conversation's change version is made of. */
+type ChangeColumns = { changeCompactions: bigint; changePins: bigint };
 const EXTRA_COLUMNS = [
   "headModel", "headSystemPrompt", "headLastSeq", "headHistoryVersion", "headContextVersion",
-  "settingsDefaults", "settingsUser", "settingsConversation",
-] as const satisfies readonly (keyof (HeadColumns & SettingsColumns))[];
+  "settingsDefaults", "settingsUser", "settingsConversation", "turnTemperature", "changeCompactions", "changePins",
+] as const satisfies readonly (keyof (HeadColumns & SettingsColumns & ChangeColumns))[];
 
-type Returned = Message & HeadColumns & Partial<SettingsColumns>;
+type Returned = Message & HeadColumns & Partial<SettingsColumns> & Partial<ChangeColumns>;
+
+/** The counts besides the row's own columns that make up its change version (see conversationChangeState). */
+function changeCountColumns(conversationId: string): Prisma.Sql {
+  return Prisma.sql`(SELECT count(*) + count(k."undoneAt") FROM "Compaction" k WHERE k."conversationId" = ${conversationId}) AS "changeCompactions",
+    (SELECT count(*) FROM "Message" m WHERE m."conversationId" = ${conversationId} AND m.pinned) AS "changePins"`;
+}
+
+function changeVersion(row: { lastSeq: number; historyVersion: number; compactions: bigint; pins: bigint }): string {
+  return `${row.lastSeq}.${row.historyVersion}.${row.compactions}.${row.pins}`;
+}
 
 function messageOnly(row: Returned): Message {
   const message: Partial<Returned> = { ...row };
@@ -113,15 +125,23 @@ async function appendStatement(
   lease: LeaseStep,
 ): Promise<(StoredMessages & { first: Returned }) | null> {
   const row = rowChange(lease);
-  // Only the turn's first statement reads what the turn starts from.
-  const settings = lease.kind === "take" ? Prisma.sql`, bumped."settingsOverrides" AS "settingsConversation", ${settingsLayerColumns(userId)}` : Prisma.empty;
+  // Only the turn's first statement reads what the turn starts from, and only its last
+  // what the conversation's version is after it (a data-modifying CTE's rows are not
+  // visible to the rest of the statement: the counts are of before, which the reply
+  // does not change).
+  const extra =
+    lease.kind === "take"
+      ? Prisma.sql`, bumped."settingsOverrides" AS "settingsConversation", bumped.temperature AS "turnTemperature", ${settingsLayerColumns(userId)}`
+      : lease.kind === "release"
+        ? Prisma.sql`, ${changeCountColumns(conversationId)}`
+        : Prisma.empty;
   const data = drafts.map((draft) => draftData(conversationId, 0, draft));
   const column = <T>(pick: (row: Prisma.MessageCreateManyInput) => T | undefined) => data.map((row) => pick(row) ?? null);
   const returned = await db.$queryRaw<Returned[]>`
     WITH ${row.with} bumped AS (
       UPDATE "Conversation" SET "lastSeq" = "lastSeq" + ${drafts.length}, "updatedAt" = now() ${row.set}
       WHERE id = ${conversationId} AND "userId" = ${userId} ${row.where}
-      RETURNING "lastSeq", model, "systemPrompt", "historyVersion", "contextVersion", "settingsOverrides"
+      RETURNING "lastSeq", model, "systemPrompt", "historyVersion", "contextVersion", "settingsOverrides", temperature
     ), inserted AS (
       INSERT INTO "Message" (id, "conversationId", seq, role, content, "toolCalls", "tokenCount", model, status, error,
                              "promptTokens", "completionTokens", "cachedTokens", "requestTokens", "versionOf", "updatedAt")
@@ -138,7 +158,7 @@ async function appendStatement(
       RETURNING ${MESSAGE_COLUMNS}
     )
     SELECT inserted.*, bumped.model AS "headModel", bumped."systemPrompt" AS "headSystemPrompt", bumped."lastSeq" AS "headLastSeq",
-           bumped."historyVersion" AS "headHistoryVersion", bumped."contextVersion" AS "headContextVersion" ${settings}
+           bumped."historyVersion" AS "headHistoryVersion", bumped."contextVersion" AS "headContextVersion" ${extra}
     FROM inserted, bumped`;
   const first = returned[0];
   if (!first) return null;
@@ -192,6 +212,8 @@ export type TurnMessage = {
   title: string | null;
   /** The conversation's settings as the statement read them: the turn's snapshot. */
   settings: ResolvedSettings;
+  /** The reply temperature as the statement read it (null: none sent). */
+  temperature: number | null;
 };
 
 /**
@@ -212,22 +234,27 @@ export async function storeTurnMessage(
   if (!taken || !row) throw await refusal(db, userId, conversationId, countAgainst);
   // Only the first message of a conversation costs this second statement.
   const title = await nameAfterFirstMessage(db, userId, conversationId, titleFrom === undefined ? row : { seq: row.seq, content: titleFrom });
-  const { settingsDefaults, settingsUser, settingsConversation } = taken.first;
+  const { settingsDefaults, settingsUser, settingsConversation, turnTemperature } = taken.first;
   const settings = resolveLayers({ defaults: settingsDefaults, user: settingsUser, conversation: settingsConversation });
-  return { stored: { rows: taken.rows, head: taken.head }, title, settings };
+  return { stored: { rows: taken.rows, head: taken.head }, title, settings, temperature: turnTemperature ?? null };
 }
 
-/** Stores the turn's last reply and releases its lease in the same statement (one round trip less per turn). */
+/**
+ * Stores the turn's last reply and releases its lease in the same statement, which also
+ * answers the conversation's change version after it (two round trips less per turn).
+ */
 export async function storeFinalReply(
   db: Db,
   userId: string,
   conversationId: string,
   leaseId: string,
   reply: ReplyDraft,
-): Promise<StoredMessages> {
+): Promise<StoredMessages & { version: string }> {
   const stored = await appendStatement(db, userId, conversationId, [reply], { kind: "release", leaseId });
   if (!stored) throw notFound("conversation", conversationId);
-  return { rows: stored.rows, head: stored.head };
+  const { head, first } = stored;
+  const version = changeVersion({ lastSeq: head.lastSeq, historyVersion: head.historyVersion, compactions: first.changeCompactions ?? 0n, pins: first.changePins ?? 0n });
+  return { rows: stored.rows, head, version };
 }
 
 /** Extends a lease this turn still holds; false when it was lost (expired and taken by another turn). */
@@ -257,13 +284,11 @@ export type ConversationChangeState = {
  * only when it moved.
  */
 export async function conversationChangeState(db: Db, userId: string, conversationId: string): Promise<ConversationChangeState> {
-  const rows = await db.$queryRaw<{ lastSeq: number; historyVersion: number; compactions: bigint; pins: bigint; running: boolean }[]>`
-    SELECT c."lastSeq", c."historyVersion",
-      (SELECT count(*) + count(k."undoneAt") FROM "Compaction" k WHERE k."conversationId" = c.id) AS compactions,
-      (SELECT count(*) FROM "Message" m WHERE m."conversationId" = c.id AND m.pinned) AS pins,
+  const rows = await db.$queryRaw<({ lastSeq: number; historyVersion: number; running: boolean } & ChangeColumns)[]>`
+    SELECT c."lastSeq", c."historyVersion", ${changeCountColumns(conversationId)},
       (c."turnLeaseUntil" IS NOT NULL AND c."turnLeaseUntil" > now()) AS running
     FROM "Conversation" c WHERE c.id = ${conversationId} AND c."userId" = ${userId}`;
   const row = rows[0];
   if (!row) throw notFound("conversation", conversationId);
-  return { version: `${row.lastSeq}.${row.historyVersion}.${row.compactions}.${row.pins}`, turnRunning: row.running };
+  return { version: changeVersion({ ...row, compactions: row.changeCompactions, pins: row.changePins }), turnRunning: row.running };
 }

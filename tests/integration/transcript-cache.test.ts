@@ -13,6 +13,7 @@ import { cachedContext, keepStored } from "../../lib/db/context-cache";
 import { appendMessages, appendReply, extendReply, setPinned } from "../../lib/db/messages";
 import { saveCompressionChange } from "../../lib/db/compactions";
 import { rewindFrom } from "../../lib/db/rewind";
+import { conversationChangeState } from "../../lib/db/turn-lease";
 import { DEFAULT_SETTINGS } from "../../lib/compression/settings";
 import { compressionManager, countSystemPrompt } from "../../lib/chat/compressor";
 import { openTurnGateWithMessage } from "../../lib/chat/concurrency";
@@ -154,10 +155,22 @@ describe.skipIf(TEST_DB === "embedded")("the active context kept between turns, 
       }
     });
 
+    it("the final reply's statement answers the conversation's change version as a read after it gives it, pins and compactions counted", async () => {
+      const { gate, stored } = await open("a question to pin");
+      await setPinned(h.db, h.user.id, conversationId, stored.message.seq, true);
+      const { version } = await gate.storeFinalReply({ role: "assistant", content: "a reply", tokenCount: 2, model: "gpt-4o-mini", status: "complete" });
+      const read = await conversationChangeState(h.db, h.user.id, conversationId);
+      expect(version).toBe(read.version);
+      const [, , compactions, pins] = version.split(".").map(Number);
+      expect(pins).toBeGreaterThan(0);
+      expect(compactions).toBeGreaterThan(0);
+      await setPinned(h.db, h.user.id, conversationId, stored.message.seq, false);
+    });
+
     it("the turn's final reply, or a failed one it keeps, keeps the copy current", async () => {
       await expectCurrent();
       const { gate } = await open("a question");
-      const reply = await gate.storeFinalReply({ role: "assistant", content: "a reply stored here", tokenCount: 5, model: "gpt-4o-mini", status: "complete" });
+      const { message: reply } = await gate.storeFinalReply({ role: "assistant", content: "a reply stored here", tokenCount: 5, model: "gpt-4o-mini", status: "complete" });
       expect(cachedContext(h.db, conversationId)).toMatchObject({ lastSeq: reply.seq });
       await expectCurrent();
       const failed = await appendReply(h.db, h.user.id, conversationId, {

@@ -21,8 +21,8 @@ import type { MessageView } from "../../views";
 const MAX_TURN_MS = 30 * 60_000;
 
 export type TurnGate = {
-  /** Stores the turn's last reply and closes the gate in the same statement. */
-  storeFinalReply: (reply: ReplyDraft) => Promise<Message>;
+  /** Stores the turn's last reply and closes the gate in the same statement, which also answers the conversation's change version after it. */
+  storeFinalReply: (reply: ReplyDraft) => Promise<{ message: Message; version: string }>;
   close: () => Promise<void>;
 };
 
@@ -35,6 +35,8 @@ export type GateMessage = {
   head: ConversationHead;
   /** The conversation's settings, read by that statement: the turn's snapshot. */
   settings: CompressionSettings;
+  /** The reply temperature, read by that statement (null: none sent). */
+  temperature: number | null;
 };
 
 /** Opens the gate for work that stores no user message with it (a retry, an edit, a version switch, an undo). */
@@ -65,7 +67,7 @@ export async function openTurnGateWithMessage(
   const row = taken.stored.rows[0]!;
   return {
     gate: heldGate(db, userId, conversationId, lease),
-    stored: { message: toMessageView(row), title: taken.title, head: taken.stored.head, settings: taken.settings.settings },
+    stored: { message: toMessageView(row), title: taken.title, head: taken.stored.head, settings: taken.settings.settings, temperature: taken.temperature },
   };
 }
 
@@ -98,7 +100,7 @@ function heldGate(db: Db, userId: string, conversationId: string, { leaseId, lea
       clearInterval(renew);
       // The next turn's first load then reads nothing either.
       keepStored(db, conversationId, stored);
-      return stored.rows[0]!;
+      return { message: stored.rows[0]!, version: stored.version };
     },
     async close() {
       if (closed) return;
