@@ -25,7 +25,9 @@ export async function recallForTurn(userId: string, conversationId: string, tran
   if (!question?.content.trim()) return undefined;
   const room = compressionManager().recallRoom(transcript, settings);
   if (room < MIN_ROOM_TOKENS) return undefined;
-  const hits = await searchCompressed(await getDb(), userId, conversationId, question.content, MAX_CANDIDATES);
+  // The active records name the compressed set: its word counts are kept between turns.
+  const compressedSet = [...transcript.compactions, ...(transcript.clearings ?? [])].map((record) => record.id).sort().join(",");
+  const hits = await searchCompressed(await getDb(), userId, conversationId, question.content, MAX_CANDIDATES, compressedSet);
   const candidates: RecalledMessage[] = hits.map((hit) => ({
     seq: hit.seq,
     role: hit.role,

@@ -6,7 +6,7 @@ import { deriveTitle } from "../compression/title";
 import type { AttemptRecord, CompactionRecord, SummarySections, ToolCall, TranscriptMessage } from "../compression/types";
 import { summarySectionsSchema } from "../compression/strategies/structured";
 import { readToolContent } from "../mcp/content";
-import type { AttemptView, CompactionView, ConversationView, MessageStatus, MessageView, ToolOutcome } from "../views";
+import type { AttemptView, CompactionView, ConversationView, ImportView, MessageStatus, MessageView, ToolOutcome } from "../views";
 import type * as Db from "./generated/enums";
 import type {
   CompactionKind,
@@ -30,7 +30,8 @@ const enumsAgree: [
   Same<z.infer<typeof messageRoleSchema>, MessageRole>,
   Same<z.infer<typeof attemptOutcomeSchema>, AttemptRecord["outcome"]>,
   Same<Db.ToolOutcome, ToolOutcome>,
-] = [true, true, true, true, true, true, true, true, true];
+  Same<Db.ImportState, ImportView["state"]>,
+] = [true, true, true, true, true, true, true, true, true, true];
 void enumsAgree;
 
 const toolCallsSchema = z.array(z.object({ id: z.string(), name: z.string(), arguments: z.string() }));

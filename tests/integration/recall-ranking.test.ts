@@ -1,9 +1,34 @@
 // Automatic recall's search (lib/db/history.ts searchCompressed) on PostgreSQL: which
 // compressed originals it returns for a user's message, and in which order. A word most
 // compressed messages contain tells nothing; a rare one decides.
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
+
+const saved = vi.hoisted(() => {
+  const before = process.env.STRATA_SERVER_TIMING;
+  // Read when the modules load: the database client reports its queries only with timings on.
+  process.env.STRATA_SERVER_TIMING = "1";
+  return before;
+});
+
 import { searchCompressed } from "../../lib/db/history";
+import { withServerTiming } from "../../lib/log/timing";
 import { newConversation, setupHarness } from "../support/harness";
+
+afterAll(() => {
+  if (saved === undefined) delete process.env.STRATA_SERVER_TIMING;
+  else process.env.STRATA_SERVER_TIMING = saved;
+});
+
+/** The statements `work` sent to the database, and its result. */
+async function counted<T>(work: () => Promise<T>): Promise<{ statements: number; result: T }> {
+  let result: T | undefined;
+  const response = await withServerTiming(async () => {
+    result = await work();
+    return new Response(null);
+  });
+  const db = /(?:^|, )db;dur=[\d.]+;desc="n=(\d+)"/.exec(response.headers.get("server-timing") ?? "");
+  return { statements: Number(db?.[1] ?? 0), result: result as T };
+}
 
 const h = setupHarness();
 
@@ -45,5 +70,43 @@ describe("searchCompressed", () => {
     const conversation = await compressed((seq) => (seq === 3 ? "The quokka bucket." : `Message ${seq}.`));
     expect(await searchCompressed(h.db, "someone-else", conversation.id, "quokka", 8)).toEqual([]);
     expect((await searchCompressed(h.db, h.user.id, conversation.id, "quokka", 8)).map((hit) => hit.seq)).toEqual([3]);
+  });
+});
+
+describe("word counts kept for a compressed set", () => {
+  const contents = (seq: number) => (seq === 7 ? "The quokka bucket holds the deployment plan." : `Message ${seq}: the deployment plan needs another check.`);
+  const question = "Where is the quokka bucket in the deployment plan?";
+
+  it("answer as a fresh read does, read only new words, and make no statement when no word is telling", async () => {
+    const conversation = await compressed(contents);
+    const fresh = await searchCompressed(h.db, h.user.id, conversation.id, question, 8);
+    const first = await counted(() => searchCompressed(h.db, h.user.id, conversation.id, question, 8, "set-1"));
+    expect(first.result).toEqual(fresh);
+    expect(first.result.map((hit) => hit.seq)).toEqual([7]);
+    // The counts and the search.
+    expect(first.statements).toBe(2);
+    const again = await counted(() => searchCompressed(h.db, h.user.id, conversation.id, question, 8, "set-1"));
+    expect(again.result).toEqual(fresh);
+    expect(again.statements).toBe(1);
+    // Only ordinary words, all looked up before: nothing to search for.
+    const ordinary = await counted(() => searchCompressed(h.db, h.user.id, conversation.id, "Where is the deployment plan?", 8, "set-1"));
+    expect(ordinary).toEqual({ statements: 0, result: [] });
+    // New ordinary words: their counts are read, and no search follows.
+    const newWords = await counted(() => searchCompressed(h.db, h.user.id, conversation.id, "the plan needs another check", 8, "set-1"));
+    expect(newWords).toEqual({ statements: 1, result: [] });
+  });
+
+  it("another compressed set reads its counts afresh", async () => {
+    const conversation = await compressed(contents);
+    expect((await searchCompressed(h.db, h.user.id, conversation.id, "quokka", 8, "before")).map((hit) => hit.seq)).toEqual([7]);
+    // Now most compressed messages name the quokka: it tells nothing any more.
+    await h.db.message.updateMany({ where: { conversationId: conversation.id, seq: { lte: 30 } }, data: { content: "The quokka again." } });
+    expect(await searchCompressed(h.db, h.user.id, conversation.id, "quokka", 8, "after")).toEqual([]);
+  });
+
+  it("are the owner's: another user's call with the same set finds nothing", async () => {
+    const conversation = await compressed(contents);
+    expect(await searchCompressed(h.db, h.user.id, conversation.id, question, 8, "shared")).not.toEqual([]);
+    expect(await searchCompressed(h.db, "someone-else", conversation.id, question, 8, "shared")).toEqual([]);
   });
 });
