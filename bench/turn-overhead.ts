@@ -194,7 +194,9 @@ async function main(): Promise<boolean> {
     const response = await fetch(`${next.url}/api/conversations/${conversationId}/messages`, {
       method: "POST",
       headers: { authorization: meta.token, "content-type": "application/json" },
-      body: JSON.stringify({ content: chatter(rng, 40) }),
+      // Chatter, and a word no earlier message has (as a user's message names things): recall
+      // reads that word's count over the compressed messages every turn, its no-search path.
+      body: JSON.stringify({ content: `${chatter(rng, 40)} See ticket k${Math.floor(rng() * 1e9).toString(36)}.` }),
     });
     const result = (await response.json()) as { error?: unknown };
     const ms = performance.now() - started;
@@ -291,7 +293,8 @@ async function main(): Promise<boolean> {
       `Production build (\`next start\`) over PostgreSQL; turns through \`POST /api/conversations/:id/messages\` with an API token; the outside model server answers at once. ` +
       `Baseline: a bare Node forwarder (bench/lib/forwarder.mjs) sent the exact request Strata sent the model for that conversation, forwarding it streamed to the same model server. ` +
       `${ROUNDS} rounds after ${WARMUP} warm-up rounds; each round runs every size, Strata and baseline back to back in alternating order; *added* = Strata − baseline per pair. ` +
-      `Conversations grown through the real engine (default settings, gpt-4o-mini's 128k window, the outside model's extractive summaries) and stored with every compaction it made, so the active context is what compaction left.`,
+      `Conversations grown through the real engine (default settings, gpt-4o-mini's 128k window, the outside model's extractive summaries) and stored with every compaction it made, so the active context is what compaction left. ` +
+      `Each message is chatter (the seed's small vocabulary, so no word of it is telling) with one word no earlier message has: automatic recall reads that word's count over the compressed messages every turn and, finding nothing telling, makes no search; a message with a rare word from the compressed history would add one search restricted to such words, which this seed (chatter only) cannot show.`,
     tables: [
       { caption: "Turn time", table },
       { caption: "Breakdown (Server-Timing spans from the app, STRATA_SERVER_TIMING=1; db = every query Prisma ran for the request, settingsRead/load = settings reads and transcript loads)", table: breakdown },
