@@ -204,6 +204,22 @@ export const useChat = create<ChatState>()((set, get) => {
 
   const settle = () => set((state) => ({ settled: state.settled + 1 }));
 
+  /**
+   * A change of the open conversation made while the view says it is busy (and, for a
+   * compression, that it compresses): afterwards the view is freed, `after` reads again
+   * what the change touched, and the operation counts as settled, whatever the outcome.
+   */
+  const busyChange = async <T>(conversationId: string, options: { compressing: boolean; after: () => Promise<void> }, work: () => Promise<T>): Promise<T> => {
+    set({ busy: true, ...(options.compressing ? { compressing: { messageCount: null } } : {}) });
+    try {
+      return await work();
+    } finally {
+      forConversation(conversationId, () => set({ busy: false, ...(options.compressing ? { compressing: null } : {}) }));
+      await options.after();
+      settle();
+    }
+  };
+
   // The live view of a turn this tab did not start; one at a time, ended when the conversation changes.
   let watch: AbortController | null = null;
   const WATCHED = new Set<TurnEvent["type"]>(["message", "status", "compaction", "assistant_start", "delta", "done"]);
@@ -384,15 +400,12 @@ export const useChat = create<ChatState>()((set, get) => {
     async switchVersion(messageId) {
       const conversationId = get().conversationId;
       if (!conversationId || get().busy) return;
-      set({ busy: true });
-      try {
+      await busyChange(conversationId, { compressing: false, after: () => get().reloadAfterChange({ list: true }) }, async () => {
         const result = await switchVersionAction({ conversationId, messageId });
         if (!result.ok) notify("error", `Could not show that version: ${result.error.message}`);
-      } finally {
-        forConversation(conversationId, () => set({ busy: false, lastError: null }));
-        await get().reloadAfterChange({ list: true });
-        settle();
-      }
+        // An error shown belonged to the version shown before.
+        forConversation(conversationId, () => set({ lastError: null }));
+      });
     },
 
     async stop() {
@@ -465,8 +478,7 @@ export const useChat = create<ChatState>()((set, get) => {
     async compactNow(instructions) {
       const conversationId = get().conversationId;
       if (!conversationId || get().busy) return false;
-      set({ busy: true, compressing: { messageCount: null } });
-      try {
+      return busyChange(conversationId, { compressing: true, after: () => get().reloadAfterChange() }, async () => {
         const result = await compactNowAction({ conversationId, ...(instructions.trim() ? { instructions: instructions.trim() } : {}) });
         if (!result.ok) {
           notify("error", `Compression refused: ${result.error.message}`);
@@ -481,18 +493,15 @@ export const useChat = create<ChatState>()((set, get) => {
           notify("info", `Compressed ${plural(covered, "message")} into ${plural(applied.length, "summary", "summaries")}.`);
         }
         return applied.length > 0;
-      } finally {
-        forConversation(conversationId, () => set({ busy: false, compressing: null }));
-        await get().reloadAfterChange();
-        settle();
-      }
+      });
     },
 
     async previewCompaction(instructions) {
       const conversationId = get().conversationId;
       if (!conversationId || get().busy) return null;
-      set({ busy: true, compressing: { messageCount: null } });
-      try {
+      // A preview stores nothing but its attempt.
+      const after = () => queryClient().invalidateQueries({ queryKey: keys.activity(conversationId) });
+      return busyChange(conversationId, { compressing: true, after }, async () => {
         const trimmed = instructions.trim();
         const result = await compactNowAction({ conversationId, preview: true, ...(trimmed ? { instructions: trimmed } : {}) });
         if (!result.ok) {
@@ -505,19 +514,13 @@ export const useChat = create<ChatState>()((set, get) => {
           return null;
         }
         return { ...result.data.proposal, instructions: trimmed };
-      } finally {
-        forConversation(conversationId, () => set({ busy: false, compressing: null }));
-        // A preview stores nothing but its attempt.
-        await queryClient().invalidateQueries({ queryKey: keys.activity(conversationId) });
-        settle();
-      }
+      });
     },
 
     async applyProposal(proposal) {
       const conversationId = get().conversationId;
       if (!conversationId || get().busy) return false;
-      set({ busy: true });
-      try {
+      return busyChange(conversationId, { compressing: false, after: () => get().reloadAfterChange() }, async () => {
         const result = await applyProposalAction({
           conversationId,
           summary: proposal.summary,
@@ -531,11 +534,7 @@ export const useChat = create<ChatState>()((set, get) => {
         }
         for (const failed of result.data.failed) notify("warning", `Compression ${failed.outcome}: ${failed.error ?? failed.reason}`);
         return result.data.compactions.length > 0;
-      } finally {
-        forConversation(conversationId, () => set({ busy: false }));
-        await get().reloadAfterChange();
-        settle();
-      }
+      });
     },
 
     async setPinned(messageId, seq, pinned) {
