@@ -112,12 +112,12 @@ export const MessageItem = memo(function MessageItem({ message, nested = false, 
       }`}
     >
       <header className="mb-0.5 flex items-center gap-2 text-[11.5px]">
-        <span className="font-semibold text-neutral-800 dark:text-neutral-200">{ROLE_LABELS[message.role]}</span>
+        <span className="shrink-0 font-semibold text-neutral-800 dark:text-neutral-200">{ROLE_LABELS[message.role]}</span>
         {/* A link to this message: opens the tree down to it from anywhere (copy it, or follow it after a reload). */}
-        <a href={`#m-${message.seq}`} data-testid="message-link" className="font-mono text-neutral-600 hover:underline dark:text-neutral-400" title={SEQ_TITLE}>
+        <a href={`#m-${message.seq}`} data-testid="message-link" className="shrink-0 font-mono text-neutral-600 hover:underline dark:text-neutral-400" title={SEQ_TITLE}>
           #{message.seq}
         </a>
-        {message.role === "assistant" && message.model ? <span className="font-mono text-neutral-600 dark:text-neutral-400">{message.model}</span> : null}
+        {message.role === "assistant" && message.model ? <span className="min-w-0 truncate font-mono text-neutral-600 dark:text-neutral-400" title={message.model}>{message.model}</span> : null}
         <StatusBadge message={message} />
         {message.versions && !nested && !pending && !readOnly ? <VersionSwitcher versions={message.versions} /> : null}
         {message.pinned ? (
@@ -125,7 +125,8 @@ export const MessageItem = memo(function MessageItem({ message, nested = false, 
             <PinIcon className="size-3" /> {nested ? "pinned: in the model's view beside the summary" : "pinned"}
           </span>
         ) : null}
-        <span className="ml-auto flex items-center gap-1.5 text-neutral-600 dark:text-neutral-400">
+        {/* On a phone the model's name gives way (cut, named in full on hover) before the time wraps. */}
+        <span className="ml-auto flex shrink-0 items-center gap-1.5 whitespace-nowrap text-neutral-600 dark:text-neutral-400">
           <span className="hidden font-mono group-hover:inline" title="Tokens">
             {formatCount(message.tokenCount)} tok
           </span>

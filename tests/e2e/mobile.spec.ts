@@ -93,6 +93,23 @@ test("at 390×844: drawer, header menu, no sideways scroll and no serious axe vi
   expect(violations, "serious accessibility violations").toEqual([]);
 });
 
+test("a reply's header stays one line at 390 px, with a long model name: the name gives way, not the time", async ({ page, request }) => {
+  await page.goto("/");
+  const id = await newConversation(page);
+  const origin = new URL(page.url()).origin;
+  const model = "gpt-4o-mini-2024-07-18-long-deployment-name";
+  const changed = await page.request.patch(`/api/conversations/${id}/model`, { data: { model }, headers: { origin } });
+  expect(changed.ok(), await changed.text()).toBeTruthy();
+  await scriptTurns(request, id, ["A question REPLY_WORDS=12"]);
+  await page.reload();
+  const header = page.locator("[data-testid=message][data-role=assistant] header").last();
+  await expect(header).toContainText("#2");
+  expect((await header.locator("time").boundingBox())!.height).toBeLessThan(20);
+  expect((await header.boundingBox())!.height).toBeLessThan(30);
+  await expect(header.getByTitle(model)).toBeVisible();
+  await expectNoHorizontalScroll(page, "a reply with a long model name");
+});
+
 test("home screen: the manifest and its icons load without a session (browsers fetch them without cookies) and pages link them", async ({ baseURL }) => {
   const anonymous = await playwrightRequest.newContext({ baseURL: baseURL!, storageState: { cookies: [], origins: [] } });
   try {
