@@ -4,8 +4,9 @@ import { useChat, type Proposal } from "@/components/stores/chat-store";
 import { useNotices } from "@/components/stores/notices-store";
 import { Button } from "../ui/Button";
 import { StatusNote } from "../ui/StatusNote";
-import { CloseIcon, LayersIcon } from "../ui/icons";
+import { LayersIcon } from "../ui/icons";
 import { CompactionPreview } from "./CompactionPreview";
+import { Dialog } from "@/components/ui/Dialog";
 
 /** "Compress now": optional instructions, then a preview to edit and apply, or a direct run. */
 export function CompressNowDialog() {
@@ -57,30 +58,18 @@ export function CompressNowDialog() {
       >
         <LayersIcon /> Compress now
       </Button>
-      <dialog
-        ref={dialogRef}
-        aria-labelledby="compress-now-title"
-        data-testid="compress-dialog"
+      <Dialog
+        dialogRef={dialogRef}
+        testId="compress-dialog"
+        width="w-[min(40rem,calc(100vw-2rem))]"
+        title="Compress now"
         onClose={() => setProposal(null)}
         onCancel={(event) => {
           // Escape would drop a proposed (perhaps edited) summary without a word.
           if (proposal && !window.confirm("Discard the proposed summary and your edits to it?")) event.preventDefault();
         }}
-        className="m-auto w-[min(40rem,calc(100vw-2rem))] rounded-xl border border-neutral-200 bg-white p-0 text-neutral-900 shadow-2xl backdrop:bg-neutral-950/40 dark:border-neutral-700 dark:bg-neutral-900 dark:text-neutral-100"
+        onCloseButton={close}
       >
-        <div className="flex items-center justify-between border-b border-neutral-200 px-4 py-2.5 dark:border-neutral-800">
-          <h2 id="compress-now-title" className="text-[13.5px] font-semibold">
-            Compress now
-          </h2>
-          <button
-            type="button"
-            onClick={close}
-            aria-label="Close"
-            className="rounded p-1 text-neutral-500 hover:bg-neutral-100 dark:hover:bg-neutral-800"
-          >
-            <CloseIcon />
-          </button>
-        </div>
         <div className="space-y-3 p-4">
           {proposal ? (
             <CompactionPreview
@@ -135,7 +124,7 @@ export function CompressNowDialog() {
             </>
           )}
         </div>
-      </dialog>
+      </Dialog>
     </>
   );
 }

@@ -11,9 +11,9 @@ import { Button } from "../ui/Button";
 import { SlidersIcon } from "../ui/icons";
 import { HeaderLabel } from "./HeaderLabel";
 import { submitWith } from "../ui/forms";
-import { CloseIcon } from "../ui/icons";
 import { AllowedTools } from "./AllowedTools";
 import { SOURCE_PLACE, isNumericOverride, overrideErrors, parseNumber } from "./override-errors";
+import { Dialog } from "@/components/ui/Dialog";
 
 type Row = { overridden: boolean; text: string };
 type Rows = Record<OverridableSetting, Row>;
@@ -116,20 +116,12 @@ export function ConversationSettingsDialog({ conversationId }: { conversationId:
       <Button data-testid="conversation-settings" title="This conversation's settings" onClick={() => void open()}>
         <SlidersIcon className="size-3.5" /> <HeaderLabel>Settings</HeaderLabel>
       </Button>
-      <dialog
-        ref={dialogRef}
-        aria-labelledby="conversation-settings-title"
-        data-testid="conversation-settings-dialog"
-        className="m-auto w-[min(44rem,calc(100vw-2rem))] rounded-xl border border-neutral-200 bg-white p-0 text-neutral-900 shadow-2xl backdrop:bg-neutral-950/40 dark:border-neutral-700 dark:bg-neutral-900 dark:text-neutral-100"
+      <Dialog
+        dialogRef={dialogRef}
+        testId="conversation-settings-dialog"
+        width="w-[min(44rem,calc(100vw-2rem))]"
+        title="Settings of this conversation"
       >
-        <div className="flex items-center justify-between border-b border-neutral-200 px-4 py-2.5 dark:border-neutral-800">
-          <h2 id="conversation-settings-title" className="text-[13.5px] font-semibold">
-            Settings of this conversation
-          </h2>
-          <button type="button" onClick={() => dialogRef.current?.close()} aria-label="Close" className="rounded p-1 text-neutral-500 hover:bg-neutral-100 dark:hover:bg-neutral-800">
-            <CloseIcon />
-          </button>
-        </div>
         {resolved && rows ? (
           <form
             className="space-y-3 p-4"
@@ -211,7 +203,7 @@ export function ConversationSettingsDialog({ conversationId }: { conversationId:
           <p className="p-4 text-[12.5px] text-neutral-500">{status?.text ?? "Loading…"}</p>
         )}
         <AllowedTools conversationId={conversationId} openedAt={openedAt} />
-      </dialog>
+      </Dialog>
     </>
   );
 }

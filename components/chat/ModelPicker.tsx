@@ -6,8 +6,8 @@ import { setMeter } from "@/components/queries/conversation-data";
 import { MAX_INSTRUCTIONS_CHARS } from "@/lib/chat/instructions";
 import { Button } from "../ui/Button";
 import { submitWith } from "../ui/forms";
-import { CloseIcon } from "../ui/icons";
 import { parseTemperature, temperatureText } from "./temperature-field";
+import { Dialog } from "@/components/ui/Dialog";
 
 /** The option that reveals a text field (servers may not list every model they serve); no trimmed name starts with a space. */
 const OTHER = " other";
@@ -106,20 +106,12 @@ export function ModelPicker({ conversationId, initialModel }: { conversationId: 
           {model}
         </span>
       </button>
-      <dialog
-        ref={dialogRef}
-        aria-labelledby={`${id}-title`}
-        data-testid="model-settings-dialog"
-        className="m-auto w-[min(36rem,calc(100vw-2rem))] rounded-xl border border-neutral-200 bg-white p-0 text-neutral-900 shadow-2xl backdrop:bg-neutral-950/40 dark:border-neutral-700 dark:bg-neutral-900 dark:text-neutral-100"
+      <Dialog
+        dialogRef={dialogRef}
+        testId="model-settings-dialog"
+        width="w-[min(36rem,calc(100vw-2rem))]"
+        title="Model and instructions"
       >
-        <div className="flex items-center justify-between border-b border-neutral-200 px-4 py-2.5 dark:border-neutral-800">
-          <h2 id={`${id}-title`} className="text-[13.5px] font-semibold">
-            Model and instructions
-          </h2>
-          <button type="button" onClick={() => dialogRef.current?.close()} aria-label="Close" className="rounded p-1 text-neutral-500 hover:bg-neutral-100 dark:hover:bg-neutral-800">
-            <CloseIcon />
-          </button>
-        </div>
         {draft && loaded ? (
           <form className="space-y-4 p-4" noValidate onSubmit={submitWith(save)}>
             <div>
@@ -224,7 +216,7 @@ export function ModelPicker({ conversationId, initialModel }: { conversationId: 
             {status?.text ?? (draft ? "" : "Loading…")}
           </p>
         </div>
-      </dialog>
+      </Dialog>
     </>
   );
 }

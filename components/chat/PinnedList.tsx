@@ -5,8 +5,9 @@ import type { PinnedEntryView } from "@/lib/views";
 import { jumpToMessage } from "../timeline/jump";
 import { ROLE_LABELS } from "../timeline/MessageItem";
 import { Button } from "../ui/Button";
-import { CloseIcon, PinIcon } from "../ui/icons";
+import { PinIcon } from "../ui/icons";
 import { HeaderLabel } from "./HeaderLabel";
+import { Dialog } from "@/components/ui/Dialog";
 
 type ListState = { kind: "loading" } | { kind: "loaded"; entries: PinnedEntryView[] } | { kind: "failed"; message: string };
 
@@ -52,25 +53,12 @@ export function PinnedList({ conversationId }: { conversationId: string }) {
       >
         <PinIcon className="size-3.5" /> <HeaderLabel>Pinned</HeaderLabel>
       </Button>
-      <dialog
-        ref={dialogRef}
-        aria-labelledby="pinned-list-title"
-        data-testid="pinned-list"
-        className="m-auto w-[min(32rem,calc(100vw-2rem))] rounded-xl border border-neutral-200 bg-white p-0 text-neutral-900 shadow-2xl backdrop:bg-neutral-950/40 dark:border-neutral-700 dark:bg-neutral-900 dark:text-neutral-100"
+      <Dialog
+        dialogRef={dialogRef}
+        testId="pinned-list"
+        width="w-[min(32rem,calc(100vw-2rem))]"
+        title="Pinned messages"
       >
-        <div className="flex items-center justify-between border-b border-neutral-200 px-4 py-2.5 dark:border-neutral-800">
-          <h2 id="pinned-list-title" className="text-[13.5px] font-semibold">
-            Pinned messages
-          </h2>
-          <button
-            type="button"
-            onClick={() => dialogRef.current?.close()}
-            aria-label="Close"
-            className="rounded p-1 text-neutral-500 hover:bg-neutral-100 dark:hover:bg-neutral-800"
-          >
-            <CloseIcon className="size-4" />
-          </button>
-        </div>
         <div className="max-h-[60vh] overflow-y-auto p-2 text-[13px]">
           {jumpError ? (
             <p role="alert" data-testid="pinned-list-jump-error" className="px-2 py-1 text-red-700 dark:text-red-300">
@@ -107,7 +95,7 @@ export function PinnedList({ conversationId }: { conversationId: string }) {
             </ul>
           )}
         </div>
-      </dialog>
+      </Dialog>
     </>
   );
 }

@@ -32,20 +32,15 @@ export function useActivityData(conversationId: string | null, open: boolean) {
   });
 }
 
-export function useConversationCost(conversationId: string | null) {
+/**
+ * What the conversation's model calls cost. `read: false` only looks at what the header
+ * last read (a compaction's line; a shared link's page has no cost to read).
+ */
+export function useConversationCost(conversationId: string | null, { read = true }: { read?: boolean } = {}) {
   return useQuery({
     queryKey: keys.cost(conversationId ?? ""),
     queryFn: () => readOrThrow("cost", conversationId!),
-    enabled: conversationId !== null,
-  }).data ?? null;
-}
-
-/** The cost as the header last read it, never fetched from here (a shared link's page has no cost to read). */
-export function useCachedCost(conversationId: string | null) {
-  return useQuery({
-    queryKey: keys.cost(conversationId ?? ""),
-    queryFn: () => readOrThrow("cost", conversationId!),
-    enabled: false,
+    enabled: read && conversationId !== null,
   }).data ?? null;
 }
 

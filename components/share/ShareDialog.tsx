@@ -6,8 +6,9 @@ import type { ShareLinkView } from "@/lib/db/shares";
 import { formatTime } from "@/components/format";
 import { Button } from "../ui/Button";
 import { CopyButton } from "../ui/CopyButton";
-import { CloseIcon, ShareIcon } from "../ui/icons";
+import { ShareIcon } from "../ui/icons";
 import { HeaderLabel } from "../chat/HeaderLabel";
+import { Dialog } from "@/components/ui/Dialog";
 
 const EXPIRY_CHOICES = [
   { value: "never", label: "Never", days: null },
@@ -106,20 +107,12 @@ export function ShareDialog({ conversationId }: { conversationId: string }) {
       <Button data-testid="share-open" title="Share a read-only link" onClick={open}>
         <ShareIcon className="size-3.5" /> <HeaderLabel>Share…</HeaderLabel>
       </Button>
-      <dialog
-        ref={dialogRef}
-        aria-labelledby="share-dialog-title"
-        data-testid="share-dialog"
-        className="m-auto w-[min(34rem,calc(100vw-1.5rem))] rounded-xl border border-neutral-200 bg-white p-0 text-neutral-900 shadow-2xl backdrop:bg-neutral-950/40 dark:border-neutral-700 dark:bg-neutral-900 dark:text-neutral-100"
+      <Dialog
+        dialogRef={dialogRef}
+        testId="share-dialog"
+        width="w-[min(34rem,calc(100vw-1.5rem))]"
+        title="Share a read-only link"
       >
-        <div className="flex items-center justify-between border-b border-neutral-200 px-4 py-2.5 dark:border-neutral-800">
-          <h2 id="share-dialog-title" className="text-[13.5px] font-semibold">
-            Share a read-only link
-          </h2>
-          <button type="button" onClick={() => dialogRef.current?.close()} aria-label="Close" className="rounded p-1 text-neutral-500 hover:bg-neutral-100 dark:hover:bg-neutral-800">
-            <CloseIcon />
-          </button>
-        </div>
         <div className="space-y-3 p-4 text-[12.5px]">
           <p className="text-neutral-600 dark:text-neutral-400">
             Anyone with the link can read this conversation as it is when they open it — later messages included — with its summaries and
@@ -198,7 +191,7 @@ export function ShareDialog({ conversationId }: { conversationId: string }) {
             )}
           </section>
         </div>
-      </dialog>
+      </Dialog>
     </>
   );
 }

@@ -1,12 +1,12 @@
 "use client";
 import { useChat } from "@/components/stores/chat-store";
-import { useCachedCost } from "@/components/queries/conversation-data";
+import { useConversationCost } from "@/components/queries/conversation-data";
 import { costLabel, formatCost, formatCount } from "@/components/format";
 
 /** What a compaction cost, what it saves on each later turn, and when it has paid for itself. */
 export function CompactionCost({ compactionId }: { compactionId: string }) {
   const conversationId = useChat((state) => state.conversationId);
-  const entry = useCachedCost(conversationId)?.compactions.find((c) => c.compactionId === compactionId);
+  const entry = useConversationCost(conversationId, { read: false })?.compactions.find((c) => c.compactionId === compactionId);
   if (!entry || entry.cost.calls === 0) return null;
   const { payback } = entry;
   const paid = payback !== null && entry.turnsSince >= payback.turns;
