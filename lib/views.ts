@@ -182,6 +182,8 @@ export type ActivityView = { background: BackgroundWorkView[]; attempts: Attempt
 
 /** The context now, and the figures that apply to this conversation's model (after any clamping). */
 export type ContextMeterView = ContextBreakdown & {
+  /** The model the meter measured for (its window is `contextWindow`, the settings' overrides applied). */
+  model: string;
   threshold: number;
   preemptiveThreshold: number;
   hardLimit: number;

@@ -247,6 +247,7 @@ export async function contextMeter(
   const budget = manager.budget(current, applied);
   return {
     ...manager.measure(current, applied),
+    model: current.model,
     threshold: budget.threshold,
     preemptiveThreshold: budget.preemptiveThreshold,
     hardLimit: budget.hardLimit,

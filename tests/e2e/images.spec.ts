@@ -103,7 +103,9 @@ test("at 390×844 the home composer takes an image alone: the conversation start
   expect(await seriousAxeViolations(page)).toEqual([]);
 });
 
-test("a model that takes no images refuses the upload and says why; the timeline marks the change of model", async ({ page }) => {
+test("a model that takes no images refuses the upload and says why; the timeline marks the change of model, with the window the settings give it", async ({ page, request }) => {
+  // The user's own window for the model: the line must say it, not the built-in table's 16K.
+  await saveTestSettings(request, { contextWindowOverrides: { "gpt-3.5-turbo": 12_000 } });
   await page.setViewportSize({ width: 1366, height: 900 });
   await page.goto("/");
   const id = await newConversation(page);
@@ -128,7 +130,7 @@ test("a model that takes no images refuses the upload and says why; the timeline
     await page.getByTestId("composer").fill("Still there?");
     await page.getByTestId("composer").press("Enter");
   });
-  await expect(page.getByTestId("model-change")).toHaveText(/Model changed to gpt-3\.5-turbo · window 16K/);
+  await expect(page.getByTestId("model-change")).toHaveText(/Model changed to gpt-3\.5-turbo · window 12K/);
   await page.screenshot({ path: screenshotPath("model-change-desktop") });
   expect(await seriousAxeViolations(page)).toEqual([]);
 });

@@ -40,7 +40,7 @@ describe("the context meter's details", () => {
     const budget = contextBudget(8192, DEFAULT_SETTINGS, 0);
     const meter: ContextMeterView = {
       systemTokens: 20, summaryTokens: 0, messageTokens: 980, toolTokens: 0, correctionTokens: 0, totalTokens: 1000,
-      contextWindow: 8192, ratio: 1000 / 8192, calibration: { source: "reported", factor: 1 },
+      contextWindow: 8192, model: "llama3:8b", ratio: 1000 / 8192, calibration: { source: "reported", factor: 1 },
       threshold: budget.threshold, preemptiveThreshold: budget.preemptiveThreshold, hardLimit: budget.hardLimit,
       reserve: budget.reserve, summaryMaxTokens: budget.summaryMaxTokens, adjustments: budget.adjustments,
     };
