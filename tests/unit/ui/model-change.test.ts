@@ -2,6 +2,7 @@
 // reply stores) and what it says.
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { describe, expect, it } from "vitest";
 import { modelChanges, shortWindow } from "@/components/timeline/model-change";
 import { ModelChangeLine } from "@/components/timeline/ModelChangeLine";
@@ -25,7 +26,9 @@ describe("model changes in the timeline", () => {
   });
 
   it("says the model and its window", () => {
-    const text = renderToStaticMarkup(createElement(ModelChangeLine, { model: "gpt-4.1" })).replace(/<[^>]+>/g, "");
+    // No conversation open, so no meter: the built-in table's window.
+    const line = createElement(QueryClientProvider, { client: new QueryClient() }, createElement(ModelChangeLine, { model: "gpt-4.1" }));
+    const text = renderToStaticMarkup(line).replace(/<[^>]+>/g, "");
     expect(text).toBe("Model changed to gpt-4.1 · window 1M");
     expect([8192, 128_000, 131_072, 200_000, 32_768].map(shortWindow)).toEqual(["8K", "128K", "128K", "200K", "32K"]);
   });
