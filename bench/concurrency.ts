@@ -11,7 +11,7 @@
 // Reported per phase: turns/s, p50/p95 turn time, errors; for Strata also the CPU its
 // process used per streamed turn and its largest resident memory.
 //
-//   npx tsx bench/concurrency.ts [--levels 100,300,600] [--seconds 30] [--warmup 5]
+//   npx tsx bench/concurrency.ts [--levels 100,300,600] [--seconds 30] [--warmup 5] [--processes 1]
 import "./lib/env";
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync, readdirSync } from "node:fs";
@@ -26,6 +26,8 @@ const option = (name: string, fallback: string) => {
 };
 const LEVELS = option("levels", "100,300,600").split(",").map(Number);
 const SECONDS = Number(option("seconds", "30"));
+// Server processes of the instance (STRATA_PROCESSES), as `npm start` would run them.
+const PROCESSES = Number(option("processes", "1"));
 const WARMUP = Number(option("warmup", "5"));
 const MODEL = "gpt-4o-mini";
 const REPLY_MS = 2000;
@@ -53,8 +55,8 @@ async function startPacedModel(): Promise<{ url: string; child: ChildProcess }> 
   return { url: `http://127.0.0.1:${port}/v1`, child };
 }
 
-/** CPU time (ms) of a process and all its descendants, from /proc. */
-function treeCpuMs(root: number): number {
+/** A process and all its descendants, each with its CPU ticks so far, from /proc. */
+function processTree(root: number): { pid: number; ticks: number }[] {
   const stats = new Map<number, { ppid: number; ticks: number }>();
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
@@ -67,19 +69,32 @@ function treeCpuMs(root: number): number {
       // gone meanwhile
     }
   }
-  let ticks = 0;
+  const tree: { pid: number; ticks: number }[] = [];
   const queue = [root];
   while (queue.length) {
     const pid = queue.pop()!;
-    ticks += stats.get(pid)?.ticks ?? 0;
+    tree.push({ pid, ticks: stats.get(pid)?.ticks ?? 0 });
     for (const [child, stat] of stats) if (stat.ppid === pid) queue.push(child);
   }
-  return (ticks * 1000) / TICKS_PER_SECOND;
+  return tree;
 }
 
-function rssMb(pid: number): number {
-  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
-  return match ? Number(match[1]) / 1024 : 0;
+/** CPU time (ms) of a process and all its descendants. */
+function treeCpuMs(root: number): number {
+  return (processTree(root).reduce((sum, { ticks }) => sum + ticks, 0) * 1000) / TICKS_PER_SECOND;
+}
+
+/** Resident memory (MB) of a process and all its descendants (every server process of the instance). */
+function rssMb(root: number): number {
+  let kb = 0;
+  for (const { pid } of processTree(root)) {
+    try {
+      kb += Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return kb / 1024;
 }
 
 /** Reads a response body line by line until it ends, handing each non-empty line to `line`. */
@@ -137,6 +152,7 @@ async function main() {
     // The product's default logging: its cost is part of what an instance spends per turn.
     LOG_LEVEL: "info",
     STRATA_DEFAULT_MODEL: MODEL,
+    STRATA_PROCESSES: String(PROCESSES),
   }, undefined, nodeFlags).catch((error: unknown) => {
     model.child.kill();
     throw error;
@@ -262,7 +278,7 @@ async function main() {
   writeResults("concurrency", "Concurrent streaming conversations: one instance beside the model server alone", {
     load: `load average before ${loadBefore}, after ${load()}`,
     intro:
-      `\`next start\` (production build${build.built ? ", rebuilt for this run" : ""}), default logging, on 127.0.0.1 with its own PostgreSQL database; ` +
+      `\`next start\` (production build${build.built ? ", rebuilt for this run" : ""}), ${PROCESSES === 1 ? "one process" : `${PROCESSES} processes on one port (STRATA_PROCESSES=${PROCESSES})`}, default logging, on 127.0.0.1 with its own PostgreSQL database; ` +
       `a paced OpenAI-compatible server in its own process streams every reply as 150 words in 50 chunks over ${REPLY_MS / 1000} s. ` +
       `Per level, the model alone and then Strata each get ${SECONDS} s of turns sent back to back by every conversation; ` +
       `the first ${WARMUP} s of each phase are not counted. Turn time = client-side time from the request to the end of the stream. ` +

@@ -53,6 +53,11 @@ export const configSchema = z.object({
   STRATA_AUTO_MIGRATE: oneOf(["0", "1"], "1"),
   /** Connections one instance keeps to PostgreSQL; turns wait for one when all are busy. */
   STRATA_DB_POOL_SIZE: integer(1, 500, 10),
+  /**
+   * Server processes `npm start` runs on one port (node:cluster), e.g. one per core. Above
+   * 1 it needs DATABASE_URL: the embedded database is one process by construction.
+   */
+  STRATA_PROCESSES: integer(1, 64, 1),
   // Model
   OPENAI_API_KEY: text,
   OPENAI_BASE_URL: url(["http:", "https:"]),
@@ -119,6 +124,11 @@ export function parseConfig(env: Env): Config {
   // An empty or blank variable counts as unset (a `.env` line like `FOO=`).
   const picked = Object.fromEntries(CONFIG_VARIABLES.map((name) => [name, env[name]?.trim() ? env[name] : undefined]));
   const parsed = configSchema.safeParse(picked);
+  if (parsed.success && parsed.data.STRATA_PROCESSES > 1 && !parsed.data.DATABASE_URL) {
+    throw new ConfigError([
+      `STRATA_PROCESSES above 1 needs DATABASE_URL: the embedded database serves one process (got ${JSON.stringify(env.STRATA_PROCESSES)} without DATABASE_URL)`,
+    ]);
+  }
   if (parsed.success) return parsed.data;
   throw new ConfigError(
     parsed.error.issues.map((issue) => {

@@ -56,13 +56,13 @@ async function checkConfig() {
   try {
     ({ tsImport } = await import("tsx/esm/api"));
   } catch {
-    return;
+    return null;
   }
   const { loadEnvConfig } = (await import("@next/env")).default;
   const { combinedEnv } = loadEnvConfig(root, false, { info: () => undefined, error: console.error });
   const { parseConfig, ConfigError } = await tsImport("../lib/config.ts", import.meta.url);
   try {
-    parseConfig(combinedEnv);
+    return parseConfig(combinedEnv);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     console.error(`Strata cannot start. ${error.message}`);
@@ -76,7 +76,7 @@ if (process.argv[2] === "--record-build") {
   writeFileSync(STAMP, `${fingerprint}\n`);
   process.exit(0);
 }
-await checkConfig();
+const checked = await checkConfig();
 const built = existsSync(path.join(root, ".next", "BUILD_ID")) && existsSync(STAMP) && readFileSync(STAMP, "utf8").trim() === fingerprint;
 if (built) {
   console.log("strata: the build in .next matches the source; starting it");
@@ -86,10 +86,24 @@ if (built) {
   // The source as it was when the build began (a file saved during the build makes the next start rebuild).
   writeFileSync(STAMP, `${fingerprint}\n`);
 }
+const nextBin = path.join(root, "node_modules", ".bin", "next");
+// Without tsx the check was left to the server; the count is read the same way.
+const processes = checked?.STRATA_PROCESSES ?? (Number(process.env.STRATA_PROCESSES) || 1);
+if (processes > 1) {
+  const { runProcesses } = await import("./processes.mjs");
+  // The workers start where `next start` would: in the project.
+  process.chdir(root);
+  runProcesses({ count: processes, exec: path.join(root, "node_modules", "next", "dist", "bin", "next"), args: ["start", ...process.argv.slice(2)] });
+} else {
+  startOne();
+}
+
 // The server runs as a child that gets our SIGTERM/SIGINT, so a process manager's
 // stop reaches Next (and its graceful shutdown, instrumentation.ts) unchanged. npm
 // passes a SIGTERM only to the shell running the script, which dies without passing
 // it on: hence `exec` in package.json's "start", so that this process is that shell.
-const server = spawn(path.join(root, "node_modules", ".bin", "next"), ["start", ...process.argv.slice(2)], { cwd: root, stdio: "inherit" });
-for (const signal of ["SIGTERM", "SIGINT"]) process.on(signal, () => server.kill(signal));
-server.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+function startOne() {
+  const server = spawn(nextBin, ["start", ...process.argv.slice(2)], { cwd: root, stdio: "inherit" });
+  for (const signal of ["SIGTERM", "SIGINT"]) process.on(signal, () => server.kill(signal));
+  server.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+}

@@ -8,6 +8,7 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statS
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { ROOT } from "./common";
 
 // One build folder per checkout: engineers benchmarking in other worktrees never share (or clobber) it.
@@ -90,7 +91,19 @@ export type RunningNext = { url: string; child: ChildProcess; stop: () => Promis
  */
 export async function startNext(env: Record<string, string>, fixedPort?: number, nodeArgs: string[] = []): Promise<RunningNext> {
   const port = fixedPort ?? (await freePort());
-  const child = spawn(process.execPath, [...nodeArgs, NEXT_BIN, "start", "-p", String(port), "-H", "127.0.0.1"], {
+  const startArgs = ["start", "-p", String(port), "-H", "127.0.0.1"];
+  // STRATA_PROCESSES above 1: as `npm start` runs them, through scripts/processes.mjs.
+  const processes = Number(env.STRATA_PROCESSES ?? 1);
+  const command =
+    processes > 1
+      ? [
+          "--input-type=module",
+          "-e",
+          `const { runProcesses } = await import(${JSON.stringify(pathToFileURL(path.join(ROOT, "scripts", "processes.mjs")).href)});
+           runProcesses({ count: ${processes}, exec: ${JSON.stringify(NEXT_BIN)}, args: ${JSON.stringify(startArgs)} });`,
+        ]
+      : [NEXT_BIN, ...startArgs];
+  const child = spawn(process.execPath, [...nodeArgs, ...command], {
     cwd: BUILD_DIR,
     env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", ...env },
     stdio: ["ignore", "pipe", "pipe"],

@@ -11,6 +11,7 @@ import { runningTurnCount, stopAllTurns, stopTurns } from "../chat/running-turns
 import { answerRoutedApproval } from "../chat/approval-ops";
 import { startQueue, stopQueue } from "../queue";
 import { closeMcpPool } from "../mcp/pool";
+import { answerMetricsReports } from "./process-metrics";
 
 const holder = globalThis as unknown as { strataServerStarted?: boolean };
 
@@ -20,6 +21,7 @@ export async function startServer(): Promise<void> {
   const settings = config();
   installShutdown(settings.STRATA_SHUTDOWN_GRACE_MS);
   void warmTokenCounting().catch((error: unknown) => logger.error({ err: error }, "token counting could not be made ready"));
+  answerMetricsReports();
   if (!settings.DATABASE_URL) {
     logger.info("embedded database: background work runs in-process (no queue)");
     return;

@@ -3,6 +3,7 @@ import { config } from "@/lib/config";
 import { errorResponse } from "@/lib/http/handlers";
 import { AppError } from "@/lib/errors";
 import { metrics } from "@/lib/server/metrics";
+import { instanceMetricsText } from "@/lib/server/process-metrics";
 import { withTransportSecurity } from "@/lib/http/origin";
 
 export const runtime = "nodejs";
@@ -16,7 +17,8 @@ function authorized(request: Request, token: string | undefined): boolean {
 }
 
 /**
- * GET /api/metrics — Prometheus text format of this instance. With
+ * GET /api/metrics — Prometheus text format of this instance (all its processes summed,
+ * with STRATA_PROCESSES above 1). With
  * STRATA_METRICS_TOKEN set it requires `Authorization: Bearer <token>` (not a
  * user's token: metrics are about the server, not an account).
  */
@@ -29,5 +31,5 @@ async function metricsResponse(request: Request): Promise<Response> {
     return errorResponse(new AppError("unauthorized", "Send the metrics token as Authorization: Bearer <STRATA_METRICS_TOKEN>."));
   }
   const { registry } = metrics();
-  return new Response(await registry.metrics(), { headers: { "content-type": registry.contentType, "cache-control": "no-store" } });
+  return new Response(await instanceMetricsText(), { headers: { "content-type": registry.contentType, "cache-control": "no-store" } });
 }

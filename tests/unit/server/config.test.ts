@@ -24,6 +24,22 @@ describe("configuration", () => {
     expect(config.STRATA_AUTO_MIGRATE).toBe("1");
   });
 
+  it("runs several server processes only on a database they can share", () => {
+    expect(parseConfig({}).STRATA_PROCESSES).toBe(1);
+    expect(problems({ STRATA_PROCESSES: "2" })).toEqual([
+      'STRATA_PROCESSES above 1 needs DATABASE_URL: the embedded database serves one process (got "2" without DATABASE_URL)',
+    ]);
+    expect(parseConfig({ STRATA_PROCESSES: "2", DATABASE_URL: "postgresql://127.0.0.1/strata" }).STRATA_PROCESSES).toBe(2);
+    expect(problems({ STRATA_PROCESSES: "0", DATABASE_URL: "postgresql://127.0.0.1/strata" })[0]).toMatch(/^STRATA_PROCESSES must be a whole number from 1 to 64/);
+  });
+
+  it("names the same messages on both sides of the process group (scripts/processes.mjs, lib/server/process-metrics.ts)", async () => {
+    const primary = readFileSync(path.join(__dirname, "../../../scripts/processes.mjs"), "utf8");
+    const worker = await import("../../../lib/server/process-metrics");
+    const named = (name: string) => new RegExp(`export const ${name} = "([^"]+)"`).exec(primary)?.[1];
+    expect([named("METRICS_COLLECT"), named("METRICS_REPORT"), named("METRICS_RESULT")]).toEqual([worker.METRICS_COLLECT, worker.METRICS_REPORT, worker.METRICS_RESULT]);
+  });
+
   it("reads valid values as numbers", () => {
     const config = parseConfig({ STRATA_MAX_BODY_BYTES: "2048", STRATA_MODEL_MAX_RETRIES: "0", STRATA_MESSAGE_RATE_LIMIT: " 0 " });
     expect(config.STRATA_MAX_BODY_BYTES).toBe(2048);
