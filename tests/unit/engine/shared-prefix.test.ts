@@ -3,6 +3,7 @@
 // exactly the named material from it, and find the chat request's prefix in it.
 import { describe, expect, it } from "vitest";
 import { AutoCompressionManager } from "@/lib/compression/manager";
+import { MIN_SHARED_WINDOW } from "@/lib/compression/shared-prefix";
 import type { CompressionSettings } from "@/lib/compression/settings";
 import type { RequestTool, Transcript } from "@/lib/compression/types";
 import * as outside from "../../support/outside-model/behaviour";
@@ -78,6 +79,16 @@ describe("a summary request with the summary model equal to the chat model", () 
     expect(compact.messages).toHaveLength(2);
     expect(outside.textOf(compact.messages[0]!.content)).toMatch(/^You compress the earlier part of a long conversation/);
     expect(outside.classify(compact)).toBe("summary");
+  });
+
+  it(`uses the compact framing under a ${MIN_SHARED_WINDOW.toLocaleString("en-US")}-token window, where the same request would fit`, async () => {
+    const framing = async (window: number) => {
+      const { manager, summarizer } = engine(window);
+      await manager.compactNow(conversation(), SAME_MODEL);
+      return summarizer.requests[0]!.tools === undefined ? "compact" : "shared";
+    };
+    expect(await framing(MIN_SHARED_WINDOW)).toBe("shared");
+    expect(await framing(MIN_SHARED_WINDOW - 1)).toBe("compact");
   });
 
   it("uses the compact framing when a summary model of its own is set (its cache is not the chat model's)", async () => {
