@@ -1,3 +1,4 @@
+import type { APIRequestContext, Page } from "@playwright/test";
 import { expect, test } from "./support/fixtures";
 import { newConversation, resetModelServer, screenshotPath, scriptTurns, sendMessage, seriousAxeViolations, SMALL_WINDOW, saveTestSettings } from "./support/helpers";
 
@@ -82,15 +83,20 @@ test("(b) compactions stack up to level 2 and open down to the original messages
   await expect(page.locator("[data-testid=message][data-role=assistant]").last()).toContainText("k1=v1");
 });
 
-test("a large compaction loads its originals page by page as they scroll into view", async ({ page, request }) => {
-  test.setTimeout(120_000);
+/** A conversation of `turns` short turns compacted by hand into one block (all but the last two messages), opened afresh. */
+async function oneCompactedBlock(page: Page, request: APIRequestContext, turns: number): Promise<void> {
   await saveTestSettings(request, { threshold: 0.99, preemptiveThreshold: 0, keepRecentCount: 2 });
   await page.goto("/");
   const id = await newConversation(page);
-  await scriptTurns(request, id, Array.from({ length: 32 }, (_, i) => `Line ${i + 1} REPLY_WORDS=5`));
+  await scriptTurns(request, id, Array.from({ length: turns }, (_, i) => `Line ${i + 1} REPLY_WORDS=5`));
   const compacted = await request.post(`/api/conversations/${id}/compact`, { data: {} });
   expect(compacted.ok(), await compacted.text()).toBeTruthy();
   await page.reload();
+}
+
+test("a large compaction loads its originals page by page as they scroll into view", async ({ page, request }) => {
+  test.setTimeout(120_000);
+  await oneCompactedBlock(page, request, 32);
   const block = page.getByTestId("compaction-block").first();
   await block.getByTestId("compaction-toggle").click();
   const originals = block.getByTestId("compaction-children").getByTestId("message");
@@ -103,13 +109,7 @@ test("a large compaction loads its originals page by page as they scroll into vi
 
 test("a page of originals that fails to load says why, and Try again reads it", async ({ page, request }) => {
   test.setTimeout(120_000);
-  await saveTestSettings(request, { threshold: 0.99, preemptiveThreshold: 0, keepRecentCount: 2 });
-  await page.goto("/");
-  const id = await newConversation(page);
-  await scriptTurns(request, id, Array.from({ length: 12 }, (_, i) => `Line ${i + 1} REPLY_WORDS=5`));
-  const compacted = await request.post(`/api/conversations/${id}/compact`, { data: {} });
-  expect(compacted.ok(), await compacted.text()).toBeTruthy();
-  await page.reload();
+  await oneCompactedBlock(page, request, 12);
   // The server is unavailable for the first read only.
   let refused = 0;
   await page.route("**/api/compactions/*/children*", async (route) => {
