@@ -156,12 +156,7 @@ export async function searchCompressed(
   let counts: Counts | null = kept;
   if (unknown.length > 0) {
     const read = await readCounts(db, userId, conversationId, unknown);
-    if (compressedSet !== undefined) keepFrequencies(db, userId, conversationId, compressedSet, read);
-    counts = {
-      total: read.total,
-      lexemesOf: new Map([...(kept?.lexemesOf ?? []), ...read.lexemesOf]),
-      documents: new Map([...(kept?.documents ?? []), ...read.documents]),
-    };
+    counts = compressedSet === undefined ? read : keepFrequencies(db, userId, conversationId, compressedSet, read);
   }
   if (!counts) return [];
   const lexemes = [...new Set(words.flatMap((word) => counts.lexemesOf.get(word) ?? []))].filter((lexeme) => (counts.documents.get(lexeme) ?? 0) > 0);

@@ -47,24 +47,30 @@ export function keptFrequencies(db: Db, userId: string, conversationId: string, 
   return kept;
 }
 
-/** Adds counts read for `compressedSet` (replacing counts of another set). */
+/**
+ * Adds counts read for `compressedSet` (replacing counts of another set), and answers
+ * every count known for the set now.
+ */
 export function keepFrequencies(
   db: Db,
   userId: string,
   conversationId: string,
   compressedSet: string,
-  read: { total: number; lexemesOf: Map<string, readonly string[]>; documents: Map<string, number> },
-): void {
+  read: Omit<Frequencies, "compressedSet">,
+): Frequencies {
   const forDb = table(db);
   const key = keyOf(userId, conversationId);
   const kept = forDb.get(key);
-  const base = kept && kept.compressedSet === compressedSet && kept.lexemesOf.size + read.lexemesOf.size <= MAX_WORDS ? kept : null;
-  forDb.delete(key);
-  forDb.set(key, {
+  const base = kept?.compressedSet === compressedSet ? kept : null;
+  const merged: Frequencies = {
     compressedSet,
     total: read.total,
     lexemesOf: new Map([...(base?.lexemesOf ?? []), ...read.lexemesOf]),
     documents: new Map([...(base?.documents ?? []), ...read.documents]),
-  });
+  };
+  forDb.delete(key);
+  // Past the bound, only this read's counts are kept (the answer still has them all).
+  forDb.set(key, merged.lexemesOf.size <= MAX_WORDS ? merged : { compressedSet, ...read });
   while (forDb.size > MAX_CONVERSATIONS) forDb.delete(forDb.keys().next().value!);
+  return merged;
 }
