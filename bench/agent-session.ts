@@ -82,6 +82,9 @@ function rollingSummary(scenario: AgentScenario): Row {
   return row;
 }
 
+/** Prompt tokens as a provider bills them when cached input costs a tenth (OpenAI's and Anthropic's newer models); summary calls not included. */
+const billed = (row: Row) => row.promptTokens - row.cachedTokens + 0.1 * row.cachedTokens;
+
 async function engineRow(name: string, scenario: AgentScenario): Promise<Row> {
   const result = await runAgentSession(scenario);
   return { name, ...result };
@@ -114,6 +117,8 @@ async function main() {
         fmtInt(result.clearings),
         `${fmt((100 * result.cachedTokens) / Math.max(1, result.promptTokens), 1)}%`,
         fmtInt(result.promptTokens - result.cachedTokens),
+        fmtInt(billed(result)),
+        fmt(billed(result) / billed(b), 2),
         `${result.factsAnswered}/${result.factsPlanted}`,
         result.factsLookedUp === undefined ? "–" : fmtInt(result.factsLookedUp),
         fmtInt(result.overWindow),
@@ -128,7 +133,7 @@ async function main() {
     verdicts.push({ target: `${window}: (a) answers at least (b)'s facts`, measured: `${a.factsAnswered} vs ${b.factsAnswered} of ${a.factsPlanted}`, met: a.factsAnswered >= b.factsAnswered });
   }
   const table: Table = {
-    headers: ["window", "approach", "requests", "prompt tokens (outside count)", "÷ (b)", "summary calls", "summary tokens spent", "clearings", "cached share", "uncached prompt tokens", "facts answered", "of them through search_history", "requests over the window"],
+    headers: ["window", "approach", "requests", "prompt tokens (outside count)", "÷ (b)", "summary calls", "summary tokens spent", "clearings", "cached share", "uncached prompt tokens", "billed as tokens (cached at 10%)", "billed ÷ (b)", "facts answered", "of them through search_history", "requests over the window"],
     rows,
   };
   printTable("Agent session", table);
@@ -153,14 +158,18 @@ async function main() {
       { caption: "Targets: (a) ≤ 60% of (b)'s prompt tokens with at least (b)'s facts answered", table: verdictTable(verdicts) },
     ],
     notes: [
-      "Clearing rule: results of the rounds older than the newest `keepToolRounds` (3) are cleared once they free at least 20% of the threshold (a large chunk: one cache break for several rounds), " +
-        "but the kept rounds are only as many as fit the bound of one long result (10% of the window, at most 8,000 tokens; the newest round always stays). " +
-        "With outputs of 1–20k tokens that is the newest round: (a) and (a′) now differ little.",
-      "Why (a) misses the goal at 32k: each round adds a cut result of up to 3,276 tokens (10% of the window) and about 100 tokens of call, note and cleared-result note that clearing cannot remove. " +
-        "(b) lands every summary at the target and averages about 44% of the window; for 60% of that, (a) would have to average about 26%, i.e. the kept result, the results waiting for the next chunk " +
-        "and every older call and note together in about two cut results. Keeping one round and clearing in chunks of 20% of the threshold already spends about 18% of the window on results, and the calls and notes, " +
-        "summarized only at the threshold, grow to the summary band in the last third of the run. Meeting it would take clearing every round (a cache break per request) or summarizing the agent's own notes far earlier than the threshold; neither is done.",
-      "At 128k the same rule keeps (a) under half of (b): the calls and notes of 200 rounds (about 20k tokens) never reach the threshold there, so (a) writes no summary at all.",
+      "Clearing rule: results of the rounds older than the newest `keepToolRounds` (3) are cleared as soon as that frees more tokens than it makes the provider read again uncached " +
+        "(the messages from the first newly cleared result up to the newest round), or else once it frees 20% of the threshold. The kept rounds are only as many as fit the bound of one long result " +
+        "(10% of the window, at most 8,000 tokens; the newest round always stays). With outputs of 1–20k tokens that is the newest round, so each round's result is cleared when the next round arrives: " +
+        "the cache break then falls where the request was new anyway, and (a) and (a′) differ little.",
+      "The run before this rule (4343a28) cleared only in chunks of 20% of the threshold: (a) sent 0.87× of (b)'s prompt tokens at 32k and 0.48× at 128k, with 777k and 1,518k uncached tokens. " +
+        "Clearing a round at a time sends fewer prompt tokens at the same uncached count; the cached share falls because what clearing removes was mostly cached.",
+      "Why (a) still misses the goal at 32k: (b) averages about 44% of the window, so (a) would have to average about 26% (8.7k tokens). The newest result (about 3.1k once cut) and the tool definitions " +
+        "are in every request; the rest of (a)'s requests is the agent's own calls, notes and task messages and the one-line notes of cleared results, about half of its average request, " +
+        "which clearing cannot remove and the engine summarizes only at the threshold. Meeting the goal would take summarizing the agent's own words far earlier than any conversation is summarized " +
+        "(an exploratory run with the threshold at 0.5 reached 0.49×, at a cached share of 47%); that is not done.",
+      "At 128k the calls and notes of 200 rounds (about 20k tokens) never reach the threshold, so (a) writes no summary at all.",
+      "The outside model now recalls a fact only where its name stands whole: before, `<<recall Falcon-1>>` counted Falcon-10 … Falcon-19 as naming it, so (a) skipped the search for 3 facts it could have found.",
     ],
   });
 }

@@ -33,9 +33,9 @@ const MAX_TOOL_RESULT_SHARE = 0.1;
 /** A cut result keeps at least this much of its head and tail. */
 const MIN_TOOL_RESULT_TOKENS = 256;
 /**
- * A clearing pass is worth a cache break only when it frees at least this share of the
- * threshold (or when the request is over the hard limit): old results are cleared in
- * large chunks, not a round at a time.
+ * A clearing pass that frees less than it makes a provider read again uncached still runs
+ * once it frees this share of the threshold: by then the results waiting for a chunk cost
+ * more on every request than one re-read.
  */
 export const MIN_CLEARING_SHARE = 0.2;
 /**

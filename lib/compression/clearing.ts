@@ -7,8 +7,12 @@ import type { ClearingRecord, CompactionTrigger, TokenCounter, Transcript, Trans
 // output"). The results of every tool round but the newest few become a note each; the
 // calls stay, so the model still sees what it did and where to look again.
 
-/** What a clearing pass would do: the record to make and what it frees in the request (our count). */
-export type ClearingPlan = { fields: Extract<RecordFields, { kind: "clearing" }>; freedTokens: number; cleared: number; keptRounds: number };
+/**
+ * What a clearing pass would do: the record to make, what it frees in the request and
+ * what it makes a provider read again uncached (our count): the messages from the first
+ * newly cleared result up to the newest round, which the previous request held as they were.
+ */
+export type ClearingPlan = { fields: Extract<RecordFields, { kind: "clearing" }>; freedTokens: number; resentTokens: number; cleared: number; keptRounds: number };
 
 /**
  * Whether clearing this result makes the request smaller: not pinned, not cleared yet, and
@@ -51,9 +55,10 @@ export function keptRounds(messages: readonly TranscriptMessage[], starts: reado
 
 /**
  * Clears every result of the rounds older than the newest kept ones (`keep`), pinned ones
- * excepted, all at once: one change to the request instead of one per round, since
- * each moves where a provider's prefix cache stops matching. Null when nothing new
- * would be cleared. A clearing that overlaps an earlier one absorbs it (one range).
+ * excepted, all at once: each clearing moves where a provider's prefix cache stops
+ * matching, so whether it is worth it is the caller's call (`freedTokens` against
+ * `resentTokens`). Null when nothing new would be cleared. A clearing that overlaps an
+ * earlier one absorbs it (one range).
  */
 export function planClearing(transcript: Transcript, keep: KeepRule, trigger: CompactionTrigger, background: boolean, tokens: TokenCounter): ClearingPlan | null {
   const { messages } = transcript;
@@ -72,8 +77,11 @@ export function planClearing(transcript: Transcript, keep: KeepRule, trigger: Co
   // To the last result of the older rounds (pinned or already cleared ones included), so no round is split either.
   let toSeq = older.findLast((m) => m.role === "tool")!.seq;
   const absorbed: ClearingRecord[] = [];
-  for (const clearing of transcript.clearings ?? []) {
-    if (clearing.toSeq < fromSeq || clearing.fromSeq > toSeq) continue;
+  // An earlier clearing that ends where this one starts (no result shown whole between) is
+  // absorbed too: a round cleared at a time still makes one range, and one notice for people.
+  const touches = (clearing: ClearingRecord) => !messages.some((m) => m.role === "tool" && m.seq > clearing.toSeq && m.seq < fromSeq);
+  for (const clearing of [...(transcript.clearings ?? [])].sort((a, b) => b.toSeq - a.toSeq)) {
+    if (clearing.fromSeq > toSeq || (clearing.toSeq < fromSeq && !touches(clearing))) continue;
     absorbed.push(clearing);
     fromSeq = Math.min(fromSeq, clearing.fromSeq);
     toSeq = Math.max(toSeq, clearing.toSeq);
@@ -82,11 +90,16 @@ export function planClearing(transcript: Transcript, keep: KeepRule, trigger: Co
   const cleared = inRange.filter((m) => (m.role === "tool" && m.shown?.as === "cleared") || worthClearing(m, tokens));
   const storedTokens = cleared.reduce((sum, m) => sum + storedTokensOf(m), 0);
   const freedTokens = cleared.reduce((sum, m) => sum + m.tokens - (m.role === "tool" ? clearedView(m, tokens).tokens : m.tokens), 0);
+  // The newest round came after the previous request, so it is read uncached either way.
+  const resentTokens = messages
+    .slice(messages.indexOf(first), starts.at(-1))
+    .reduce((sum, m) => sum + (m.role === "tool" && cleared.includes(m) ? clearedView(m, tokens).tokens : m.tokens), 0);
   const count = `${cleared.length} tool result${cleared.length === 1 ? "" : "s"}`;
   return {
     cleared: cleared.length,
     keptRounds: keepRounds,
     freedTokens,
+    resentTokens,
     fields: {
       kind: "clearing",
       trigger,

@@ -357,6 +357,18 @@ describe("chat", () => {
     expect(missing.choices[0]?.message.content).toBe("NOT FOUND");
   });
 
+  it("recalls a word only where it stands whole, so a search is still asked for", async () => {
+    const { client } = await start();
+    const messages: ChatCompletionMessageParam[] = [
+      { role: "user", content: "Project Falcon-10 uses port 4070. The key is x-1." },
+      { role: "user", content: "<<recall Falcon-1>>" },
+    ];
+    const plain = await client.chat.completions.create({ model: "m", messages });
+    expect(plain.choices[0]?.message.content).toBe("NOT FOUND");
+    const searched = await client.chat.completions.create({ model: "m", messages: [...messages.slice(0, 1), { role: "user", content: "<<recall x-1>>" }] });
+    expect(searched.choices[0]?.message.content).toBe("The key is x-1.");
+  });
+
   it("ignores a tool directive for a tool that is not offered", async () => {
     const { client } = await start();
     const response = await client.chat.completions.create({ model: "m", messages: [{ role: "user", content: '<<tool get_weather {"city":"Oslo"}>>' }] });

@@ -445,11 +445,13 @@ function lastUserText(messages: Message[]): string {
   return last ? textOf(last.content) : "";
 }
 
+/** Sentences naming `word` as a whole word: "Falcon-1" is not named by "Falcon-10". */
 function recall(messages: Message[], word: string): string {
+  const named = new RegExp(`(?<![\\w-])${word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\w-])`);
   const seen = new Set<string>();
   for (const message of messages) {
     for (const sentence of splitSentences(textOf(message.content))) {
-      if (sentence.includes("<<recall") || !sentence.includes(word)) continue;
+      if (sentence.includes("<<recall") || !named.test(sentence)) continue;
       seen.add(stripLabel(sentence));
     }
   }

@@ -113,6 +113,44 @@ describe("clearing old tool output", () => {
     expect(result.factsLookedUp).toBeGreaterThanOrEqual(3);
   }, 60_000);
 
+  it("clears the round before the newest as soon as it is older, when only the newest is kept: the cache break falls where the request was new anyway", async () => {
+    // Two results of ~2,300 outside tokens at 32k: far under the threshold and under a fifth of it (the chunk rule).
+    const store = agentStore(2, 2300);
+    const { manager, summarizer } = engine(32_768);
+    const before = store.active();
+    expect(manager.measure(before, settings()).totalTokens).toBeLessThan(manager.budget(before, settings()).minClearingTokens);
+    const change = await manager.process(before, settings(), { background: true });
+    expect(summarizer.calls).toBe(0);
+    expect(change.created.map((c) => c.kind)).toEqual(["clearing"]);
+    const [first, second] = store.messages.filter((m) => m.role === "tool");
+    expect(change.created[0]).toMatchObject({ coveredMessageCount: 1, toSeq: first!.seq });
+    store.save(change);
+    const results = manager.buildRequest(store.active(), settings()).messages.filter((m) => m.role === "tool");
+    expect(results.map((m) => m.content)).toEqual([expect.stringMatching(/cleared from view/), second!.content]);
+  });
+
+  it("a round cleared at a time absorbs the clearing just before it: one range, one notice", async () => {
+    const result = await runAgentSession({ window: 32_768, rounds: 12, seed: 4 });
+    expect(result.clearings).toBeGreaterThanOrEqual(8);
+    const active = result.store.active();
+    expect(active.clearings).toHaveLength(1);
+    const tools = active.messages.filter((m) => m.role === "tool");
+    // From the first round's call to the result before the newest.
+    expect(active.clearings![0]).toMatchObject({ fromSeq: tools[0]!.seq - 1, toSeq: tools.at(-2)!.seq });
+  });
+
+  it("with several rounds kept, waits until a clearing frees more than it makes the provider read again", async () => {
+    // ~600 outside tokens a result: three kept rounds fit the bound, and clearing the oldest would re-send the two after it.
+    const { manager } = engine(32_768);
+    const keep = settings({ keepToolRounds: 3 });
+    const four = agentStore(4, 600);
+    expect((await manager.process(four.active(), keep, { background: true })).created).toEqual([]);
+    // Four rounds past the kept ones free more than the notes and the two whole rounds the break re-sends.
+    const seven = agentStore(7, 600);
+    const change = await manager.process(seven.active(), keep, { background: true });
+    expect(change.created).toMatchObject([{ kind: "clearing", coveredMessageCount: 4 }]);
+  });
+
   it("leaves the newest K rounds whole whatever K is when their results are short, and clears nothing with K rounds or fewer", async () => {
     // ~600 outside tokens a result: five rounds fit the bound of one long result (3,276 at 32k).
     for (const keepToolRounds of [0, 1, 5]) {
