@@ -32,32 +32,55 @@ export type CachedContext = {
   systemPromptTokens: number;
 };
 
-// An active context is at most a model window of text (≈0.5 MB at 128k tokens), so this
-// bounds the memory at a few tens of MB for the conversations in use right now.
-const MAX_CONVERSATIONS = 64;
+/**
+ * What the copies may hold together, in characters of text plus a per-record allowance for
+ * the objects around it (≈ bytes). Bounded by size, not by count: an instance serving a few
+ * hundred conversations at once would otherwise read every turn's whole context again,
+ * while one 128k-token context is only about half a megabyte of text.
+ */
+export const MAX_CACHED_SIZE = 64 * 1024 * 1024;
+const RECORD_OVERHEAD = 256;
 
-const globalForCache = globalThis as unknown as { strataContexts?: WeakMap<Db, Map<string, CachedContext>> };
+type Copies = { contexts: Map<string, { context: CachedContext; size: number }>; size: number };
 
-function contextsOf(db: Db): Map<string, CachedContext> {
+const globalForCache = globalThis as unknown as { strataContexts?: WeakMap<Db, Copies> };
+
+function copiesOf(db: Db): Copies {
   globalForCache.strataContexts ??= new WeakMap();
-  let contexts = globalForCache.strataContexts.get(db);
-  if (!contexts) {
-    contexts = new Map();
-    globalForCache.strataContexts.set(db, contexts);
+  let copies = globalForCache.strataContexts.get(db);
+  if (!copies) {
+    copies = { contexts: new Map(), size: 0 };
+    globalForCache.strataContexts.set(db, copies);
   }
-  return contexts;
+  return copies;
+}
+
+function sizeOf(context: CachedContext): number {
+  let size = RECORD_OVERHEAD;
+  for (const message of context.messages) size += RECORD_OVERHEAD + message.content.length;
+  for (const record of [...context.compactions, ...context.clearings]) size += RECORD_OVERHEAD + record.summary.length;
+  return size;
 }
 
 export function cachedContext(db: Db, conversationId: string): CachedContext | undefined {
-  return contextsOf(db).get(conversationId);
+  return copiesOf(db).contexts.get(conversationId)?.context;
 }
 
 export function rememberContext(db: Db, conversationId: string, context: CachedContext): void {
-  const contexts = contextsOf(db);
+  const copies = copiesOf(db);
+  forget(copies, conversationId);
   // Re-inserted: a Map iterates in insertion order, so the first key is the least recently used.
-  contexts.delete(conversationId);
-  contexts.set(conversationId, context);
-  if (contexts.size > MAX_CONVERSATIONS) contexts.delete(contexts.keys().next().value!);
+  const size = sizeOf(context);
+  copies.contexts.set(conversationId, { context, size });
+  copies.size += size;
+  while (copies.size > MAX_CACHED_SIZE && copies.contexts.size > 1) forget(copies, copies.contexts.keys().next().value!);
+}
+
+function forget(copies: Copies, conversationId: string): void {
+  const entry = copies.contexts.get(conversationId);
+  if (!entry) return;
+  copies.contexts.delete(conversationId);
+  copies.size -= entry.size;
 }
 
 /** Nothing but new messages changed the context since the copy was read: it holds up to `head`, given what came after it. */

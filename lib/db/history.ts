@@ -5,16 +5,23 @@
 // own words goes through lib/db/search.ts.
 import type { Db } from "./client.ts";
 import { Prisma } from "./generated/client.ts";
+import { cachedContext, isAt, type ConversationHead } from "./context-cache.ts";
 import { keepFrequencies, keptFrequencies } from "./word-frequencies.ts";
 
 export type HistoryState = { model: string; compacted: boolean; lastSeq: number };
 
 /**
  * The conversation's model, whether an active compaction exists, and its newest message
- * number; null when it is not the user's. One statement: every turn asks (the history
- * tools' offer).
+ * number; null when it is not the user's. Every turn asks (the history tools' offer):
+ * `known`, the conversation row as the turn's own statement left it (the owner checked by
+ * it), answers without a read when this process's copy of the context is at that row;
+ * otherwise one statement.
  */
-export async function historyState(db: Db, userId: string, conversationId: string): Promise<HistoryState | null> {
+export async function historyState(db: Db, userId: string, conversationId: string, known?: ConversationHead | null): Promise<HistoryState | null> {
+  const copy = known ? cachedContext(db, conversationId) : undefined;
+  if (known && copy && isAt(copy, known)) {
+    return { model: known.model, compacted: copy.compactions.length + copy.clearings.length > 0, lastSeq: known.lastSeq };
+  }
   const rows = await db.$queryRaw<HistoryState[]>`
     SELECT c.model,
            EXISTS (SELECT 1 FROM "Compaction" k WHERE k."conversationId" = c.id AND k."supersededById" IS NULL AND k."undoneAt" IS NULL) AS compacted,

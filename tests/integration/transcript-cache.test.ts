@@ -14,6 +14,7 @@ import { appendMessages, appendReply, extendReply, setPinned } from "../../lib/d
 import { saveCompressionChange } from "../../lib/db/compactions";
 import { rewindFrom } from "../../lib/db/rewind";
 import { conversationChangeState } from "../../lib/db/turn-lease";
+import { historyState } from "../../lib/db/history";
 import { DEFAULT_SETTINGS } from "../../lib/compression/settings";
 import { compressionManager, countSystemPrompt } from "../../lib/chat/compressor";
 import { openTurnGateWithMessage } from "../../lib/chat/concurrency";
@@ -139,6 +140,31 @@ describe.skipIf(TEST_DB === "embedded")("the active context kept between turns, 
       } finally {
         await gate.close();
       }
+    });
+
+    it("the history tools' offer at the turn's row is what the statement answers, a compaction stored elsewhere included", async () => {
+      await expectCurrent();
+      const offerAt = async (content: string) => {
+        const { gate, stored } = await open(content);
+        try {
+          const atRow = await historyState(h.db, h.user.id, conversationId, stored.head);
+          expect(atRow).toEqual(await historyState(h.db, h.user.id, conversationId));
+          return atRow;
+        } finally {
+          await gate.close();
+        }
+      };
+      const before = await offerAt("before anything is compressed here");
+      const { transcript, historyVersion } = await load(other);
+      const change = await compressionManager().compactNow(transcript, { ...DEFAULT_SETTINGS, keepRecentCount: 2 });
+      expect((await saveCompressionChange(other, h.user.id, conversationId, change, historyVersion)).saved).toBe(true);
+      // The kept copy is older than the compaction: the offer is read.
+      const after = await offerAt("after the other instance compacted");
+      expect([before?.compacted, after?.compacted]).toEqual([false, true]);
+      // Once the copy is current again, it answers.
+      await expectCurrent();
+      expect((await offerAt("with the copy current"))?.compacted).toBe(true);
+      expect(cachedContext(h.db, conversationId)?.compactions.length).toBeGreaterThan(0);
     });
 
     it("reads when the kept copy is not at that row (the other instance stored a message first)", async () => {

@@ -151,9 +151,9 @@ function historyTools(bound: number, lastSeq: number): TurnTool[] {
  * Offered only while something is compressed: before that the whole conversation is in
  * view, and the definitions would cost every request for nothing.
  */
-export const historySource: ToolSource = async ({ userId, conversationId, settings }) => {
+export const historySource: ToolSource = async ({ userId, conversationId, settings, known }) => {
   if (!recallByTools(settings)) return [];
-  const state = await historyState(await getDb(), userId, conversationId);
+  const state = await historyState(await getDb(), userId, conversationId, known);
   if (!state?.compacted) return [];
   const bound = contextBudget(modelCatalog.contextWindow(state.model, settings.contextWindowOverrides), settings).recallTokens;
   return historyTools(bound, state.lastSeq);

@@ -5,6 +5,7 @@
 import type { CompressionSettings } from "../../compression/settings";
 import type { ToolCall } from "../../compression/types";
 import type { ChatTool } from "../../llm/client";
+import type { ConversationHead } from "../../db/context-cache";
 import type { ToolContent } from "../../mcp/content";
 import type { ToolOutcome } from "../../views";
 
@@ -32,8 +33,11 @@ export type TurnTool = {
   run(call: ToolCall, context: ToolCallContext): Promise<ToolRun>;
 };
 
-/** What a source may look at to decide what to offer for one turn. */
-export type ToolSourceContext = { userId: string; conversationId: string; settings: CompressionSettings };
+/**
+ * What a source may look at to decide what to offer for one turn; `known`, the
+ * conversation row as the turn's statement storing the user's message left it.
+ */
+export type ToolSourceContext = { userId: string; conversationId: string; settings: CompressionSettings; known?: ConversationHead | null };
 
 export type ToolSource = (context: ToolSourceContext) => readonly TurnTool[] | Promise<readonly TurnTool[]>;
 
