@@ -31,9 +31,10 @@ export function inViewSummaries(transcript: Transcript): CompactionRecord[] {
  * budget, is merged first (lowest level first); when all summaries in view outgrow
  * their budget or their number of blocks, a run of one level is merged (lowest level
  * first: it sits after the older summaries, so the request keeps its prefix), and when
- * there is none, the oldest summary leaves the model's view. A summary is never merged
- * with one of another level: merging the oldest, largest summary into everything
- * after it is the chain this replaces.
+ * there is none, or its merge would have less room than the newest summary takes, the
+ * oldest summary leaves the model's view. A summary is never merged with one of another
+ * level: merging the oldest, largest summary into everything after it is the chain this
+ * replaces.
  */
 export function planMerge(transcript: Transcript, budget: ContextBudget, tokens: TokenCounter, cap: number): LevelPlan | null {
   const shown = inViewSummaries(transcript);
@@ -59,23 +60,37 @@ export function planMerge(transcript: Transcript, budget: ContextBudget, tokens:
 
   const over = overBound(transcript, budget, tokens);
   if (!over) return null;
+  // A merge for the whole budget must leave the summaries within it, so all it may write
+  // is what the budget leaves beside everything else (stand-ins included). Less than the
+  // newest summary takes, several summaries would have to shrink to below one: a
+  // summarizer that writes up to its bound cannot, and made that call (and failed) at
+  // every compaction. The oldest summary leaves the view instead, without a call.
+  const total = summariesCost(transcript, tokens);
+  const newest = shown.length > 0 ? cost(shown.at(-1)!) : 0;
   for (const level of levels) {
     const run = oldestRun(transcript, free, (c) => mayClimb(c) && c.level === level);
-    if (run) return { kind: "merge", level: level + 1, children: run, reason: `${over}: merging ${run.length} of level ${level} into level ${level + 1}` };
+    if (!run) continue;
+    const room = budget.summaryBudgetTokens - (total - run.reduce((sum, c) => sum + cost(c), 0));
+    if (room >= newest) return { kind: "merge", level: level + 1, children: run, reason: `${over}: merging ${run.length} of level ${level} into level ${level + 1}` };
   }
-  return planSetAside(transcript, budget, tokens, "no two neighbouring summaries of one level may merge");
+  return planSetAside(transcript, budget, tokens, "no two neighbouring summaries of one level may merge into the room left");
 }
 
 /** Why the summaries in view are over their bound (tokens or blocks), or null when they are within it. */
 function overBound(transcript: Transcript, budget: ContextBudget, tokens: TokenCounter): string | null {
   const shown = inViewSummaries(transcript);
-  const total = compactionsInRequest(transcript.compactions)
-    .filter((c) => c.kind === "summary")
-    .reduce((sum, c) => sum + renderedCompactionTokens(c, tokens), 0);
+  const total = summariesCost(transcript, tokens);
   if (total <= budget.summaryBudgetTokens && shown.length <= MAX_SUMMARY_BLOCKS) return null;
   return total > budget.summaryBudgetTokens
     ? `summaries cost ${formatCount(total)} tokens (budget ${formatCount(budget.summaryBudgetTokens)})`
     : `${shown.length} summary blocks (at most ${MAX_SUMMARY_BLOCKS})`;
+}
+
+/** What the summaries cost in the request: those in view, and the stand-ins of those out of it. */
+function summariesCost(transcript: Transcript, tokens: TokenCounter): number {
+  return compactionsInRequest(transcript.compactions)
+    .filter((c) => c.kind === "summary")
+    .reduce((sum, c) => sum + renderedCompactionTokens(c, tokens), 0);
 }
 
 /**

@@ -21,6 +21,15 @@ describe("engine matrix against the outside model", () => {
     expect(result.truncations).toBe(0);
   }, 60_000);
 
+  it("a 2k window with a summarizer that writes up to its bound makes no merge call per compaction over 400 turns", async () => {
+    // Stand-ins leave such a window room for less than one summary: a merge of two would
+    // have to come out smaller than one, and one was tried (and failed) at every compaction.
+    const result = await simulate({ window: 2048, turns: 400, size: "short", summarizer: { mode: "verbose" }, factEvery: 5 });
+    expect(problemsOf(result)).toEqual([]);
+    const failedMerges = Object.entries(result.attempts.failedReasons).filter(([reason]) => reason.startsWith("merged summary"));
+    expect(failedMerges.reduce((sum, [, count]) => sum + count, 0)).toBeLessThan(20);
+  }, 60_000);
+
   it("facts folded three and more levels deep stay visible at 8k with default settings (plain sentences, no FACT lines)", async () => {
     // Folds and merges are bounded by the level budget: with one summary's bound this
     // run kept 9 of the 29 facts that ended three or more levels deep.
