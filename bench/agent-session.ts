@@ -159,11 +159,12 @@ async function main() {
     ],
     notes: [
       "Clearing rule: results of the rounds older than the newest `keepToolRounds` (3) are cleared as soon as that frees more tokens than it makes the provider read again uncached " +
-        "(the messages from the first newly cleared result up to the newest round), or else once it frees 20% of the threshold. The kept rounds are only as many as fit the bound of one long result " +
-        "(10% of the window, at most 8,000 tokens; the newest round always stays). With outputs of 1–20k tokens that is the newest round, so each round's result is cleared when the next round arrives: " +
-        "the cache break then falls where the request was new anyway, and (a) and (a′) differ little.",
+        "(the messages from the first newly cleared result up to the newest round) and they belong to earlier turns (before the last task message), or else once they free 20% of the threshold. " +
+        "The kept rounds are only as many as fit the bound of one long result (10% of the window, at most 8,000 tokens; the newest round always stays). With outputs of 1–20k tokens that is the newest round, " +
+        "so an earlier task's results are cleared as soon as a newer round arrives (the cache break then falls where the request was new anyway) and the current task's wait for a chunk; (a) and (a′) differ little.",
       "The run before this rule (4343a28) cleared only in chunks of 20% of the threshold: (a) sent 0.87× of (b)'s prompt tokens at 32k and 0.48× at 128k, with 777k and 1,518k uncached tokens. " +
-        "Clearing a round at a time sends fewer prompt tokens at the same uncached count; the cached share falls because what clearing removes was mostly cached.",
+        "Clearing earlier sends fewer prompt tokens at about the same uncached count; the cached share falls because what clearing removes was mostly cached. " +
+        "Clearing the turn under way a round at a time too gave 0.81× and 0.34×, but left the model only the newest of two long results it may be comparing.",
       "Why (a) still misses the goal at 32k: (b) averages about 44% of the window, so (a) would have to average about 26% (8.7k tokens). The newest result (about 3.1k once cut) and the tool definitions " +
         "are in every request; the rest of (a)'s requests is the agent's own calls, notes and task messages and the one-line notes of cleared results, about half of its average request, " +
         "which clearing cannot remove and the engine summarizes only at the threshold. Meeting the goal would take summarizing the agent's own words far earlier than any conversation is summarized " +

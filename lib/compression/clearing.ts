@@ -12,7 +12,15 @@ import type { ClearingRecord, CompactionTrigger, TokenCounter, Transcript, Trans
  * what it makes a provider read again uncached (our count): the messages from the first
  * newly cleared result up to the newest round, which the previous request held as they were.
  */
-export type ClearingPlan = { fields: Extract<RecordFields, { kind: "clearing" }>; freedTokens: number; resentTokens: number; cleared: number; keptRounds: number };
+export type ClearingPlan = {
+  fields: Extract<RecordFields, { kind: "clearing" }>;
+  freedTokens: number;
+  resentTokens: number;
+  /** Whether a result it newly clears came after the last user message: the model may still be working with it. */
+  clearsThisTurn: boolean;
+  cleared: number;
+  keptRounds: number;
+};
 
 /**
  * Whether clearing this result makes the request smaller: not pinned, not cleared yet, and
@@ -100,6 +108,7 @@ export function planClearing(transcript: Transcript, keep: KeepRule, trigger: Co
     keptRounds: keepRounds,
     freedTokens,
     resentTokens,
+    clearsThisTurn: fresh.at(-1)!.seq > (messages.findLast((m) => m.role === "user")?.seq ?? 0),
     fields: {
       kind: "clearing",
       trigger,

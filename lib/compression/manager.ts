@@ -330,8 +330,9 @@ export class AutoCompressionManager {
    * The clearing pass, whether or not a summary is due. Each clearing changes the
    * request from its first cleared result on, so a provider's prefix cache misses from
    * there: on its own it is applied when it frees more than it makes the provider read
-   * again (with only the newest round kept, that is every round: the break falls where
-   * the request was new anyway), or else when it frees a meaningful share of the
+   * again and clears only rounds of earlier turns (with only the newest round kept, that
+   * is every round: the break falls where the request was new anyway; the turn under way
+   * may still be comparing its results), or else when it frees a meaningful share of the
    * threshold; before a summary (which changes the request from further back anyway)
    * everything clearable goes.
    */
@@ -360,7 +361,7 @@ export class AutoCompressionManager {
     // The bound a cut result is held to (our count, as the view cuts): the kept rounds hold about one long result.
     const plan = planClearing(transcript, { rounds: settings.keepToolRounds, maxTokens: budget.toolResultMaxTokens }, context.trigger, context.background, this.deps.tokens);
     if (!plan || plan.freedTokens <= 0) return null;
-    if (decision || plan.freedTokens >= plan.resentTokens) return plan;
+    if (decision || (!plan.clearsThisTurn && plan.freedTokens >= plan.resentTokens)) return plan;
     const calibration = this.measure(transcript, settings).calibration;
     return plan.freedTokens >= toOurTokens(budget.minClearingTokens, calibration) ? plan : null;
   }

@@ -20,16 +20,20 @@ function agentStore(rounds: number, outputTokens: number) {
   const systemPrompt = "You are a coding agent.";
   const store = new MemoryStore({ conversationId: "t", model: "outside", systemPrompt, systemPromptTokens: countMessageTokens({ role: "system", content: systemPrompt }) });
   const rng = outside.mulberry32(5);
-  const task = "Task: read every module log.";
-  store.append({ role: "user", content: task, tokens: countMessageTokens({ role: "user", content: task }), pinned: false });
-  for (let index = 1; index <= rounds; index++) {
-    const call: ToolCall = { id: `call_${index}`, name: "read_file", arguments: JSON.stringify({ path: `m${index}.log` }) };
-    const wire: ChatMessage = { role: "assistant", content: `reading module ${index}`, tool_calls: [{ id: call.id, type: "function", function: { name: call.name, arguments: call.arguments } }] };
-    store.append({ role: "assistant", content: `reading module ${index}`, toolCalls: [call], tokens: countMessageTokens(wire), pinned: false });
-    const output = chatter(rng, outputTokens);
-    store.append({ role: "tool", content: output, toolCallId: call.id, toolName: call.name, tokens: countMessageTokens({ role: "tool", content: output, tool_call_id: call.id }), pinned: false });
-  }
+  userMessage(store, "Task: read every module log.");
+  for (let index = 1; index <= rounds; index++) appendRound(store, index, chatter(rng, outputTokens));
   return store;
+}
+
+function userMessage(store: MemoryStore, content: string) {
+  store.append({ role: "user", content, tokens: countMessageTokens({ role: "user", content }), pinned: false });
+}
+
+function appendRound(store: MemoryStore, index: number, output: string) {
+  const call: ToolCall = { id: `call_${index}`, name: "read_file", arguments: JSON.stringify({ path: `m${index}.log` }) };
+  const wire: ChatMessage = { role: "assistant", content: `reading module ${index}`, tool_calls: [{ id: call.id, type: "function", function: { name: call.name, arguments: call.arguments } }] };
+  store.append({ role: "assistant", content: `reading module ${index}`, toolCalls: [call], tokens: countMessageTokens(wire), pinned: false });
+  store.append({ role: "tool", content: output, toolCallId: call.id, toolName: call.name, tokens: countMessageTokens({ role: "tool", content: output, tool_call_id: call.id }), pinned: false });
 }
 
 function engine(window: number) {
@@ -113,42 +117,54 @@ describe("clearing old tool output", () => {
     expect(result.factsLookedUp).toBeGreaterThanOrEqual(3);
   }, 60_000);
 
-  it("clears the round before the newest as soon as it is older, when only the newest is kept: the cache break falls where the request was new anyway", async () => {
-    // Two results of ~2,300 outside tokens at 32k: far under the threshold and under a fifth of it (the chunk rule).
+  it("keeps this turn's rounds until a summary is due or they make a chunk, and clears an earlier turn's as soon as a new round arrives (the cache break falls where the request was new anyway)", async () => {
+    // Two results of ~2,300 outside tokens at 32k, in the turn under way: far under the threshold and under a fifth of it (the chunk rule).
     const store = agentStore(2, 2300);
     const { manager, summarizer } = engine(32_768);
     const before = store.active();
     expect(manager.measure(before, settings()).totalTokens).toBeLessThan(manager.budget(before, settings()).minClearingTokens);
-    const change = await manager.process(before, settings(), { background: true });
+    // The model may still be comparing the two: only the newest fits the bound of one long result, but nothing is cleared yet.
+    expect((await manager.process(before, settings(), { background: true })).created).toEqual([]);
+    // The user's next message ends that turn; once its first round arrives, the older rounds go.
+    userMessage(store, "Now the next module.");
+    appendRound(store, 3, chatter(outside.mulberry32(9), 2300));
+    const change = await manager.process(store.active(), settings(), { background: true });
     expect(summarizer.calls).toBe(0);
-    expect(change.created.map((c) => c.kind)).toEqual(["clearing"]);
-    const [first, second] = store.messages.filter((m) => m.role === "tool");
-    expect(change.created[0]).toMatchObject({ coveredMessageCount: 1, toSeq: first!.seq });
+    const [first, second, third] = store.messages.filter((m) => m.role === "tool");
+    expect(change.created).toMatchObject([{ kind: "clearing", coveredMessageCount: 2, toSeq: second!.seq }]);
     store.save(change);
     const results = manager.buildRequest(store.active(), settings()).messages.filter((m) => m.role === "tool");
-    expect(results.map((m) => m.content)).toEqual([expect.stringMatching(/cleared from view/), second!.content]);
-  });
-
-  it("a round cleared at a time absorbs the clearing just before it: one range, one notice", async () => {
-    const result = await runAgentSession({ window: 32_768, rounds: 12, seed: 4 });
-    expect(result.clearings).toBeGreaterThanOrEqual(8);
-    const active = result.store.active();
-    expect(active.clearings).toHaveLength(1);
-    const tools = active.messages.filter((m) => m.role === "tool");
-    // From the first round's call to the result before the newest.
-    expect(active.clearings![0]).toMatchObject({ fromSeq: tools[0]!.seq - 1, toSeq: tools.at(-2)!.seq });
+    expect(results.map((m) => m.content)).toEqual([expect.stringMatching(/cleared from view/), expect.stringMatching(/cleared from view/), third!.content]);
+    expect(first!.seq).toBeLessThan(second!.seq);
   });
 
   it("with several rounds kept, waits until a clearing frees more than it makes the provider read again", async () => {
     // ~600 outside tokens a result: three kept rounds fit the bound, and clearing the oldest would re-send the two after it.
     const { manager } = engine(32_768);
     const keep = settings({ keepToolRounds: 3 });
-    const four = agentStore(4, 600);
-    expect((await manager.process(four.active(), keep, { background: true })).created).toEqual([]);
+    const nextTurn = (rounds: number) => {
+      const store = agentStore(rounds, 600);
+      userMessage(store, "And the rest.");
+      appendRound(store, rounds + 1, chatter(outside.mulberry32(9), 600));
+      return store;
+    };
+    expect((await manager.process(nextTurn(3).active(), keep, { background: true })).created).toEqual([]);
     // Four rounds past the kept ones free more than the notes and the two whole rounds the break re-sends.
-    const seven = agentStore(7, 600);
-    const change = await manager.process(seven.active(), keep, { background: true });
+    const change = await manager.process(nextTurn(6).active(), keep, { background: true });
     expect(change.created).toMatchObject([{ kind: "clearing", coveredMessageCount: 4 }]);
+  });
+
+  it("a clearing absorbs the one just before it: one range, one notice, however many passes cleared it", async () => {
+    // A task every 4 rounds: the earlier tasks' rounds go as soon as a newer round arrives.
+    const result = await runAgentSession({ window: 32_768, rounds: 13, seed: 4 });
+    expect(result.clearings).toBeGreaterThanOrEqual(3);
+    const active = result.store.active();
+    expect(active.clearings).toHaveLength(1);
+    const tools = active.messages.filter((m) => m.role === "tool");
+    const lastTask = active.messages.findLast((m) => m.role === "user")!.seq;
+    // From the first round's call to (at least) the last result before the newest task.
+    expect(active.clearings![0]!.fromSeq).toBe(tools[0]!.seq - 1);
+    expect(active.clearings![0]!.toSeq).toBeGreaterThanOrEqual(tools.findLast((m) => m.seq < lastTask)!.seq);
   });
 
   it("leaves the newest K rounds whole whatever K is when their results are short, and clears nothing with K rounds or fewer", async () => {
