@@ -7,7 +7,7 @@ import type { CallUsage, ToolCall, Transcript } from "../compression/types";
 import { getDb } from "../db/client";
 import { appendMessages, appendReply, extendReply, type ReplyExtension } from "../db/messages";
 import type { MessageDraft, ReplyDraft } from "../db/message-drafts";
-import { keepStored, type ConversationHead } from "../db/context-cache";
+import { keepStored } from "../db/context-cache";
 import { attemptRecordToView, toMessageView, toTranscriptMessage } from "../db/mappers";
 import { readReplyTemperature } from "../db/model-settings";
 import { listAllowedTools } from "../db/tool-allowances";
@@ -99,8 +99,12 @@ export function runTurn(input: TurnInput): AsyncGenerator<TurnEvent> {
 }
 
 /** The tools a target's request offers (fixed for the whole reply), and what they cost in the prompt. */
-function offer(input: ReplyInput, settings: CompressionSettings, known: ConversationHead | null): Promise<TurnToolSet> | TurnToolSet {
-  return input.target.kind === "new" ? toolsForTurn({ userId: input.userId, conversationId: input.conversationId, settings, known }) : NO_TOOLS;
+function offer(input: ReplyInput, settings: CompressionSettings): Promise<TurnToolSet> | TurnToolSet {
+  const { target } = input;
+  if (target.kind !== "new") return NO_TOOLS;
+  // A sent message's statement read the conversation row and the tool servers in use.
+  const sent = target.answering.kind === "sent" ? target.answering : null;
+  return toolsForTurn({ userId: input.userId, conversationId: input.conversationId, settings, known: sent?.head ?? null, servers: sent?.servers ?? null });
 }
 
 /** The user's message the turn answers, or, when it is an earlier one, the check that there is one to answer. */
@@ -170,7 +174,7 @@ export async function* streamReply(input: ReplyInput): AsyncGenerator<TurnEvent>
     // Fixed for the whole reply, like the settings: null sends none (the server's default).
     // A sent message's statement read it already.
     const [toolSet, temperature] = await Promise.all([
-      offer(input, settings, known),
+      offer(input, settings),
       target.kind === "new" && target.answering.kind === "sent" ? target.answering.temperature : readReplyTemperature(db, userId, conversationId),
     ]);
     // The conversation's change version after the last reply, when its statement answered it.

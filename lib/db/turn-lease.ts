@@ -15,6 +15,7 @@ import type { ConversationHead, StoredMessages } from "./context-cache.ts";
 import { nameAfterFirstMessage } from "./conversations.ts";
 import { draftData, type PlainDraft, type ReplyDraft, type UserDraft } from "./message-drafts.ts";
 import { settingsLayerColumns } from "./settings.ts";
+import { serversInUseColumn, serversInUseOf, type McpServerRecord } from "./mcp-servers.ts";
 import { resolveLayers, type ResolvedSettings } from "../settings-layers";
 import { bucketState, countEventSql, type Bucket } from "./rate-limit.ts";
 import { AppError, notFound } from "../errors.ts";
@@ -83,12 +84,12 @@ const MESSAGE_COLUMNS = Prisma.raw(
 /** What the statement returns with every message: the conversation row (as `head…`). */
 type HeadColumns = { headModel: string; headSystemPrompt: string; headLastSeq: number; headHistoryVersion: number; headContextVersion: number };
 /** And, when it takes the lease, the stored settings layers (unchecked JSON: resolveLayers checks them) and the reply temperature. */
-type SettingsColumns = { settingsDefaults: unknown; settingsUser: unknown; settingsConversation: unknown; turnTemperature: number | null };
+type SettingsColumns = { settingsDefaults: unknown; settingsUser: unknown; settingsConversation: unknown; turnTemperature: number | null; turnServers: unknown };
 /** And, when it releases the lease, what the conversation's change version is made of. */
 type ChangeColumns = { changeCompactions: bigint; changePins: bigint };
 const EXTRA_COLUMNS = [
   "headModel", "headSystemPrompt", "headLastSeq", "headHistoryVersion", "headContextVersion",
-  "settingsDefaults", "settingsUser", "settingsConversation", "turnTemperature", "changeCompactions", "changePins",
+  "settingsDefaults", "settingsUser", "settingsConversation", "turnTemperature", "turnServers", "changeCompactions", "changePins",
 ] as const satisfies readonly (keyof (HeadColumns & SettingsColumns & ChangeColumns))[];
 
 type Returned = Message & HeadColumns & Partial<SettingsColumns> & Partial<ChangeColumns>;
@@ -131,7 +132,8 @@ async function appendStatement(
   // does not change).
   const extra =
     lease.kind === "take"
-      ? Prisma.sql`, bumped."settingsOverrides" AS "settingsConversation", bumped.temperature AS "turnTemperature", ${settingsLayerColumns(userId)}`
+      ? Prisma.sql`, bumped."settingsOverrides" AS "settingsConversation", bumped.temperature AS "turnTemperature", ${settingsLayerColumns(userId)},
+          ${serversInUseColumn(userId, conversationId)} AS "turnServers"`
       : lease.kind === "release"
         ? Prisma.sql`, ${changeCountColumns(conversationId)}`
         : Prisma.empty;
@@ -214,6 +216,8 @@ export type TurnMessage = {
   settings: ResolvedSettings;
   /** The reply temperature as the statement read it (null: none sent). */
   temperature: number | null;
+  /** The tool servers the conversation uses, as the statement read them. */
+  servers: McpServerRecord[];
 };
 
 /**
@@ -234,9 +238,9 @@ export async function storeTurnMessage(
   if (!taken || !row) throw await refusal(db, userId, conversationId, countAgainst);
   // Only the first message of a conversation costs this second statement.
   const title = await nameAfterFirstMessage(db, userId, conversationId, titleFrom === undefined ? row : { seq: row.seq, content: titleFrom });
-  const { settingsDefaults, settingsUser, settingsConversation, turnTemperature } = taken.first;
+  const { settingsDefaults, settingsUser, settingsConversation, turnTemperature, turnServers } = taken.first;
   const settings = resolveLayers({ defaults: settingsDefaults, user: settingsUser, conversation: settingsConversation });
-  return { stored: { rows: taken.rows, head: taken.head }, title, settings, temperature: turnTemperature ?? null };
+  return { stored: { rows: taken.rows, head: taken.head }, title, settings, temperature: turnTemperature ?? null, servers: serversInUseOf(turnServers) };
 }
 
 /**

@@ -12,7 +12,8 @@ import { signUp, uniqueEmail } from "../support/accounts";
 import * as ops from "../../lib/chat/operations";
 import { logger } from "../../lib/log/logger";
 import { mcpPool } from "../../lib/mcp/pool";
-import { addMissingMcpServers } from "../../lib/db/mcp-servers";
+import { addMissingMcpServers, createMcpServer, mcpServersInUse, setConversationMcpServer } from "../../lib/db/mcp-servers";
+import { openTurnGateWithMessage } from "../../lib/chat/concurrency";
 import { demoServers } from "../../lib/mcp/demo-servers";
 import { toolsForTurn } from "../../lib/chat/tools";
 import { DEFAULT_SETTINGS } from "../../lib/compression/settings";
@@ -381,6 +382,28 @@ describe("the demo's first account", () => {
 });
 
 describe("configuring servers", () => {
+  it("the statement storing a turn's message reads the servers in use as the tool servers' own query does: switches, defaults and disabled ones", async () => {
+    const dead = (name: string, enabled: boolean, onByDefault: boolean) =>
+      createMcpServer(h.db, { name, transport: { kind: "http", url: "http://127.0.0.1:9/mcp", headers: { "X-Key": SECRET } }, enabled, onByDefault });
+    const [onByDefault, offByDefault, disabled, switchedOff] = [
+      await dead("a-default", true, true),
+      await dead("b-asked", true, false),
+      await dead("c-disabled", false, true),
+      await dead("d-off-here", true, true),
+    ];
+    const conversation = await newConversation();
+    await setConversationMcpServer(h.db, h.user.id, conversation.id, offByDefault.id, true);
+    await setConversationMcpServer(h.db, h.user.id, conversation.id, switchedOff.id, false);
+    const content = "which servers?";
+    const { gate, stored } = await openTurnGateWithMessage(h.user.id, conversation.id, { role: "user", content, tokenCount: 5 }, null);
+    await gate.close();
+    const read = await mcpServersInUse(h.db, h.user.id, conversation.id);
+    expect(stored.servers).toEqual(read);
+    expect(stored.servers.map((server) => server.name)).toEqual([onByDefault.name, offByDefault.name]);
+    expect(stored.servers[0]).toMatchObject({ transport: { kind: "http", headers: { "X-Key": SECRET } }, createdAt: expect.any(Date) });
+    expect(disabled.enabled).toBe(false);
+  });
+
   it("only the admin can; an edit keeps a secret sent without a value and never shows it", async () => {
     const user = { id: h.user.id, role: "user" as const };
     const input = { name: "x", transport: { kind: "stdio", command: "true" } };

@@ -38,13 +38,13 @@ async function roundTrips(work: () => Promise<unknown>): Promise<number> {
 }
 
 // What a turn reads and writes, one round trip each: the statement storing the message
-// (with the lease, the send count, the settings, the reply temperature and the
-// conversation row); the tool servers in use with the conversation's switches for them
-// (one statement); the statement storing the reply (releasing the lease, and answering
-// the conversation's change version for the `done` event, so the sending tab's poll does
-// not take its own turn for another device's). The context itself, and whether anything
-// is compressed (the history tools' offer): none, from this process's copy.
-const PER_TURN = 3;
+// (with the lease, the send count, the settings, the reply temperature, the tool servers
+// in use and the conversation row); the statement storing the reply (releasing the
+// lease, and answering the conversation's change version for the `done` event, so the
+// sending tab's poll does not take its own turn for another device's). The context
+// itself, and whether anything is compressed (the history tools' offer): none, from this
+// process's copy.
+const PER_TURN = 2;
 
 describe("round trips of a turn", () => {
   it("a message to a conversation this process served reads no context, and costs nothing beyond its own statements and the turn's settings", async () => {

@@ -7,6 +7,7 @@ import { config } from "../../config";
 import { getDb, type Db } from "../../db/client";
 import { keepStored, type ConversationHead } from "../../db/context-cache";
 import type { Message } from "../../db/generated/client";
+import type { McpServerRecord } from "../../db/mcp-servers";
 import { toMessageView } from "../../db/mappers";
 import type { ReplyDraft, UserDraft } from "../../db/message-drafts";
 import { releaseTurnLease, renewTurnLease, storeFinalReply, storeTurnMessage, takeTurnLease, type ClaimBucket } from "../../db/turn-lease";
@@ -37,6 +38,8 @@ export type GateMessage = {
   settings: CompressionSettings;
   /** The reply temperature, read by that statement (null: none sent). */
   temperature: number | null;
+  /** The tool servers the conversation uses, read by that statement. */
+  servers: McpServerRecord[];
 };
 
 /** Opens the gate for work that stores no user message with it (a retry, an edit, a version switch, an undo). */
@@ -67,7 +70,7 @@ export async function openTurnGateWithMessage(
   const row = taken.stored.rows[0]!;
   return {
     gate: heldGate(db, userId, conversationId, lease),
-    stored: { message: toMessageView(row), title: taken.title, head: taken.stored.head, settings: taken.settings.settings, temperature: taken.temperature },
+    stored: { message: toMessageView(row), title: taken.title, head: taken.stored.head, settings: taken.settings.settings, temperature: taken.temperature, servers: taken.servers },
   };
 }
 

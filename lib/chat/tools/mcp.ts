@@ -82,8 +82,8 @@ function turnTool(target: ServerTarget, tool: McpToolInfo, name: string): TurnTo
   };
 }
 
-export const mcpSource: ToolSource = async ({ userId, conversationId }) => {
-  const servers = (await mcpServersInUse(await getDb(), userId, conversationId)).filter((server) => server.transport);
+export const mcpSource: ToolSource = async ({ userId, conversationId, servers: read }) => {
+  const servers = (read ?? (await mcpServersInUse(await getDb(), userId, conversationId))).filter((server) => server.transport);
   if (servers.length === 0) return [];
   const pool = mcpPool();
   const listed = await Promise.all(

@@ -6,6 +6,7 @@ import type { CompressionSettings } from "../../compression/settings";
 import type { ToolCall } from "../../compression/types";
 import type { ChatTool } from "../../llm/client";
 import type { ConversationHead } from "../../db/context-cache";
+import type { McpServerRecord } from "../../db/mcp-servers";
 import type { ToolContent } from "../../mcp/content";
 import type { ToolOutcome } from "../../views";
 
@@ -34,10 +35,17 @@ export type TurnTool = {
 };
 
 /**
- * What a source may look at to decide what to offer for one turn; `known`, the
- * conversation row as the turn's statement storing the user's message left it.
+ * What a source may look at to decide what to offer for one turn; what the turn's
+ * statement storing the user's message read: `known`, the conversation row as it left
+ * it, and `servers`, the tool servers in use.
  */
-export type ToolSourceContext = { userId: string; conversationId: string; settings: CompressionSettings; known?: ConversationHead | null };
+export type ToolSourceContext = {
+  userId: string;
+  conversationId: string;
+  settings: CompressionSettings;
+  known?: ConversationHead | null;
+  servers?: readonly McpServerRecord[] | null;
+};
 
 export type ToolSource = (context: ToolSourceContext) => readonly TurnTool[] | Promise<readonly TurnTool[]>;
 
