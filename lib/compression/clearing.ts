@@ -99,9 +99,10 @@ export function planClearing(transcript: Transcript, keep: KeepRule, trigger: Co
   const storedTokens = cleared.reduce((sum, m) => sum + storedTokensOf(m), 0);
   const freedTokens = cleared.reduce((sum, m) => sum + m.tokens - (m.role === "tool" ? clearedView(m, tokens).tokens : m.tokens), 0);
   // The newest round came after the previous request, so it is read uncached either way.
+  const clearedSet = new Set<TranscriptMessage>(cleared);
   const resentTokens = messages
     .slice(messages.indexOf(first), starts.at(-1))
-    .reduce((sum, m) => sum + (m.role === "tool" && cleared.includes(m) ? clearedView(m, tokens).tokens : m.tokens), 0);
+    .reduce((sum, m) => sum + (m.role === "tool" && clearedSet.has(m) ? clearedView(m, tokens).tokens : m.tokens), 0);
   const count = `${cleared.length} tool result${cleared.length === 1 ? "" : "s"}`;
   return {
     cleared: cleared.length,

@@ -20,7 +20,17 @@ export type McpServerRecord = {
   updatedAt: Date;
 };
 
-type Row = { id: string; name: string; transport: unknown; enabled: boolean; onByDefault: boolean; createdAt: Date; updatedAt: Date };
+// A server row as the queries return it; the turn's statement returns them as JSON, hence the date coercion.
+const rowSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  transport: z.unknown(),
+  enabled: z.boolean(),
+  onByDefault: z.boolean(),
+  createdAt: z.coerce.date(),
+  updatedAt: z.coerce.date(),
+});
+type Row = z.infer<typeof rowSchema>;
 
 function toRecord(row: Row): McpServerRecord {
   const parsed = transportSchema.safeParse(row.transport);
@@ -133,21 +143,9 @@ function serversInUseFrom(userId: string, conversationId: string): Prisma.Sql {
     WHERE s.enabled AND COALESCE(cs."on", s."onByDefault")`;
 }
 
-const serversColumnSchema = z.array(
-  z.object({
-    id: z.string(),
-    name: z.string(),
-    transport: z.unknown(),
-    enabled: z.boolean(),
-    onByDefault: z.boolean(),
-    createdAt: z.coerce.date(),
-    updatedAt: z.coerce.date(),
-  }),
-);
-
 /** The column serversInUseColumn made, as records. */
 export function serversInUseOf(column: unknown): McpServerRecord[] {
-  return serversColumnSchema.parse(column).map(toRecord);
+  return z.array(rowSchema).parse(column).map(toRecord);
 }
 
 /** The conversation's own switch for one server. */
