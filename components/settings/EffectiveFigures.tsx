@@ -1,6 +1,7 @@
 "use client";
 import { contextBudget } from "@/lib/compression/budget";
-import type { CompressionSettings } from "@/lib/compression/settings";
+import { recallByTools, type CompressionSettings } from "@/lib/compression/settings";
+import type { OverheadTokens } from "@/lib/chat/tool-set";
 import { formatCount, formatPercent } from "@/components/format";
 import { contextWindow } from "@/lib/llm/models";
 import { formatSetting } from "../chat/ContextMeter";
@@ -13,9 +14,14 @@ import { formatSetting } from "../chat/ContextMeter";
 // one per override of a long list.
 export const MAX_FIGURE_ROWS = 20;
 
-export function EffectiveFigures({ settings, models, overheadTokens }: { settings: CompressionSettings | null; models: string[]; overheadTokens: number }) {
+export function EffectiveFigures({ settings, models, overheadTokens }: { settings: CompressionSettings | null; models: string[]; overheadTokens: OverheadTokens }) {
   if (!settings || models.length === 0) return null;
-  const rows = models.slice(0, MAX_FIGURE_ROWS).map((model) => ({ model, budget: contextBudget(contextWindow(model, settings.contextWindowOverrides), settings, overheadTokens) }));
+  const rows = models.slice(0, MAX_FIGURE_ROWS).map((model) => {
+    const window = contextWindow(model, settings.contextWindowOverrides);
+    // As a compressed conversation is sized: with the history tools where they are offered.
+    const overhead = recallByTools(settings, window) ? overheadTokens.withHistoryTools : overheadTokens.plain;
+    return { model, budget: contextBudget(window, settings, overhead) };
+  });
   return (
     <section aria-labelledby="effective-heading" data-testid="effective-figures" className="rounded-lg border border-neutral-200 p-4 dark:border-neutral-800">
       <h2 id="effective-heading" className="text-[13px] font-semibold">

@@ -14,6 +14,7 @@ import {
 import { Button } from "../ui/Button";
 import { EffectiveFigures } from "./EffectiveFigures";
 import { SettingField } from "./SettingField";
+import type { OverheadTokens } from "@/lib/chat/tool-set";
 
 type SaveState = { tone: "ok" | "error"; text: string } | null;
 
@@ -62,7 +63,7 @@ export function SettingsForm({
   /** The model new conversations use: always among the per-model figures. */
   defaultModel: string | null;
   /** What every request carries besides the conversation (tool definitions). */
-  overheadTokens: number;
+  overheadTokens: OverheadTokens;
   save: (settings: CompressionSettings) => Promise<ActionResult<CompressionSettings>>;
 }) {
   const [values, setValues] = useState<FormValues>(() => toFormValues(initialSettings));

@@ -27,7 +27,7 @@ export const SETTING_FIELDS: Record<SettingName, FieldMeta> = {
   threshold: { label: "Auto threshold", help: "Share of the context window at which automatic compression runs.", kind: { type: "fraction" } },
   preemptiveThreshold: {
     label: "Pre-emptive threshold",
-    help: "Past this share a compaction is prepared in the background after a reply (0 disables). Must be below the auto threshold.",
+    help: "Past this share a compaction is prepared in the background after a reply (0 disables). Must be below the auto threshold. One that would free less than a compaction at the auto threshold waits for the conversation to grow, at most until 10 points under the auto threshold.",
     kind: { type: "fraction" },
   },
   compressionTarget: {
@@ -154,7 +154,7 @@ export const SETTING_FIELDS: Record<SettingName, FieldMeta> = {
   recallMode: {
     label: "Recall",
     help:
-      "How the model reaches compressed messages: history tools it may call (search, open by number), an automatic block of the best matches for your message, both, or off. Nothing is added until part of the conversation is compressed.",
+      "How the model reaches compressed messages: history tools it may call (search, open by number), an automatic block of the best matches for your message, both, or off. Nothing is added until part of the conversation is compressed. With both, windows under 8k tokens get the automatic block only: the tools' definitions would take room they need.",
     kind: { type: "select", options: RECALL_MODES },
   },
   recallMaxTokens: {

@@ -190,7 +190,8 @@ export const useChat = create<ChatState>()((set, get) => {
         case "error":
           turn.finished = true;
           set({ lastError: { message: event.message, retryable: event.retryable }, streaming: null, compressing: null });
-          notify("error", `The model failed: ${event.message}`);
+          // A retryable failure is told once, by the timeline's retry row beside its Retry button.
+          if (!event.retryable) notify("error", `The model failed: ${event.message}`);
           break;
         case "done":
           turn.finished = true;

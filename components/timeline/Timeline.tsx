@@ -21,7 +21,7 @@ type Row =
   | { kind: "earlier" }
   | { kind: "item"; item: TimelineItem; tools?: ReplyTools; modelChange?: string }
   | { kind: "streaming" }
-  | { kind: "retry" };
+  | { kind: "retry"; replyShowsError: boolean };
 
 function rowKey(row: Row): string {
   return row.kind === "item" ? itemKey(row.item) : row.kind;
@@ -61,7 +61,9 @@ export function Timeline() {
     else if (!readOnly) {
       const last = lastMessage(items);
       const unanswered = last != null && (last.role === "user" || last.status === "error");
-      if (lastError?.retryable || (unanswered && !busy && !remoteTurn)) list.push({ kind: "retry" });
+      // The failure is told once: by the failed reply's own bubble when it shows one, else by the row.
+      const replyShowsError = last?.role === "assistant" && last.status === "error" && Boolean(last.error);
+      if (lastError?.retryable || (unanswered && !busy && !remoteTurn)) list.push({ kind: "retry", replyShowsError });
     }
     return list;
   }, [items, pairing, changes, hasEarlier, turnRunning, lastError, busy, remoteTurn, readOnly]);
@@ -220,7 +222,7 @@ export function Timeline() {
                     ) : row.kind === "streaming" ? (
                       <StreamingReply />
                     ) : row.kind === "retry" ? (
-                      <RetryRow />
+                      <RetryRow replyShowsError={row.replyShowsError} />
                     ) : (
                       <EarlierRow root={scrollElement} readerScrolledUp={readerScrolledUp} loading={loadingEarlier} load={loadOlder} />
                     )}

@@ -72,7 +72,8 @@ async function loadActive(
 ): Promise<{ transcript: Transcript; historyVersion: number }> {
   const { transcript, historyVersion } = await loadTranscript(await getDb(), userId, conversationId, countSystemPrompt, known);
   // Without settings (a retry's check) the default recall mode decides.
-  const offered = offeredOutsideTurn(settings ?? DEFAULT_SETTINGS, transcript.compactions.length > 0);
+  const effective = settings ?? DEFAULT_SETTINGS;
+  const offered = offeredOutsideTurn(effective, transcript.compactions.length > 0, modelCatalog.contextWindow(transcript.model, effective.contextWindowOverrides));
   return { transcript: { ...transcript, toolTokens: offered.overheadTokens, tools: offered.definitions }, historyVersion };
 }
 

@@ -23,13 +23,22 @@ const WITH_HISTORY_TOKENS = countToolsTokens(WITH_HISTORY_DEFINITIONS) + REPLY_P
  * compressed and the settings allow them, so they count exactly then; counted before,
  * the meter would show the threshold reached while the turn, without them, stays under it.
  */
-export function requestOverheadTokens(settings: Pick<CompressionSettings, "recallMode">, compressed: boolean): number {
-  return compressed && recallByTools(settings) ? WITH_HISTORY_TOKENS : REQUEST_OVERHEAD_TOKENS;
+export function requestOverheadTokens(settings: Pick<CompressionSettings, "recallMode">, compressed: boolean, contextWindow: number): number {
+  return compressed && recallByTools(settings, contextWindow) ? WITH_HISTORY_TOKENS : REQUEST_OVERHEAD_TOKENS;
 }
 
+export type OverheadTokens = { plain: number; withHistoryTools: number };
+
+/** Both figures, for a page that works out the rule per model (recallByTools) as settings are edited. */
+export const OVERHEAD_TOKENS: OverheadTokens = { plain: REQUEST_OVERHEAD_TOKENS, withHistoryTools: WITH_HISTORY_TOKENS };
+
 /** The definitions themselves beside their cost: a summary request that reuses the chat request's prefix offers the same. */
-export function offeredOutsideTurn(settings: Pick<CompressionSettings, "recallMode">, compressed: boolean): { definitions: readonly ChatTool[]; overheadTokens: number } {
-  return compressed && recallByTools(settings)
+export function offeredOutsideTurn(
+  settings: Pick<CompressionSettings, "recallMode">,
+  compressed: boolean,
+  contextWindow: number,
+): { definitions: readonly ChatTool[]; overheadTokens: number } {
+  return compressed && recallByTools(settings, contextWindow)
     ? { definitions: WITH_HISTORY_DEFINITIONS, overheadTokens: WITH_HISTORY_TOKENS }
     : { definitions: TOOL_DEFINITIONS, overheadTokens: REQUEST_OVERHEAD_TOKENS };
 }

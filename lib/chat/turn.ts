@@ -14,6 +14,7 @@ import { listAllowedTools } from "../db/tool-allowances";
 import { conversationChangeState } from "../db/turn-lease";
 import { AppError } from "../errors";
 import { ModelError, streamChat } from "../llm/client";
+import { modelCatalog } from "../llm/models";
 import { countMessageTokensAsync } from "../llm/token-pool";
 import { logger } from "../log/logger";
 import { span, spanSync, startSpan } from "../log/timing";
@@ -349,7 +350,8 @@ export async function* streamReply(input: ReplyInput): AsyncGenerator<TurnEvent>
     // Measured as the next turn will send it: with the history tools once something is
     // compressed, even when this turn compressed first and so did not offer them yet.
     const loaded = context ?? (await activeTranscript(userId, conversationId, settings));
-    const after = { ...loaded, toolTokens: Math.max(loaded.toolTokens, requestOverheadTokens(settings, loaded.compactions.length > 0)) };
+    const window = modelCatalog.contextWindow(loaded.model, settings.contextWindowOverrides);
+    const after = { ...loaded, toolTokens: Math.max(loaded.toolTokens, requestOverheadTokens(settings, loaded.compactions.length > 0, window)) };
     // Read side by side when the last statement did not answer the version: it costs no extra wait.
     const [meter, version] = await span("meter", () =>
       Promise.all([

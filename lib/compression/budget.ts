@@ -65,6 +65,11 @@ export type ContextBudget = {
   /** 0 when pre-emptive compaction is off. */
   preemptiveThreshold: number;
   preemptiveTokens: number;
+  /**
+   * The latest a pre-emptive compaction may start (the threshold less its margin): one that
+   * would free too little waits until then (AutoCompressionManager, "preemptiveWaits").
+   */
+  preemptiveLatestTokens: number;
   /** Where an automatic compaction aims to bring the context. */
   targetTokens: number;
   /** The most the kept recent messages may cost before the oldest of them may be summarized. */
@@ -165,6 +170,7 @@ export function contextBudget(contextWindow: number, settings: CompressionSettin
     thresholdTokens,
     preemptiveThreshold,
     preemptiveTokens: Math.floor(window * preemptiveThreshold),
+    preemptiveLatestTokens: preemptiveThreshold > 0 ? Math.floor(window * Math.max(preemptiveThreshold, threshold - PREEMPTIVE_MARGIN)) : 0,
     targetTokens,
     keepTokens,
     summaryMaxTokens,

@@ -368,6 +368,31 @@ export class AutoCompressionManager {
 
   /** `toTarget`: after a clearing, what is still over the target is summarized even under the threshold (one cache break, not two). */
   private decide(transcript: Transcript, context: RunContext, toTarget = false): TriggerDecision | null {
+    const decision = this.trigger(transcript, context, toTarget);
+    return decision && !toTarget && this.preemptiveWaits(transcript, context, decision) ? null : decision;
+  }
+
+  /**
+   * A pre-emptive compaction is worth its summary call and the cache break it causes when
+   * it frees about what one at the threshold would (threshold less target). When the
+   * summaries in view and the kept tail leave less than that to take — at small windows
+   * they sit near the target — it waits for the conversation to grow, up to the latest
+   * point a pre-emptive one may start: firing at once bought a turn or two of room per
+   * call (docs/design.md, "When compression runs").
+   */
+  private preemptiveWaits(transcript: Transcript, context: RunContext, decision: TriggerDecision): boolean {
+    const { budget, settings } = context;
+    if (!context.background || decision.overHardLimit || settings.triggerMode !== "tokens") return false;
+    const measured = this.measure(transcript, settings);
+    if (measured.totalTokens >= budget.preemptiveLatestTokens) return false;
+    const largest = selectRange(transcript, { ...decision.rules, enoughTokens: Number.POSITIVE_INFINITY });
+    // Nothing to take: the pass says so in its attempt, as before.
+    if (!largest) return false;
+    const wanted = toOurTokens(budget.thresholdTokens - budget.targetTokens, measured.calibration);
+    return largest.tokens - budget.summaryMaxTokens / 2 < wanted;
+  }
+
+  private trigger(transcript: Transcript, context: RunContext, toTarget: boolean): TriggerDecision | null {
     return decideTrigger({
       toTarget,
       transcript,

@@ -75,16 +75,17 @@ export function breakdownOf(
 export function measureTranscript(transcript: Transcript, settings: CompressionSettings, deps: MeasureDeps): ContextBreakdown {
   const summaryTokens = compactionsInRequest(transcript.compactions).reduce((sum, c) => sum + renderedCompactionTokens(c, deps.tokens), 0);
   const messageTokens = transcript.messages.reduce((sum, m) => sum + m.tokens, 0);
+  const contextWindow = contextWindowFor(transcript.model, settings, deps.models);
   return breakdownOf(
     {
       // The history notice rides with the system prompt once something is compressed.
-      systemTokens: (transcript.systemPrompt.trim() ? transcript.systemPromptTokens : 0) + historyNoticeTokens(transcript, settings, deps.tokens),
+      systemTokens: (transcript.systemPrompt.trim() ? transcript.systemPromptTokens : 0) + historyNoticeTokens(transcript, settings, contextWindow, deps.tokens),
       summaryTokens,
       messageTokens,
       toolTokens: transcript.toolTokens,
     },
     calibrationOf(transcript.messages),
-    contextWindowFor(transcript.model, settings, deps.models),
+    contextWindow,
   );
 }
 

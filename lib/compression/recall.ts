@@ -20,20 +20,25 @@ const RECALL_HEADING =
  * The lines that tell the model what it is looking at once something is compressed;
  * null before, and with recall off (the request is then what it was before recall existed).
  */
-export function historyNotice(transcript: Pick<Transcript, "compactions">, settings: Pick<CompressionSettings, "recallMode">): string | null {
+export function historyNotice(transcript: Pick<Transcript, "compactions">, settings: Pick<CompressionSettings, "recallMode">, contextWindow: number): string | null {
   if (transcript.compactions.length === 0 || settings.recallMode === "off") return null;
   const lines = [
     "Earlier parts of this conversation are summarized in your context; every original message is stored.",
     "Numbers like (#12) or #12–#40 refer to original messages by their number.",
   ];
-  if (recallByTools(settings)) lines.push("To read them word for word, call search_history (find words or a phrase) or open_history (messages by number).");
+  if (recallByTools(settings, contextWindow)) lines.push("To read them word for word, call search_history (find words or a phrase) or open_history (messages by number).");
   if (recallAutomatically(settings)) lines.push("Earlier messages that match the user's message may be quoted just before it.");
   return lines.join("\n");
 }
 
 /** What the notice costs as a system message (0 before anything is compressed). */
-export function historyNoticeTokens(transcript: Pick<Transcript, "compactions">, settings: Pick<CompressionSettings, "recallMode">, tokens: TokenCounter): number {
-  const notice = historyNotice(transcript, settings);
+export function historyNoticeTokens(
+  transcript: Pick<Transcript, "compactions">,
+  settings: Pick<CompressionSettings, "recallMode">,
+  contextWindow: number,
+  tokens: TokenCounter,
+): number {
+  const notice = historyNotice(transcript, settings, contextWindow);
   return notice === null ? 0 : tokens.count(notice) + MESSAGE_OVERHEAD_TOKENS;
 }
 

@@ -1,5 +1,5 @@
 import { elideMiddle } from "./elide";
-import { breakdownOf, budgetFor, calibrationOf, measureTranscript, toServerTokens, type MeasureDeps } from "./measure";
+import { breakdownOf, budgetFor, calibrationOf, contextWindowFor, measureTranscript, toServerTokens, type MeasureDeps } from "./measure";
 import { compactionsInRequest, formatCount, MESSAGE_OVERHEAD_TOKENS, renderCompactionText, renderedCompactionTokens } from "./render";
 import { historyNotice, type RecallBlock } from "./recall";
 import type { CompressionSettings } from "./settings";
@@ -111,7 +111,7 @@ export function assembleEntries(transcript: Transcript, settings: CompressionSet
   if (transcript.systemPrompt.trim()) {
     entries.push({ chat: { role: "system", content: transcript.systemPrompt }, tokens: transcript.systemPromptTokens, source: "system", keep: true });
   }
-  const notice = historyNotice(transcript, settings);
+  const notice = historyNotice(transcript, settings, contextWindowFor(transcript.model, settings, deps.models));
   if (notice !== null) entries.push({ chat: { role: "system", content: notice }, tokens: deps.tokens.count(notice) + MESSAGE_OVERHEAD_TOKENS, source: "system", keep: true });
   const body = repairToolPairs(ordered(transcript, deps), deps);
   const lastUser = body.findLastIndex((entry) => entry.chat.role === "user");

@@ -47,7 +47,10 @@ export const compressionSettingsObject = z.object({
   triggerMode: z.enum(TRIGGER_MODES).default("tokens"),
   /** Fraction of the context window at which auto compression runs (docs/design.md). */
   threshold: z.number().gt(0).lte(1).default(0.8),
-  /** Fraction past which a compaction is prepared in the background after a reply. 0 disables. */
+  /**
+   * Fraction past which a compaction is prepared in the background after a reply. 0 disables.
+   * One that would free little waits, at most until 10 points under the threshold (docs/design.md).
+   */
   preemptiveThreshold: z.number().gte(0).lt(1).default(0.65),
   /** An automatic compaction aims to bring the context down to threshold x this fraction. */
   compressionTarget: z.number().gt(0).lte(1).default(0.6),
@@ -135,9 +138,20 @@ export const compressionSettingsSchema = compressionSettingsObject.superRefine((
 
 export type CompressionSettings = z.infer<typeof compressionSettingsObject>;
 
-/** Whether the history tools may be offered (they are, once something is compressed). */
-export function recallByTools(settings: Pick<CompressionSettings, "recallMode">): boolean {
-  return settings.recallMode === "tools" || settings.recallMode === "both";
+/**
+ * Below this window `both` leaves the history tools out and relies on automatic recall:
+ * their definitions (about 200 tokens by our count, over 300 by some servers') take a
+ * share of every request that small windows need for the conversation (docs/design.md,
+ * "Recall", has the measurements).
+ */
+export const MIN_HISTORY_TOOLS_WINDOW = 8192;
+
+/**
+ * Whether the history tools may be offered at this window (they are, once something is
+ * compressed). `tools` offers them at any window: it is the user's only way back.
+ */
+export function recallByTools(settings: Pick<CompressionSettings, "recallMode">, contextWindow: number): boolean {
+  return settings.recallMode === "tools" || (settings.recallMode === "both" && contextWindow >= MIN_HISTORY_TOOLS_WINDOW);
 }
 
 /** Whether the user's message is searched for in the compressed history before a model call. */

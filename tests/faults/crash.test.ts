@@ -12,7 +12,8 @@ import { appendMessages } from "../../lib/db/messages";
 import { countMessageTokens } from "../../lib/llm/tokens";
 import * as ops from "../../lib/chat/operations";
 import { allViolations } from "./support/invariants";
-import { send, setupHarness, applySettings } from "./support/harness";
+import { collect, setupHarness, applySettings } from "./support/harness";
+import { startTurnWhenFree } from "./support/turns";
 
 const KILLS = Number(process.env.CRASH_KILLS ?? 100);
 const SUMMARY_LATENCY_MS = 60;
@@ -181,8 +182,9 @@ describe("crash mid-compaction", () => {
         `${midSummaryKills} kills with a summary request in flight, ${midCompactKills} during a manual compaction; ${rows.length} messages stored`,
     );
 
-    // The conversation still works after all that.
-    const events = await send(conversation.id, "Still there? REPLY_WORDS=5");
+    // The conversation still works after all that (once the last killed child's turn lease
+    // has expired, as a person sending again after the refusal would find).
+    const events = await collect(await startTurnWhenFree(h.user, { conversationId: conversation.id, content: "Still there? REPLY_WORDS=5" }));
     expect(events.some((e) => e.type === "message" && e.message.role === "assistant")).toBe(true);
     expect(await allViolations(h.db, conversation.id)).toEqual([]);
   }, 480_000);

@@ -35,7 +35,7 @@ async function viewSettings(user: TestUser): Promise<string> {
       defaults: form.defaults,
       models: null,
       defaultModel: "gpt-4o-mini",
-      overheadTokens: 0,
+      overheadTokens: { plain: 0, withHistoryTools: 0 },
       save: async () => ({ ok: true as const, data: form.settings }),
     }),
   );

@@ -43,7 +43,8 @@ async function continueAndSee(conversationId: string, seq: number): Promise<{ sc
 
 describe("background work after Continue", () => {
   it("is scheduled when the context is past the pre-emptive level", async () => {
-    const settings = { contextWindowOverrides: { [MODEL]: 3000 }, hardLimitReserve: 300, keepRecentCount: 2, threshold: 0.9, preemptiveThreshold: 0.3 };
+    // A target near the threshold: a background compaction here frees enough at once (else it waits for room).
+    const settings = { contextWindowOverrides: { [MODEL]: 3000 }, hardLimitReserve: 300, keepRecentCount: 2, threshold: 0.9, preemptiveThreshold: 0.3, compressionTarget: 0.95 };
     await saveTestSettings(h.db, { ...settings, enabled: false });
     const conversation = await newConversation(MODEL);
     for (let turn = 1; turn <= 5; turn++) await send(conversation.id, `Turn ${turn} REPLY_WORDS=100`);

@@ -67,7 +67,9 @@ describe("rewind and edit against compactions in flight", () => {
   }, 60_000);
 
   it("edit during a background compaction stops it; nothing is saved over the edited history", async () => {
-    await smallWindow({ preemptiveThreshold: 0.05, threshold: 0.9 });
+    // The target at the threshold: the background compaction starts at once, with the
+    // little this history holds (it would wait for room otherwise).
+    await smallWindow({ preemptiveThreshold: 0.05, threshold: 0.9, compressionTarget: 1 });
     const conversation = await conversationWithHistory(6);
     await backgroundSettled(conversation.id);
     h.server.setLatency({ summaryLatencyMs: 3_000 });

@@ -80,7 +80,7 @@ describe("context-window overrides (item 2)", () => {
     // The settings page renders from it.
     const form = await ops.settingsForm(h.user);
     const html = renderToStaticMarkup(
-      createElement(SettingsForm, { ...form, initialSettings: form.settings, models: null, defaultModel: "gpt-4o-mini", overheadTokens: 0, save: async () => ({ ok: true as const, data: form.settings }) }),
+      createElement(SettingsForm, { ...form, initialSettings: form.settings, models: null, defaultModel: "gpt-4o-mini", overheadTokens: { plain: 0, withHistoryTools: 0 }, save: async () => ({ ok: true as const, data: form.settings }) }),
     );
     expect(html).toContain('data-testid="settings-form"');
   });

@@ -93,6 +93,15 @@ describe("history tools", () => {
     expect(refused.content).toMatch(/^Error: .*to must not be below from/);
   }, 120_000);
 
+  it("are left out of `both` below an 8k window (automatic recall stands in), and the notice does not name them", async () => {
+    await compressedConversation("ignore", "both");
+    const last = outside.requests().filter((request) => request.kind === "chat").at(-1)!;
+    expect(toolNames(last)).not.toContain("search_history");
+    const notice = messagesOf(last).map((m) => textOf(m.content)).find((text) => /summarized in your context/.test(text));
+    expect(notice).toMatch(/quoted just before it/);
+    expect(notice).not.toMatch(/search_history/);
+  }, 120_000);
+
   it("are not offered with recall set to automatic", async () => {
     await compressedConversation("directed", "automatic");
     const last = outside.requests().filter((request) => request.kind === "chat").at(-1)!;

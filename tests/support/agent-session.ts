@@ -133,7 +133,7 @@ export async function runAgentSession(scenario: AgentScenario): Promise<AgentRes
     const active = store.active();
     const { messages, breakdown } = manager.buildRequest(active, settings);
     // The history tools join the request once anything is compressed, as a turn offers them.
-    const offered = offeredOutsideTurn(settings, active.compactions.length > 0 || (active.clearings?.length ?? 0) > 0);
+    const offered = offeredOutsideTurn(settings, active.compactions.length > 0 || (active.clearings?.length ?? 0) > 0, scenario.window);
     const tools = offered.definitions as unknown as outside.ToolShape[];
     const body = { messages: messages as unknown as outside.Message[], tools };
     const serverTokens = outside.promptTokens(body);

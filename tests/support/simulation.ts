@@ -19,7 +19,7 @@ import type {
   Transcript,
   TranscriptMessage,
 } from "@/lib/compression/types";
-import { TOOL_DEFINITIONS, REQUEST_OVERHEAD_TOKENS } from "@/lib/chat/tool-set";
+import { offeredOutsideTurn, TOOL_DEFINITIONS, REQUEST_OVERHEAD_TOKENS } from "@/lib/chat/tool-set";
 import { countMessageTokens, countRequestTokens, createTokenCounter } from "@/lib/llm/tokens";
 import * as outside from "./outside-model/behaviour";
 
@@ -93,7 +93,6 @@ export type SimResult = {
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
-const TOOLS_ON_WIRE = TOOL_DEFINITIONS as unknown as outside.ToolShape[];
 
 type Body = { messages: outside.Message[]; tools?: outside.ToolShape[] };
 
@@ -169,7 +168,14 @@ export class MemoryStore {
   readonly messages: TranscriptMessage[] = [];
   readonly compactions = new Map<string, CompactionRecord & { supersededById?: string }>();
 
-  constructor(private readonly base: Pick<Transcript, "conversationId" | "model" | "systemPrompt" | "systemPromptTokens" | "tools"> & { toolTokens?: number }) {}
+  /**
+   * With `offers`, the transcript carries the tools a turn would offer for it (the history
+   * tools join once anything is compressed, lib/chat/tool-set.ts), as the app loads it.
+   */
+  constructor(
+    private readonly base: Pick<Transcript, "conversationId" | "model" | "systemPrompt" | "systemPromptTokens" | "tools"> & { toolTokens?: number },
+    private readonly offers?: { settings: Pick<CompressionSettings, "recallMode">; contextWindow: number },
+  ) {}
 
   append(message: DistributiveOmit<TranscriptMessage, "seq">): TranscriptMessage {
     const stored = { ...message, seq: this.messages.length + 1 } as TranscriptMessage;
@@ -184,9 +190,11 @@ export class MemoryStore {
     const clearings = all.filter((c): c is ClearingRecord & { supersededById?: string } => c.kind === "clearing");
     const kept = new Set(compactions.flatMap((c) => c.keptSeqs));
     const covered = (seq: number) => compactions.some((c) => c.fromSeq <= seq && seq <= c.toSeq);
+    const offered = this.offers && offeredOutsideTurn(this.offers.settings, compactions.length > 0 || clearings.length > 0, this.offers.contextWindow);
     return {
       ...this.base,
-      toolTokens: this.base.toolTokens ?? REQUEST_OVERHEAD_TOKENS,
+      toolTokens: offered?.overheadTokens ?? this.base.toolTokens ?? REQUEST_OVERHEAD_TOKENS,
+      ...(offered ? { tools: offered.definitions } : {}),
       compactions: compactions.map(({ supersededById: _parent, ...c }) => c),
       ...(clearings.length ? { clearings: clearings.map(({ supersededById: _parent, ...c }) => c) } : {}),
       messages: this.messages.filter((m) => m.pinned || kept.has(m.seq) || !covered(m.seq)),
@@ -380,7 +388,7 @@ export async function simulate(scenario: Scenario): Promise<SimResult> {
     systemPrompt,
     systemPromptTokens: countMessageTokens({ role: "system", content: systemPrompt }),
     tools: TOOL_DEFINITIONS,
-  });
+  }, { settings, contextWindow: scenario.window });
   const budget = () => manager.budget(store.active(), settings);
   const violations: Violation[] = [];
   const facts: { seq: number; probe: string }[] = [];
@@ -456,7 +464,7 @@ export async function simulate(scenario: Scenario): Promise<SimResult> {
     checkChange(turn, before, await manager.process(before, settings), callsBefore, failuresBefore);
     const active = store.active();
     const { messages } = manager.buildRequest(active, settings);
-    const body = { messages: messages as unknown as outside.Message[], tools: TOOLS_ON_WIRE };
+    const body = { messages: messages as unknown as outside.Message[], tools: (active.tools ?? TOOL_DEFINITIONS) as unknown as outside.ToolShape[] };
     const serverTokens = outside.promptTokens(body);
     const cached = prefixCache.see("chat", body);
     // SIM_CACHE: what each request could take from the provider's prefix cache.
@@ -480,7 +488,7 @@ export async function simulate(scenario: Scenario): Promise<SimResult> {
       if (inSummary && !text.includes(fact.probe)) violations.push({ turn, kind: "kept fact not visible", detail: fact.probe });
     }
     lastRequest = text;
-    return { messages, serverTokens, ours: countRequestTokens(messages, undefined, TOOL_DEFINITIONS) };
+    return { messages, serverTokens, ours: countRequestTokens(messages, undefined, active.tools ?? TOOL_DEFINITIONS) };
   };
 
   const usageFor = (serverTokens: number, ours: number, completion: number) => {

@@ -6,7 +6,7 @@ import { ModelListAdmin } from "@/components/admin/ModelListAdmin";
 import { ImageModelsAdmin } from "@/components/admin/ImageModelsAdmin";
 import { requirePageUser } from "@/lib/auth/current-user";
 import { DEFAULT_SETTINGS } from "@/lib/compression/settings";
-import { requestOverheadTokens } from "@/lib/chat/tool-set";
+import { OVERHEAD_TOKENS } from "@/lib/chat/tool-set";
 import { SettingsForm } from "@/components/settings/SettingsForm";
 import { SignupSwitch } from "@/components/account/SignupSwitch";
 import { PriceTable } from "@/components/account/PriceTable";
@@ -47,7 +47,7 @@ export default async function AdminPage() {
         defaults={DEFAULT_SETTINGS}
         models={info?.models ?? null}
         defaultModel={info?.defaultModel ?? null}
-        overheadTokens={requestOverheadTokens(defaults, true)}
+        overheadTokens={OVERHEAD_TOKENS}
         save={saveDefaultsAction}
       />
     </div>

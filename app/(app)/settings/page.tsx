@@ -1,6 +1,6 @@
 import { chatDefaults, modelInfoIfAvailable, settingsForm } from "@/lib/chat/operations";
 import { requirePageUser } from "@/lib/auth/current-user";
-import { requestOverheadTokens } from "@/lib/chat/tool-set";
+import { OVERHEAD_TOKENS } from "@/lib/chat/tool-set";
 import { SettingsForm } from "@/components/settings/SettingsForm";
 import { ChatDefaultsForm } from "@/components/settings/ChatDefaultsForm";
 import { DemoBadge } from "@/components/chat/DemoBadge";
@@ -27,7 +27,7 @@ export default async function SettingsPage() {
         defaults={defaults}
         models={info?.models ?? null}
         defaultModel={info?.defaultModel ?? null}
-        overheadTokens={requestOverheadTokens(settings, true)}
+        overheadTokens={OVERHEAD_TOKENS}
         save={saveSettingsAction}
       />
     </div>

@@ -148,13 +148,17 @@ function historyTools(bound: number, lastSeq: number): TurnTool[] {
 }
 
 /**
- * Offered only while something is compressed: before that the whole conversation is in
- * view, and the definitions would cost every request for nothing.
+ * Offered only while something is compressed (before that the whole conversation is in
+ * view, and the definitions would cost every request for nothing), at the windows the
+ * setting allows them.
  */
 export const historySource: ToolSource = async ({ userId, conversationId, settings, known }) => {
-  if (!recallByTools(settings)) return [];
+  // Not at any window: no need to read the conversation's state.
+  if (!recallByTools(settings, Number.POSITIVE_INFINITY)) return [];
   const state = await historyState(await getDb(), userId, conversationId, known);
   if (!state?.compacted) return [];
-  const bound = contextBudget(modelCatalog.contextWindow(state.model, settings.contextWindowOverrides), settings).recallTokens;
+  const contextWindow = modelCatalog.contextWindow(state.model, settings.contextWindowOverrides);
+  if (!recallByTools(settings, contextWindow)) return [];
+  const bound = contextBudget(contextWindow, settings).recallTokens;
   return historyTools(bound, state.lastSeq);
 };

@@ -47,7 +47,8 @@ describe("token trigger boundary", () => {
   it("the pre-emptive threshold has the same boundary after a reply", async () => {
     const preemptive = 0.5;
     const preemptiveTokens = Math.floor(WINDOW * preemptive);
-    const { engine, settings } = setup({ threshold, preemptiveThreshold: preemptive });
+    // Two kept messages: a compaction here frees more than threshold less target, so it does not wait (below).
+    const { engine, settings } = setup({ threshold, preemptiveThreshold: preemptive, keepRecentCount: 2 });
     for (const [total, due] of [
       [preemptiveTokens - 1, false],
       [preemptiveTokens, true],
@@ -55,5 +56,29 @@ describe("token trigger boundary", () => {
     ] as const) {
       expect({ total, due: engine.dueAfterReply(transcriptOfTotal(total), settings.snapshot()) }).toEqual({ total, due });
     }
+  });
+
+  it("a pre-emptive compaction that would free less than threshold less target waits, until the threshold less 10 points", async () => {
+    const preemptive = 0.5;
+    // 70% of the window: the latest a pre-emptive compaction may start (80% less 10 points).
+    const latest = Math.floor(WINDOW * 0.7);
+    const { engine, settings } = setup({ threshold, preemptiveThreshold: preemptive });
+    // Ten short messages, then the turn under way (never summarized) holding the rest: all
+    // there is to take frees far less than 80% − 48% of the window.
+    const withLongTurn = (total: number): Transcript => {
+      const base = transcriptOfTotal(total);
+      const rest = total - base.systemPromptTokens - 10 * 40;
+      return { ...base, messages: base.messages.map((m, i) => ({ ...m, tokens: i < 10 ? 40 : i === 10 ? Math.floor(rest / 2) : rest - Math.floor(rest / 2) })) };
+    };
+    for (const [total, due] of [
+      [Math.floor(WINDOW * preemptive), false],
+      [latest - 1, false],
+      [latest, true],
+    ] as const) {
+      expect({ total, due: engine.dueAfterReply(withLongTurn(total), settings.snapshot()) }).toEqual({ total, due });
+    }
+    // Evenly spread with two messages kept, the same total frees enough: it starts at the pre-emptive threshold.
+    const open = setup({ threshold, preemptiveThreshold: preemptive, keepRecentCount: 2 });
+    expect(open.engine.dueAfterReply(transcriptOfTotal(Math.floor(WINDOW * preemptive)), open.settings.snapshot())).toBe(true);
   });
 });

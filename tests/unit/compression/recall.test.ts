@@ -4,6 +4,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { contextBudget } from "@/lib/compression/budget";
 import { historyNotice, recallBlock } from "@/lib/compression/recall";
+import { recallByTools } from "@/lib/compression/settings";
 import { compaction, counter, msg, resetSeq, setup, text, transcriptOf, WINDOW } from "./fakes";
 
 beforeEach(() => resetSeq());
@@ -15,7 +16,7 @@ const recalled = [
 
 describe("history notice", () => {
   it("appears only once something is compressed, says how to look originals up, and is counted", () => {
-    const { manager } = setup();
+    const { manager } = setup({}, 8192);
     const plain = transcriptOf([msg("user", "q", { seq: 1 })]);
     expect(manager.buildRequest(plain).messages.map((m) => m.content)).toEqual(["You are a helpful assistant.", "q"]);
 
@@ -34,9 +35,21 @@ describe("history notice", () => {
 
   it("names the tools only when the recall mode allows them, and is absent with recall off", () => {
     const compressed = { compactions: [compaction("a", 1, 10)] };
-    expect(historyNotice(compressed, { recallMode: "automatic" })).not.toMatch(/search_history/);
-    expect(historyNotice(compressed, { recallMode: "tools" })).toMatch(/search_history/);
-    expect(historyNotice(compressed, { recallMode: "off" })).toBeNull();
+    expect(historyNotice(compressed, { recallMode: "automatic" }, 8192)).not.toMatch(/search_history/);
+    expect(historyNotice(compressed, { recallMode: "tools" }, 8192)).toMatch(/search_history/);
+    expect(historyNotice(compressed, { recallMode: "off" }, 8192)).toBeNull();
+  });
+
+  it("leaves the tools out of `both` below an 8k window, where automatic recall stands in; `tools` keeps them at any window", () => {
+    const compressed = { compactions: [compaction("a", 1, 10)] };
+    expect(historyNotice(compressed, { recallMode: "both" }, 8192)).toMatch(/search_history/);
+    expect(historyNotice(compressed, { recallMode: "both" }, 8191)).not.toMatch(/search_history/);
+    expect(historyNotice(compressed, { recallMode: "both" }, 4096)).toMatch(/quoted just before it/);
+    expect(historyNotice(compressed, { recallMode: "tools" }, 2048)).toMatch(/search_history/);
+    expect(recallByTools({ recallMode: "both" }, 4096)).toBe(false);
+    expect(recallByTools({ recallMode: "both" }, 8192)).toBe(true);
+    expect(recallByTools({ recallMode: "tools" }, 2048)).toBe(true);
+    expect(recallByTools({ recallMode: "automatic" }, 128_000)).toBe(false);
   });
 });
 

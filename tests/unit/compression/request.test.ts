@@ -1,10 +1,10 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { historyNotice } from "@/lib/compression/recall";
 import { DEFAULT_SETTINGS } from "@/lib/compression/settings";
-import { assertValidToolPairs, compaction, msg, resetSeq, setup, text, transcriptOf } from "./fakes";
+import { assertValidToolPairs, compaction, msg, resetSeq, setup, text, transcriptOf, WINDOW } from "./fakes";
 
 // What every request carries after the system prompt once something is compressed (default recall mode).
-const NOTICE = historyNotice({ compactions: [compaction("x", 1, 1)] }, DEFAULT_SETTINGS)!;
+const NOTICE = historyNotice({ compactions: [compaction("x", 1, 1)] }, DEFAULT_SETTINGS, WINDOW)!;
 
 beforeEach(() => resetSeq());
 

@@ -25,10 +25,15 @@ describe("a tree, not a chain (default settings, 400 turns, a lossy summarizer)"
     // tree with summary requests in their own framing 90.9%. Summary requests that reuse the
     // chat prefix hold more of their range (the compact framing's bound went to copies of the
     // background first), so summaries are larger and the chat share is about 90%; what a
-    // provider bills, all prompt tokens, went from 85.1% cacheable to about 89.7%.
-    expect(result.cachedShare).toBeGreaterThanOrEqual(0.895);
+    // provider bills, all prompt tokens, went from 85.1% cacheable to about 89.7% (89.8% since
+    // the simulation offers the history tools as a turn does; docs/design.md, "A stable prefix").
+    // A pre-emptive compaction that would free little waits for the conversation to grow
+    // (docs/design.md, "When compression runs"): 8.75 summary calls per 100 turns and 90.4%
+    // of all prompt tokens cacheable, against 10 and 89.8% when it started at 65% regardless.
+    expect(result.cachedShare).toBeGreaterThanOrEqual(0.9);
     expect(result.summaryCachedShare).toBeGreaterThanOrEqual(0.7);
-    expect(result.allCachedShare).toBeGreaterThanOrEqual(0.89);
+    expect(result.allCachedShare).toBeGreaterThanOrEqual(0.9);
+    expect(result.summaryCallsPer100Turns).toBeLessThanOrEqual(9);
   }, 60_000);
 
   for (const window of [2048, 32_768]) {

@@ -22,7 +22,7 @@ function rowOf(html: string, model: string): string {
 
 describe("EffectiveFigures", () => {
   it("shows each model's effective hard limit, with the reserve clamped at 8k and left alone at 128k", () => {
-    const html = renderToStaticMarkup(createElement(EffectiveFigures, { settings, models: ["llama3.1:8b", "gpt-4o"], overheadTokens: 0 }));
+    const html = renderToStaticMarkup(createElement(EffectiveFigures, { settings, models: ["llama3.1:8b", "gpt-4o"], overheadTokens: { plain: 0, withHistoryTools: 0 } }));
     const small = contextBudget(8192, DEFAULT_SETTINGS, 0);
     // The override is found by the same lookup the engine uses (case-insensitive prefix).
     const llama = rowOf(html, "llama3.1:8b");
@@ -32,6 +32,18 @@ describe("EffectiveFigures", () => {
     const gpt = rowOf(html, "gpt-4o");
     expect(gpt).toContain((128_000 - DEFAULT_SETTINGS.hardLimitReserve).toLocaleString("en-US"));
     expect(gpt).not.toContain("hardLimitReserve");
+  });
+
+  it("sizes each window with the tools a compressed conversation offers there (no history tools below 8k with `both`)", () => {
+    const overheadTokens = { plain: 0, withHistoryTools: 1500 };
+    const windows = { ...DEFAULT_SETTINGS, contextWindowOverrides: { small: 3000, large: 8192 } };
+    const html = renderToStaticMarkup(createElement(EffectiveFigures, { settings: windows, models: ["small", "large"], overheadTokens }));
+    const longest = (window: number, base: number) => contextBudget(window, DEFAULT_SETTINGS, base).summaryMaxTokens.toLocaleString("en-US");
+    // The figures differ with the overhead, so the rows say which one each window was sized with.
+    expect(longest(8192, 1500)).not.toBe(longest(8192, 0));
+    expect(longest(3000, 1500)).not.toBe(longest(3000, 0));
+    expect(rowOf(html, "large")).toContain(longest(8192, 1500));
+    expect(rowOf(html, "small")).toContain(longest(3000, 0));
   });
 });
 
@@ -55,7 +67,7 @@ describe("the context meter's details", () => {
 describe("EffectiveFigures with many models", () => {
   it(`shows the first ${MAX_FIGURE_ROWS} and says how many there are`, () => {
     const models = Array.from({ length: 200 }, (_, index) => `local-${index}`);
-    const html = renderToStaticMarkup(createElement(EffectiveFigures, { settings: DEFAULT_SETTINGS, models, overheadTokens: 0 }));
+    const html = renderToStaticMarkup(createElement(EffectiveFigures, { settings: DEFAULT_SETTINGS, models, overheadTokens: { plain: 0, withHistoryTools: 0 } }));
     expect(html.split("<tr").length - 2).toBe(MAX_FIGURE_ROWS);
     expect(html).toContain(`The first ${MAX_FIGURE_ROWS} of 200 models.`);
   });
