@@ -377,8 +377,8 @@ export class AutoCompressionManager {
    * it frees about what one at the threshold would (threshold less target). When the
    * summaries in view and the kept tail leave less than that to take — at small windows
    * they sit near the target — it waits for the conversation to grow, up to the latest
-   * point a pre-emptive one may start: firing at once bought a turn or two of room per
-   * call (docs/design.md, "When compression runs").
+   * point a pre-emptive one may start: firing at once bought a few turns of room per call
+   * (docs/design.md, "When compression runs").
    */
   private preemptiveWaits(transcript: Transcript, context: RunContext, decision: TriggerDecision): boolean {
     const { budget, settings } = context;
