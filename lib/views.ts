@@ -186,6 +186,8 @@ export type ContextMeterView = ContextBreakdown & {
   model: string;
   threshold: number;
   preemptiveThreshold: number;
+  /** The latest share a pre-emptive compaction that would free little waits until (see ContextBudget). */
+  preemptiveLatest: number;
   hardLimit: number;
   reserve: number;
   summaryMaxTokens: number;

@@ -106,7 +106,12 @@ export function MeterDetails({ meter, id }: { meter: ContextMeterView; id: strin
         {meter.preemptiveThreshold > 0 ? (
           <div className="flex gap-2">
             <span className="mt-1 h-2 w-px bg-amber-500" />
-            <dt className="flex-1 text-neutral-600 dark:text-neutral-400">Pre-emptive (background) at</dt>
+            <dt className="flex-1 text-neutral-600 dark:text-neutral-400">
+              Pre-emptive (background) at
+              {meter.preemptiveLatest > meter.preemptiveThreshold ? (
+                <span className="block text-[11px]">later, up to {formatPercent(meter.preemptiveLatest)}, while it would free little</span>
+              ) : null}
+            </dt>
             <dd className="font-mono tabular-nums">{formatPercent(meter.preemptiveThreshold)}</dd>
           </div>
         ) : null}

@@ -251,6 +251,7 @@ export async function contextMeter(
     model: current.model,
     threshold: budget.threshold,
     preemptiveThreshold: budget.preemptiveThreshold,
+    preemptiveLatest: budget.preemptiveLatestTokens / budget.contextWindow,
     hardLimit: budget.hardLimit,
     reserve: budget.reserve,
     summaryMaxTokens: budget.summaryMaxTokens,

@@ -54,6 +54,7 @@ describe("the context meter's details", () => {
       systemTokens: 20, summaryTokens: 0, messageTokens: 980, toolTokens: 0, correctionTokens: 0, totalTokens: 1000,
       contextWindow: 8192, model: "llama3:8b", ratio: 1000 / 8192, calibration: { source: "reported", factor: 1 },
       threshold: budget.threshold, preemptiveThreshold: budget.preemptiveThreshold, hardLimit: budget.hardLimit,
+      preemptiveLatest: budget.preemptiveLatestTokens / 8192,
       reserve: budget.reserve, summaryMaxTokens: budget.summaryMaxTokens, adjustments: budget.adjustments,
     };
     const shown = text(renderToStaticMarkup(createElement(MeterDetails, { meter, id: "m" })));
@@ -61,6 +62,10 @@ describe("the context meter's details", () => {
     expect(shown).toMatch(/hardLimitReserve 4,096 → 1,228: .*15% of a 8,192-token window/);
     const untouched = text(renderToStaticMarkup(createElement(MeterDetails, { meter: { ...meter, adjustments: [] }, id: "m" })));
     expect(untouched).not.toContain("hardLimitReserve");
+    // Defaults: pre-emptive at 65%, and a compaction that would free little waits until 70% (80% less 10 points).
+    expect(shown).toMatch(/Pre-emptive \(background\) at later, up to 70%, while it would free little 65%/);
+    const fixed = text(renderToStaticMarkup(createElement(MeterDetails, { meter: { ...meter, preemptiveLatest: meter.preemptiveThreshold }, id: "m" })));
+    expect(fixed).not.toContain("while it would free little");
   });
 });
 
