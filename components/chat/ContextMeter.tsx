@@ -109,7 +109,7 @@ export function MeterDetails({ meter, id }: { meter: ContextMeterView; id: strin
             <dt className="flex-1 text-neutral-600 dark:text-neutral-400">
               Pre-emptive (background) at
               {meter.preemptiveLatest > meter.preemptiveThreshold ? (
-                <span className="block text-[11px]">later, up to {formatPercent(meter.preemptiveLatest)}, while it would free little</span>
+                <span className="block text-[11px]">or later, up to {formatPercent(meter.preemptiveLatest)}, while it would free little</span>
               ) : null}
             </dt>
             <dd className="font-mono tabular-nums">{formatPercent(meter.preemptiveThreshold)}</dd>

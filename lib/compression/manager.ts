@@ -368,8 +368,19 @@ export class AutoCompressionManager {
 
   /** `toTarget`: after a clearing, what is still over the target is summarized even under the threshold (one cache break, not two). */
   private decide(transcript: Transcript, context: RunContext, toTarget = false): TriggerDecision | null {
-    const decision = this.trigger(transcript, context, toTarget);
-    return decision && !toTarget && this.preemptiveWaits(transcript, context, decision) ? null : decision;
+    // Measured once: the trigger and the wait below read the same breakdown.
+    const breakdown = this.measure(transcript, context.settings);
+    const decision = decideTrigger({
+      toTarget,
+      transcript,
+      settings: context.settings,
+      budget: context.budget,
+      breakdown,
+      background: context.background,
+      maxInputTokens: this.writer.maxInputTokens(transcript, context),
+      requestTokens: context.background ? 0 : requestTokens(transcript, context.settings, this.deps),
+    });
+    return decision && !toTarget && this.preemptiveWaits(transcript, context, decision, breakdown) ? null : decision;
   }
 
   /**
@@ -380,29 +391,15 @@ export class AutoCompressionManager {
    * point a pre-emptive one may start: firing at once bought a few turns of room per call
    * (docs/design.md, "When compression runs").
    */
-  private preemptiveWaits(transcript: Transcript, context: RunContext, decision: TriggerDecision): boolean {
+  private preemptiveWaits(transcript: Transcript, context: RunContext, decision: TriggerDecision, measured: ContextBreakdown): boolean {
     const { budget, settings } = context;
     if (!context.background || decision.overHardLimit || settings.triggerMode !== "tokens") return false;
-    const measured = this.measure(transcript, settings);
     if (measured.totalTokens >= budget.preemptiveLatestTokens) return false;
     const largest = selectRange(transcript, { ...decision.rules, enoughTokens: Number.POSITIVE_INFINITY });
     // Nothing to take: the pass says so in its attempt, as before.
     if (!largest) return false;
     const wanted = toOurTokens(budget.thresholdTokens - budget.targetTokens, measured.calibration);
     return largest.tokens - budget.summaryMaxTokens / 2 < wanted;
-  }
-
-  private trigger(transcript: Transcript, context: RunContext, toTarget: boolean): TriggerDecision | null {
-    return decideTrigger({
-      toTarget,
-      transcript,
-      settings: context.settings,
-      budget: context.budget,
-      breakdown: this.measure(transcript, context.settings),
-      background: context.background,
-      maxInputTokens: this.writer.maxInputTokens(transcript, context),
-      requestTokens: context.background ? 0 : requestTokens(transcript, context.settings, this.deps),
-    });
   }
 
   private noteDisabled(change: ChangeBuilder, context: RunContext): void {

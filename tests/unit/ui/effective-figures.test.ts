@@ -63,7 +63,7 @@ describe("the context meter's details", () => {
     const untouched = text(renderToStaticMarkup(createElement(MeterDetails, { meter: { ...meter, adjustments: [] }, id: "m" })));
     expect(untouched).not.toContain("hardLimitReserve");
     // Defaults: pre-emptive at 65%, and a compaction that would free little waits until 70% (80% less 10 points).
-    expect(shown).toMatch(/Pre-emptive \(background\) at later, up to 70%, while it would free little 65%/);
+    expect(shown).toMatch(/Pre-emptive \(background\) at or later, up to 70%, while it would free little 65%/);
     const fixed = text(renderToStaticMarkup(createElement(MeterDetails, { meter: { ...meter, preemptiveLatest: meter.preemptiveThreshold }, id: "m" })));
     expect(fixed).not.toContain("while it would free little");
   });
