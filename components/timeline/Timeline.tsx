@@ -16,6 +16,7 @@ import { pairToolResults } from "./tool-cards";
 import { TimelineToolbar } from "./TimelineToolbar";
 import { rememberPlace, rememberedPlace } from "./scroll-memory";
 import { useReadOnly } from "./read-only";
+import { useRowHold } from "./row-hold";
 
 type Row =
   | { kind: "earlier" }
@@ -69,6 +70,7 @@ export function Timeline() {
   }, [items, pairing, changes, hasEarlier, turnRunning, lastError, busy, remoteTurn, readOnly]);
 
   const scrollRef = useRef<HTMLDivElement>(null);
+  const scrollElement = useCallback(() => scrollRef.current, []);
   const following = useRef(true);
   const lastScrollTop = useRef(0);
 
@@ -98,14 +100,16 @@ export function Timeline() {
   }, [lastKey, rows.length, streamedText, totalSize, scrollToBottom]);
 
   // Keep the view steady when an earlier page is prepended: the row at the top of the
-  // view (noted as the reader scrolls) is put back where it was. Measured by row, not by
-  // the list's height: rows measured since the last page change the height too.
+  // view (noted as the reader scrolls) is put back where it was, then held there while the
+  // rows around it are drawn. Measured by row, not by the list's height: rows measured
+  // since the last page change the height too.
   const firstKey = rows.length ? rowKey(rows[hasEarlier ? 1 : 0] ?? rows[0]!) : "";
   const topRow = useRef<{ key: string; offset: number } | null>(null);
   const noteTopRow = (element: HTMLDivElement) => {
     const top = virtualizer.getVirtualItems().find((row) => row.end > element.scrollTop && rows[row.index]?.kind !== "earlier");
     topRow.current = top ? { key: String(top.key), offset: element.scrollTop - top.start } : null;
   };
+  const { hold, release } = useRowHold(scrollElement);
   const shownFirst = useRef(firstKey);
   useLayoutEffect(() => {
     if (shownFirst.current === firstKey) return;
@@ -117,8 +121,8 @@ export function Timeline() {
     const start = index >= 0 ? virtualizer.getOffsetForIndex(index, "start")?.[0] : undefined;
     if (start === undefined) return;
     element.scrollTop = start + place.offset;
-    // The virtualizer learns the new offset now, not at the next frame's scroll event: rows
-    // measured before then would otherwise be corrected against the old one and move the view.
+    hold(place.key, -place.offset);
+    // The virtualizer learns the new offset now and draws the rows for it before the paint.
     element.dispatchEvent(new Event("scroll"));
     // Only a new first row moves the view; rows and measurements are read as they are then.
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -135,6 +139,7 @@ export function Timeline() {
     const index = rows.findIndex((row) => rowKey(row) === place.key);
     if (index < 0) return;
     following.current = false;
+    release();
     virtualizer.scrollToIndex(index, { align: "start" });
     // Rows above are measured as they render: place it again once they have been.
     requestAnimationFrame(() =>
@@ -169,13 +174,13 @@ export function Timeline() {
     const index = rows.findIndex((row) => rowKey(row) === key);
     if (index < 0) return;
     following.current = false;
+    release();
     virtualizer.scrollToIndex(index, { align: "start" });
     // Only a new request scrolls; rows changing afterwards must not pull the view back.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [scrollTo]);
 
   const virtualRows = virtualizer.getVirtualItems();
-  const scrollElement = useCallback(() => scrollRef.current, []);
   const readerScrolledUp = useCallback(() => !following.current, []);
   const loadOlder = useCallback(() => void loadEarlier(), [loadEarlier]);
 
@@ -198,6 +203,11 @@ export function Timeline() {
           noteTopRow(element);
           savePlace(element);
         }}
+        // The reader moving the view ends any hold on a row.
+        onWheel={release}
+        onTouchStart={release}
+        onKeyDown={release}
+        onPointerDown={release}
         className="min-h-0 flex-1 overflow-y-auto [overflow-anchor:none] focus:outline-none"
       >
         {rows.length === 0 ? (
@@ -213,7 +223,13 @@ export function Timeline() {
               {virtualRows.map((virtualRow) => {
                 const row = rows[virtualRow.index]!;
                 return (
-                  <div key={virtualRow.key} data-index={virtualRow.index} ref={virtualizer.measureElement} className="px-4 py-1">
+                  <div
+                    key={virtualRow.key}
+                    data-index={virtualRow.index}
+                    data-key={virtualRow.key}
+                    ref={virtualizer.measureElement}
+                    className="px-4 py-1"
+                  >
                     {row.kind === "item" ? (
                       <>
                         {row.modelChange ? <ModelChangeLine model={row.modelChange} /> : null}

@@ -29,16 +29,32 @@ async function lowestRendered(page: Page): Promise<number> {
   return page.locator('[data-testid="message"]').evaluateAll((rows) => Math.min(...rows.map((row) => Number(row.getAttribute("data-seq")))));
 }
 
-/** The first message whose top is inside the timeline's view, and that top's distance from the view's top. */
-async function topOfView(page: Page): Promise<{ seq: number; offset: number }> {
-  return page.getByTestId("timeline").evaluate((timeline) => {
-    const top = timeline.getBoundingClientRect().top;
+/**
+ * Scrolls the timeline by `by` px, then reads the first message whose top is inside the
+ * view and that top's distance from the view's top, in one synchronous step: a page that
+ * the scroll starts loading cannot arrive between the scroll and the reading. From then on
+ * the page notes, at every animation frame, where that message is (null: not drawn), so
+ * that a view that jumps for a few frames and comes back is seen too.
+ */
+async function scrollAndWatchTop(page: Page, by: number): Promise<{ seq: number; offset: number }> {
+  return page.getByTestId("timeline").evaluate((timeline, distance) => {
+    timeline.scrollBy(0, distance);
+    const top = () => timeline.getBoundingClientRect().top;
     const rows = [...timeline.querySelectorAll<HTMLElement>('[data-testid="message"]')]
-      .map((row) => ({ seq: Number(row.dataset.seq), offset: row.getBoundingClientRect().top - top }))
+      .map((row) => ({ seq: Number(row.dataset.seq), offset: row.getBoundingClientRect().top - top() }))
       .filter((row) => row.offset >= 0)
       .sort((a, b) => a.offset - b.offset);
-    return rows[0]!;
-  });
+    const anchor = rows[0]!;
+    const frames: (number | null)[] = [];
+    (window as unknown as { anchorFrames: (number | null)[] }).anchorFrames = frames;
+    const note = () => {
+      const row = timeline.querySelector<HTMLElement>(`[data-testid="message"][data-seq="${anchor.seq}"]`);
+      frames.push(row ? row.getBoundingClientRect().top - top() : null);
+      if (frames.length < 600) requestAnimationFrame(note);
+    };
+    requestAnimationFrame(note);
+    return anchor;
+  }, by);
 }
 
 /** Where message #seq is in the view now (its top from the view's top), or null when it is not rendered. */
@@ -79,17 +95,23 @@ for (const device of DEVICES) {
         await page.waitForTimeout(30);
       }
       expect(requests, "a page loaded before the reader came near the top").toEqual([]);
+      // Let the last wheel step come to rest, so that only the page can move the view from here.
+      let resting = -1;
+      await expect.poll(async () => resting === (resting = await timeline.evaluate((element) => element.scrollTop))).toBe(true);
       // The last bit to the top: what is at the top of the view then must stay where it is.
-      await timeline.evaluate((element) => element.scrollBy(0, -1500));
-      const anchor = await topOfView(page);
+      const anchor = await scrollAndWatchTop(page, -1500);
       // The older page arrives without a click: messages before the one at the top appear above it.
       await expect.poll(() => requests.length, { timeout: 15_000 }).toBe(1);
       await expect.poll(() => lowestRendered(page)).toBeLessThan(anchor.seq);
-      // The message that was at the top of the view is still there, where it was (rows measured late may nudge it a little).
+      // The message that was at the top of the view is still there, where it was, and was
+      // at every frame drawn meanwhile (rows measured late may nudge it a little).
       await page.waitForTimeout(300);
       const after = await offsetOf(page, anchor.seq);
       expect(after, `message #${anchor.seq} left the view when the earlier page arrived`).not.toBeNull();
       expect(Math.abs(after! - anchor.offset), `message #${anchor.seq} moved from ${anchor.offset} to ${after}`).toBeLessThan(40);
+      const frames = await page.evaluate(() => (window as unknown as { anchorFrames: (number | null)[] }).anchorFrames);
+      const off = frames.filter((offset) => offset === null || Math.abs(offset - anchor.offset) >= 40);
+      expect(off, `of ${frames.length} frames, these showed message #${anchor.seq} away from ${anchor.offset}`).toEqual([]);
 
       // Going on up reaches message #1 without pressing anything.
       for (let step = 0; step < 600 && (await offsetOf(page, 1)) === null; step++) {
