@@ -103,6 +103,9 @@ async function main() {
       rollingSummary(scenario),
       // Not part of the goal: how far the one setting that decides what stays whole moves the figures.
       await engineRow("(a′) as (a), keepToolRounds 1", { ...scenario, settings: { keepToolRounds: 1 } }),
+      // What the tool-session threshold does, and what the same threshold would do without clearing.
+      await engineRow("(a″) as (a), toolSessionThreshold 0 (auto threshold)", { ...scenario, settings: { toolSessionThreshold: 0 } }),
+      await engineRow("(b′) as (b), threshold 0.5", { ...scenario, settings: { clearToolResults: false, threshold: 0.5 } }),
     ];
     const [a, b] = results as [Row, Row, Row];
     for (const result of results) {
@@ -165,11 +168,12 @@ async function main() {
       "The run before this rule (4343a28) cleared only in chunks of 20% of the threshold: (a) sent 0.87× of (b)'s prompt tokens at 32k and 0.48× at 128k, with 777k and 1,518k uncached tokens. " +
         "Clearing earlier sends fewer prompt tokens at about the same uncached count; the cached share falls because what clearing removes was mostly cached. " +
         "Clearing the turn under way a round at a time too gave 0.81× and 0.34×, but left the model only the newest of two long results it may be comparing.",
-      "Why (a) still misses the goal at 32k: (b) averages about 44% of the window, so (a) would have to average about 26% (8.7k tokens). The newest result (about 3.1k once cut) and the tool definitions " +
-        "are in every request; the rest of (a)'s requests is the agent's own calls, notes and task messages and the one-line notes of cleared results, about half of its average request, " +
-        "which clearing cannot remove and the engine summarizes only at the threshold. Meeting the goal would take summarizing the agent's own words far earlier than any conversation is summarized " +
-        "(an exploratory run with the threshold at 0.5 reached 0.49×, at a cached share of 47%); that is not done.",
-      "At 128k the calls and notes of 200 rounds (about 20k tokens) never reach the threshold, so (a) writes no summary at all.",
+      "Tool sessions are summarized from 50% of the window (`toolSessionThreshold`): once more than half of the model's messages in view, and four of them, are calls whose results were cleared, " +
+        "what the request holds besides the newest results is the agent's own calls, notes and task messages and the one-line notes of cleared results. Carrying them to the auto threshold (80%) " +
+        "costs more than summarizing them: (a″) shows that default, which is what (a) did before this rule (0.85× of (b)'s prompt tokens at 32k, billed 0.81×). The summary calls are cheap, since the " +
+        "cleared rounds they read are short, and what they take stays stored and within the model's reach (search_history, open_history). (b′) gives summarizing alone the same threshold: it sends fewer " +
+        "prompt tokens than (b) but spends far more on summary calls, since without clearing every summary reads whole results.",
+      "At 128k the calls and notes of 200 rounds (about 20k tokens) and the newest results reach the tool-session threshold (64k) once, so (a) writes one summary; at the auto threshold (a″) it wrote none.",
       "The outside model now recalls a fact only where its name stands whole: before, `<<recall Falcon-1>>` counted Falcon-10 … Falcon-19 as naming it, so (a) skipped the search for 3 facts it could have found.",
     ],
   });

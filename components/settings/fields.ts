@@ -146,6 +146,11 @@ export const SETTING_FIELDS: Record<SettingName, FieldMeta> = {
     help: "The newest this many tool rounds keep their results when old tool output is cleared.",
     kind: { type: "integer", min: 0, max: 100 },
   },
+  toolSessionThreshold: {
+    label: "Tool-session threshold",
+    help: "When most rounds in view are tool calls whose results were cleared, automatic compression runs from this share of the window instead of the auto threshold (0: no difference). The calls and notes it summarizes stay stored and within the model's reach.",
+    kind: { type: "fraction" },
+  },
   budgetNote: {
     label: "Budget note",
     help: "Tell the model how full its context is in a short system note.",
@@ -180,7 +185,7 @@ export const SETTING_GROUPS: { title: string; description: string; fields: Setti
   {
     title: "Tool output",
     description: "Large and old tool results, in the model's view only.",
-    fields: ["toolResultMaxTokens", "clearToolResults", "keepToolRounds"],
+    fields: ["toolResultMaxTokens", "clearToolResults", "keepToolRounds", "toolSessionThreshold"],
   },
   {
     title: "Summary model & strategy",

@@ -97,7 +97,7 @@ const percent = (ratio: number) => `${Math.round(ratio * 100)}%`;
  * what is left under the target, so that a compaction always frees a useful amount
  * instead of a message or two per turn.
  */
-export function contextBudget(contextWindow: number, settings: CompressionSettings, baseTokens = 0): ContextBudget {
+export function contextBudget(contextWindow: number, settings: CompressionSettings, baseTokens = 0, toolSession = false): ContextBudget {
   const window = Math.max(1, contextWindow);
   const adjustments: BudgetAdjustment[] = [];
   /** `effective`, noting why when it differs from what was configured. */
@@ -114,11 +114,15 @@ export function contextBudget(contextWindow: number, settings: CompressionSettin
   );
   const hardLimit = window - reserve;
 
+  const underHardLimit = Math.max(0.05, hardLimit / window - THRESHOLD_MARGIN);
+  const wanted = toolSession && settings.toolSessionThreshold > 0 ? Math.min(settings.threshold, settings.toolSessionThreshold) : settings.threshold;
   const threshold = limited(
     "threshold",
     settings.threshold,
-    Math.min(settings.threshold, Math.max(0.05, hardLimit / window - THRESHOLD_MARGIN)),
-    `the threshold must stay under the hard limit (${percent(hardLimit / window)} of the window) so a summary comes before any cut`,
+    Math.min(wanted, underHardLimit),
+    wanted < underHardLimit
+      ? `most rounds in view are tool calls whose results were cleared, so their calls and notes are summarized from the tool-session threshold`
+      : `the threshold must stay under the hard limit (${percent(hardLimit / window)} of the window) so a summary comes before any cut`,
   );
   const preemptiveThreshold = limited(
     "preemptiveThreshold",

@@ -38,6 +38,28 @@ export function worthClearing(message: TranscriptMessage, tokens: TokenCounter):
  */
 export type KeepRule = { rounds: number; maxTokens: number };
 
+/** Fewest cleared rounds that make a tool session: a chat that called a tool or two is still a conversation. */
+export const MIN_TOOL_SESSION_ROUNDS = 4;
+
+/**
+ * Whether the context in view is a tool session: more than half of the model's messages in
+ * view (and MIN_TOOL_SESSION_ROUNDS of them) are tool calls whose results were cleared. A
+ * chat whose every answer follows one tool call is still a conversation: its answers are half.
+ * Automatic compression then runs from the tool-session threshold (contextBudget).
+ */
+export function isToolSession(transcript: Pick<Transcript, "messages" | "clearings">): boolean {
+  const clearings = transcript.clearings ?? [];
+  if (clearings.length === 0) return false;
+  let replies = 0;
+  let cleared = 0;
+  for (const message of transcript.messages) {
+    if (message.role !== "assistant") continue;
+    replies++;
+    if (message.toolCalls?.length && clearings.some((c) => c.fromSeq <= message.seq && message.seq <= c.toSeq)) cleared++;
+  }
+  return cleared >= MIN_TOOL_SESSION_ROUNDS && cleared * 2 > replies;
+}
+
 /** Index in `messages` of the first message of each tool round (an assistant message with calls). */
 function roundStarts(messages: readonly TranscriptMessage[]): number[] {
   const starts: number[] = [];

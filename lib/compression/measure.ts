@@ -1,4 +1,5 @@
 import { contextBudget, type ContextBudget } from "./budget";
+import { isToolSession } from "./clearing";
 import { historyNoticeTokens } from "./recall";
 import { compactionsInRequest, renderedCompactionTokens } from "./render";
 import type { CompressionSettings } from "./settings";
@@ -21,12 +22,13 @@ export function contextWindowFor(model: string, settings: CompressionSettings, m
 
 /** The budget of this transcript's model, with its system prompt and tool definitions as the fixed part. */
 export function budgetFor(
-  transcript: Pick<Transcript, "model" | "systemPrompt" | "systemPromptTokens" | "toolTokens" | "messages">,
+  transcript: Pick<Transcript, "model" | "systemPrompt" | "systemPromptTokens" | "toolTokens" | "messages" | "clearings">,
   settings: CompressionSettings,
   models: ModelCatalog,
 ): ContextBudget {
   const base = (transcript.systemPrompt.trim() ? transcript.systemPromptTokens : 0) + transcript.toolTokens;
-  return contextBudget(contextWindowFor(transcript.model, settings, models), settings, toServerTokens(base, calibrationOf(transcript.messages)));
+  const window = contextWindowFor(transcript.model, settings, models);
+  return contextBudget(window, settings, toServerTokens(base, calibrationOf(transcript.messages)), isToolSession(transcript));
 }
 
 /**

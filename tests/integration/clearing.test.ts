@@ -2,7 +2,7 @@
 // the results shown as notes to the model but whole in the timeline, and rewind undoing it.
 import { describe, expect, it } from "vitest";
 import * as ops from "../../lib/chat/operations";
-import { activeTranscript, compressBeforeCall, compressionManager } from "../../lib/chat/compressor";
+import { activeTranscript, compressBeforeCall, compressionManager, contextMeter } from "../../lib/chat/compressor";
 import { loadTimeline } from "../../lib/db/compactions";
 import { appendMessages } from "../../lib/db/messages";
 import { searchHistory } from "../../lib/db/search";
@@ -73,6 +73,10 @@ describe("clearing old tool output", () => {
     expect(results.slice(-2).every((content) => content.startsWith("result "))).toBe(true);
     // No new compaction is due right after.
     expect(compressionManager().needBeforeCall(transcript, settings)).toBe("nothing");
+    // Eight of the ten replies in view are calls with cleared results: a tool session, summarized from 50%, and the meter says so.
+    const meter = await contextMeter(h.user.id, conversation.id);
+    expect(meter.threshold).toBe(0.5);
+    expect(meter.adjustments).toContainEqual(expect.objectContaining({ setting: "threshold", configured: 0.8, effective: 0.5 }));
 
     // The timeline: a notice where the clearing starts, and every message whole.
     const { items } = await loadTimeline(h.db, h.user.id, conversation.id, { limit: 100 });
@@ -103,5 +107,6 @@ describe("clearing old tool output", () => {
     const resent = compressionManager().buildRequest(after, settings).messages.filter((m) => m.role === "tool");
     expect(resent).toHaveLength(6);
     expect(resent.every((m) => (m.content ?? "").startsWith("result "))).toBe(true);
+    expect((await contextMeter(h.user.id, conversation.id)).threshold).toBeCloseTo(0.8);
   }, 60_000);
 });

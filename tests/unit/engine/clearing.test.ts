@@ -4,7 +4,8 @@
 import { describe, expect, it } from "vitest";
 import { AutoCompressionManager } from "@/lib/compression/manager";
 import { DEFAULT_SETTINGS, type CompressionSettings } from "@/lib/compression/settings";
-import type { ChatMessage, CompressionLogger, ToolCall } from "@/lib/compression/types";
+import { isToolSession } from "@/lib/compression/clearing";
+import type { ChatMessage, ClearingRecord, CompressionLogger, ToolCall } from "@/lib/compression/types";
 import { TOOL_DEFINITIONS } from "@/lib/chat/tool-set";
 import { countMessageTokens, createTokenCounter } from "@/lib/llm/tokens";
 import * as outside from "../../support/outside-model/behaviour";
@@ -27,6 +28,10 @@ function agentStore(rounds: number, outputTokens: number) {
 
 function userMessage(store: MemoryStore, content: string) {
   store.append({ role: "user", content, tokens: countMessageTokens({ role: "user", content }), pinned: false });
+}
+
+function assistantReply(store: MemoryStore, content: string) {
+  store.append({ role: "assistant", content, tokens: countMessageTokens({ role: "assistant", content }), pinned: false });
 }
 
 function appendRound(store: MemoryStore, index: number, output: string) {
@@ -242,6 +247,60 @@ describe("clearing old tool output", () => {
     const change = await manager.process(store.active(), settings({ clearToolResults: false }));
     expect(change.created.some((c) => c.kind === "clearing")).toBe(false);
   });
+});
+
+describe("a tool session is summarized from the tool-session threshold", () => {
+  /** The rounds of `store` whose calls are at seqs `from`–`to` as one cleared range (only the range matters to the rule). */
+  const clearedRange = (store: MemoryStore, from: number, to: number) => {
+    const calls = store.messages.filter((m) => m.role === "assistant" && m.toolCalls?.length);
+    return [{ fromSeq: calls[from]!.seq, toSeq: calls[to]!.seq + 1 } as ClearingRecord];
+  };
+
+  it("is one when more than half of the model's messages in view, and at least 4, are calls whose results were cleared", () => {
+    const store = agentStore(6, 50);
+    expect(isToolSession({ messages: store.messages, clearings: [] })).toBe(false);
+    expect(isToolSession({ messages: store.messages, clearings: clearedRange(store, 0, 2) })).toBe(false);
+    expect(isToolSession({ messages: store.messages, clearings: clearedRange(store, 0, 3) })).toBe(true);
+    // A plain reply after them: 4 cleared rounds of 7 replies is still a tool session; of 8 (an answer after every call) a conversation.
+    userMessage(store, "a question");
+    assistantReply(store, "an answer");
+    expect(isToolSession({ messages: store.messages, clearings: clearedRange(store, 0, 3) })).toBe(true);
+    assistantReply(store, "and another");
+    expect(isToolSession({ messages: store.messages, clearings: clearedRange(store, 0, 3) })).toBe(false);
+  });
+
+  it("lowers the threshold to 50% once old results are cleared, says so, and 0 leaves the auto threshold", async () => {
+    const store = agentStore(12, 2300);
+    const { manager } = engine(32_768);
+    expect(manager.budget(store.active(), settings()).threshold).toBe(0.8);
+    store.save(await manager.process(store.active(), settings()));
+    const session = store.active();
+    const budget = manager.budget(session, settings());
+    expect(budget.threshold).toBe(0.5);
+    expect(budget.thresholdTokens).toBe(Math.floor(32_768 * 0.5));
+    // Pre-emptive compaction stays its margin under it.
+    expect(budget.preemptiveThreshold).toBeCloseTo(0.4);
+    expect(budget.adjustments).toContainEqual(expect.objectContaining({ setting: "threshold", configured: 0.8, effective: 0.5, reason: expect.stringContaining("tool calls whose results were cleared") }));
+    expect(manager.budget(session, settings({ toolSessionThreshold: 0 })).threshold).toBe(0.8);
+    expect(manager.budget(session, settings({ threshold: 0.45, preemptiveThreshold: 0.3 })).threshold).toBe(0.45);
+  });
+
+  it("200 rounds at 32k: clearing then summarizing sends at most 60% of the prompt tokens of summarizing alone, answers as many facts, and bills less", async () => {
+    const scenario = { window: 32_768, rounds: 200 } as const;
+    const cleared = await runAgentSession(scenario);
+    const summarizedOnly = await runAgentSession({ ...scenario, settings: { clearToolResults: false } });
+    const billed = (r: { promptTokens: number; cachedTokens: number }) => r.promptTokens - r.cachedTokens * 0.9;
+    expect(cleared.overWindow + summarizedOnly.overWindow).toBe(0);
+    expect(cleared.truncations).toBe(0);
+    expect(cleared.promptTokens).toBeLessThanOrEqual(0.6 * summarizedOnly.promptTokens);
+    expect(cleared.factsAnswered).toBeGreaterThanOrEqual(summarizedOnly.factsAnswered);
+    expect(cleared.factsAnswered).toBe(cleared.factsPlanted);
+    expect(billed(cleared)).toBeLessThan(billed(summarizedOnly));
+    // The tool-session threshold is what brings it there: at the auto threshold the calls and notes fill the window first.
+    const atAutoThreshold = await runAgentSession({ ...scenario, settings: { toolSessionThreshold: 0 } });
+    expect(atAutoThreshold.promptTokens).toBeGreaterThan(0.6 * summarizedOnly.promptTokens);
+    expect(billed(cleared)).toBeLessThan(billed(atAutoThreshold));
+  }, 120_000);
 });
 
 describe("large results cut in the request", () => {
