@@ -148,7 +148,7 @@ export const SETTING_FIELDS: Record<SettingName, FieldMeta> = {
   },
   toolSessionThreshold: {
     label: "Tool-session threshold",
-    help: "When most rounds in view are tool calls whose results were cleared, automatic compression runs from this share of the window instead of the auto threshold (0: no difference). The calls and notes it summarizes stay stored and within the model's reach.",
+    help: "From a 24k window: when most rounds in view are tool calls whose results were cleared, automatic compression runs from this share of the window instead of the auto threshold (0: no difference). The calls and notes it summarizes stay stored and within the model's reach.",
     kind: { type: "fraction" },
   },
   budgetNote: {

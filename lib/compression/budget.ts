@@ -39,6 +39,12 @@ const MIN_TOOL_RESULT_TOKENS = 256;
  */
 export const MIN_CLEARING_SHARE = 0.2;
 /**
+ * Below this window a tool session keeps the auto threshold: half of a small window holds
+ * little besides the tool definitions and the newest result, so summaries would come every
+ * few rounds and cost more than the carried calls and notes do (docs/design.md, "Tool output").
+ */
+export const MIN_TOOL_SESSION_WINDOW = 24_576;
+/**
  * The fan-out of the summary tree: a merge takes at most this many summaries of one
  * level, and a level that holds this many is merged one level up.
  */
@@ -115,7 +121,8 @@ export function contextBudget(contextWindow: number, settings: CompressionSettin
   const hardLimit = window - reserve;
 
   const underHardLimit = Math.max(0.05, hardLimit / window - THRESHOLD_MARGIN);
-  const wanted = toolSession && settings.toolSessionThreshold > 0 ? Math.min(settings.threshold, settings.toolSessionThreshold) : settings.threshold;
+  const early = toolSession && settings.toolSessionThreshold > 0 && window >= MIN_TOOL_SESSION_WINDOW;
+  const wanted = early ? Math.min(settings.threshold, settings.toolSessionThreshold) : settings.threshold;
   const threshold = limited(
     "threshold",
     settings.threshold,

@@ -105,9 +105,10 @@ export const compressionSettingsObject = z.object({
   keepToolRounds: z.number().int().min(0).max(100).default(3),
   /**
    * Where automatic compression runs in a tool session (most rounds in view are calls whose
-   * results were cleared; 0: at the auto threshold like any conversation). What such a
-   * context holds besides the newest results is the calls and notes around them, and
-   * carrying them costs more than summarizing them (docs/design.md, "Tool output").
+   * results were cleared) from a 24k window (MIN_TOOL_SESSION_WINDOW); 0: at the auto
+   * threshold like any conversation. What such a context holds besides the newest results
+   * is the calls and notes around them, and carrying them costs more than summarizing them
+   * (docs/design.md, "Tool output").
    */
   toolSessionThreshold: z.number().gte(0).lte(1).default(0.5),
   /** Tell the model its context usage in a short system note. */

@@ -10,10 +10,10 @@
 import { AutoCompressionManager } from "@/lib/compression/manager";
 import { DEFAULT_SETTINGS, type CompressionSettings } from "@/lib/compression/settings";
 import type { ChatMessage, CompressionChange, CompressionLogger, ToolCall, Transcript } from "@/lib/compression/types";
-import { offeredOutsideTurn, TOOL_DEFINITIONS } from "@/lib/chat/tool-set";
+import { TOOL_DEFINITIONS } from "@/lib/chat/tool-set";
 import { countMessageTokens, countRequestTokens, createTokenCounter } from "@/lib/llm/tokens";
 import * as outside from "./outside-model/behaviour";
-import { chatter, factSentence, MemoryStore, OutsideSummarizer } from "./simulation";
+import { chatter, factSentence, MemoryStore, OutsideSummarizer, PrefixCache } from "./simulation";
 import { memorySearchHistory } from "./memory-history";
 
 export type AgentScenario = {
@@ -40,6 +40,10 @@ export type AgentResult = {
   cachedTokens: number;
   summaryCalls: number;
   summaryCostTokens: number;
+  /** The summary calls' prompt tokens, the part of them a provider's prefix cache could serve, and what they wrote. */
+  summaryPromptTokens: number;
+  summaryCachedTokens: number;
+  summaryCompletionTokens: number;
   clearings: number;
   summaries: number;
   truncations: number;
@@ -88,7 +92,9 @@ export function agentScript(scenario: AgentScenario): AgentRound[] {
 export async function runAgentSession(scenario: AgentScenario): Promise<AgentResult> {
   const seed = scenario.seed ?? 1;
   const settings: CompressionSettings = { ...DEFAULT_SETTINGS, preserveFactLines: false, ...scenario.settings };
-  const summarizer = new OutsideSummarizer({ mode: scenario.summaryMode ?? "extractive" }, seed);
+  // One cache for chat and summary requests: a summary request reuses the chat request's prefix, as a provider sees them.
+  const cache = new PrefixCache();
+  const summarizer = new OutsideSummarizer({ mode: scenario.summaryMode ?? "extractive" }, seed, cache);
   let id = 0;
   const manager = new AutoCompressionManager({
     summarizer,
@@ -98,13 +104,20 @@ export async function runAgentSession(scenario: AgentScenario): Promise<AgentRes
     newId: () => `c${++id}`,
   });
   const systemPrompt = "You are a coding agent. Read what you need with the tools, then report.";
-  const store = new MemoryStore({ conversationId: "agent", model: "outside", systemPrompt, systemPromptTokens: countMessageTokens({ role: "system", content: systemPrompt }) });
+  // The transcript carries the tools a turn offers (the history tools join once anything is compressed), so the summary requests that reuse the chat prefix offer them too.
+  const store = new MemoryStore(
+    { conversationId: "agent", model: "outside", systemPrompt, systemPromptTokens: countMessageTokens({ role: "system", content: systemPrompt }), tools: TOOL_DEFINITIONS },
+    { settings, contextWindow: scenario.window },
+  );
   const result: AgentResult = {
     requests: 0,
     promptTokens: 0,
     cachedTokens: 0,
     summaryCalls: 0,
     summaryCostTokens: 0,
+    summaryPromptTokens: 0,
+    summaryCachedTokens: 0,
+    summaryCompletionTokens: 0,
     clearings: 0,
     summaries: 0,
     truncations: 0,
@@ -116,7 +129,6 @@ export async function runAgentSession(scenario: AgentScenario): Promise<AgentRes
     measured: [],
     store,
   };
-  let previous: { messages: outside.Message[]; tools: outside.ToolShape[] } | undefined;
   let last: { messages: ChatMessage[]; tools: outside.ToolShape[] } = { messages: [], tools: TOOLS_ON_WIRE };
   const save = (before: Transcript, change: CompressionChange) => {
     store.save(change);
@@ -132,19 +144,18 @@ export async function runAgentSession(scenario: AgentScenario): Promise<AgentRes
     save(before, await manager.process(before, settings));
     const active = store.active();
     const { messages, breakdown } = manager.buildRequest(active, settings);
-    // The history tools join the request once anything is compressed, as a turn offers them.
-    const offered = offeredOutsideTurn(settings, active.compactions.length > 0 || (active.clearings?.length ?? 0) > 0, scenario.window);
-    const tools = offered.definitions as unknown as outside.ToolShape[];
+    // The history tools join the request once anything is compressed, as a turn offers them (MemoryStore's `offers`).
+    const offered = active.tools ?? TOOL_DEFINITIONS;
+    const tools = offered as unknown as outside.ToolShape[];
     const body = { messages: messages as unknown as outside.Message[], tools };
     const serverTokens = outside.promptTokens(body);
     result.requests++;
     result.promptTokens += serverTokens;
-    result.cachedTokens += outside.cachedTokens(previous, body);
+    result.cachedTokens += cache.see("chat", body);
     if (serverTokens > scenario.window) result.overWindow++;
     result.measured.push({ ours: breakdown.systemTokens + breakdown.summaryTokens + breakdown.messageTokens + breakdown.toolTokens, outside: serverTokens });
-    previous = body;
     last = { messages, tools };
-    return { serverTokens, ours: countRequestTokens(messages, undefined, offered.definitions) };
+    return { serverTokens, ours: countRequestTokens(messages, undefined, offered) };
   };
   const probes: string[] = [];
   for (const [index, round] of agentScript(scenario).entries()) {
@@ -175,6 +186,9 @@ export async function runAgentSession(scenario: AgentScenario): Promise<AgentRes
   await call();
   result.summaryCalls = summarizer.calls;
   result.summaryCostTokens = summarizer.promptTokens + summarizer.completionTokens;
+  result.summaryPromptTokens = cache.totals.summary.prompt;
+  result.summaryCachedTokens = cache.totals.summary.cached;
+  result.summaryCompletionTokens = summarizer.completionTokens;
   result.factsPlanted = probes.length;
   const answered = factsAnswered(last.messages, probes, { tools: last.tools, search: (query) => memorySearchHistory(store.messages, query) });
   result.factsAnswered = answered.answered;

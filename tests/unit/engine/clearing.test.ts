@@ -4,6 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { AutoCompressionManager } from "@/lib/compression/manager";
 import { DEFAULT_SETTINGS, type CompressionSettings } from "@/lib/compression/settings";
+import { MIN_TOOL_SESSION_WINDOW } from "@/lib/compression/budget";
 import { isToolSession } from "@/lib/compression/clearing";
 import type { ChatMessage, ClearingRecord, CompressionLogger, ToolCall } from "@/lib/compression/types";
 import { TOOL_DEFINITIONS } from "@/lib/chat/tool-set";
@@ -14,7 +15,6 @@ import { chatter, MemoryStore, OutsideSummarizer } from "../../support/simulatio
 
 const QUIET: CompressionLogger = { info() {}, warn() {}, error() {} };
 const tokens = createTokenCounter();
-const TOOLS = TOOL_DEFINITIONS as unknown as outside.ToolShape[];
 
 /** A conversation of `rounds` tool rounds (one task message first), each result about `outputTokens` outside tokens. */
 function agentStore(rounds: number, outputTokens: number) {
@@ -269,7 +269,7 @@ describe("a tool session is summarized from the tool-session threshold", () => {
     expect(isToolSession({ messages: store.messages, clearings: clearedRange(store, 0, 3) })).toBe(false);
   });
 
-  it("lowers the threshold to 50% once old results are cleared, says so, and 0 leaves the auto threshold", async () => {
+  it("lowers the threshold to 50% once old results are cleared, from a 24k window, says so, and 0 leaves the auto threshold", async () => {
     const store = agentStore(12, 2300);
     const { manager } = engine(32_768);
     expect(manager.budget(store.active(), settings()).threshold).toBe(0.8);
@@ -283,13 +283,19 @@ describe("a tool session is summarized from the tool-session threshold", () => {
     expect(budget.adjustments).toContainEqual(expect.objectContaining({ setting: "threshold", configured: 0.8, effective: 0.5, reason: expect.stringContaining("tool calls whose results were cleared") }));
     expect(manager.budget(session, settings({ toolSessionThreshold: 0 })).threshold).toBe(0.8);
     expect(manager.budget(session, settings({ threshold: 0.45, preemptiveThreshold: 0.3 })).threshold).toBe(0.45);
+    // Below a 24k window the same session keeps the auto threshold (there early summaries cost more than they save).
+    const small = engine(MIN_TOOL_SESSION_WINDOW - 1).manager;
+    expect(small.budget(session, settings()).threshold).toBe(0.8);
+    expect(engine(MIN_TOOL_SESSION_WINDOW).manager.budget(session, settings()).threshold).toBe(0.5);
   });
 
   it("200 rounds at 32k: clearing then summarizing sends at most 60% of the prompt tokens of summarizing alone, answers as many facts, and bills less", async () => {
     const scenario = { window: 32_768, rounds: 200 } as const;
     const cleared = await runAgentSession(scenario);
     const summarizedOnly = await runAgentSession({ ...scenario, settings: { clearToolResults: false } });
-    const billed = (r: { promptTokens: number; cachedTokens: number }) => r.promptTokens - r.cachedTokens * 0.9;
+    // As a provider bills them with cached input at a tenth: the chat requests and the summary calls.
+    const billed = (r: Awaited<ReturnType<typeof runAgentSession>>) =>
+      r.promptTokens - 0.9 * r.cachedTokens + r.summaryPromptTokens - 0.9 * r.summaryCachedTokens + r.summaryCompletionTokens;
     expect(cleared.overWindow + summarizedOnly.overWindow).toBe(0);
     expect(cleared.truncations).toBe(0);
     expect(cleared.promptTokens).toBeLessThanOrEqual(0.6 * summarizedOnly.promptTokens);
@@ -340,7 +346,8 @@ describe("large results cut in the request", () => {
     const active = store.active();
     const measured = manager.measure(active, settings()).totalTokens;
     const { messages } = manager.buildRequest(active, settings());
-    const theirs = outside.promptTokens({ messages: messages as unknown as outside.Message[], tools: TOOLS });
+    // With the tools the turn offers (the history tools among them once anything is compressed).
+    const theirs = outside.promptTokens({ messages: messages as unknown as outside.Message[], tools: (active.tools ?? TOOL_DEFINITIONS) as unknown as outside.ToolShape[] });
     expect(Math.abs(measured - theirs) / theirs).toBeLessThan(0.03);
   }, 60_000);
 });
