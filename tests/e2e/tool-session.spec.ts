@@ -4,10 +4,9 @@
 // The conversation is stored as the chat loop stores one (a task, eight read_file rounds,
 // a clearing over the first seven), so no model is involved.
 import path from "node:path";
-import pg from "pg";
 import type { Locator, Page } from "@playwright/test";
 import { expect, test } from "./support/fixtures";
-import { E2E_DATABASE_URL } from "./support/database";
+import { seedInTransaction } from "./support/database";
 import { newConversation, saveTestSettings } from "./support/helpers";
 
 const SHOTS = path.join(process.cwd(), "test-results", "tool-session");
@@ -16,10 +15,7 @@ const CLEARED = 7;
 
 /** A task and ROUNDS tool rounds, the first CLEARED of them cleared, as the chat loop and the engine store them. */
 async function seedToolSession(conversationId: string): Promise<void> {
-  const client = new pg.Client({ connectionString: E2E_DATABASE_URL });
-  await client.connect();
-  try {
-    await client.query("BEGIN");
+  await seedInTransaction(async (client) => {
     const rows: { seq: number; role: string; content: string; toolCalls: string | null; toolCallId: string | null; toolName: string | null }[] = [
       { seq: 1, role: "user", content: "Read every module log and tell me what failed.", toolCalls: null, toolCallId: null, toolName: null },
     ];
@@ -43,13 +39,7 @@ async function seedToolSession(conversationId: string): Promise<void> {
       [conversationId, 2 * CLEARED + 1, `Cleared ${CLEARED} tool results from the model's view.`, CLEARED, CLEARED * 610, rows.length, 5400, 900],
     );
     await client.query(`UPDATE "Conversation" SET "lastSeq" = $2, "updatedAt" = now() WHERE id = $1`, [conversationId, rows.length]);
-    await client.query("COMMIT");
-  } catch (error) {
-    await client.query("ROLLBACK");
-    throw error;
-  } finally {
-    await client.end();
-  }
+  });
 }
 
 /** The meter's details, opened as a person would: hover on a desktop, the header menu then a tap on a phone. */

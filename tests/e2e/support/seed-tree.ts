@@ -1,15 +1,11 @@
 // Stores a generated compaction tree (tests/support/deep-tree.ts) in the e2e database as
 // the messages and compactions of a conversation the signed-in user made through the
 // API: 800 messages and a level-22 chain in well under a second, no model involved.
-import pg from "pg";
 import { insertionOrder, type GeneratedTree } from "../../support/deep-tree";
-import { E2E_DATABASE_URL } from "./database";
+import { seedInTransaction } from "./database";
 
 export async function seedTree(conversationId: string, tree: GeneratedTree): Promise<void> {
-  const client = new pg.Client({ connectionString: E2E_DATABASE_URL });
-  await client.connect();
-  try {
-    await client.query("BEGIN");
+  await seedInTransaction(async (client) => {
     const m = tree.messages;
     await client.query(
       `INSERT INTO "Message" (id, "conversationId", seq, role, content, "tokenCount", pinned, model, "updatedAt")
@@ -38,11 +34,5 @@ export async function seedTree(conversationId: string, tree: GeneratedTree): Pro
       ],
     );
     await client.query(`UPDATE "Conversation" SET "lastSeq" = $2, "updatedAt" = now() WHERE id = $1`, [conversationId, m.length]);
-    await client.query("COMMIT");
-  } catch (error) {
-    await client.query("ROLLBACK");
-    throw error;
-  } finally {
-    await client.end();
-  }
+  });
 }
