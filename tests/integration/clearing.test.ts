@@ -73,10 +73,13 @@ describe("clearing old tool output", () => {
     expect(results.slice(-2).every((content) => content.startsWith("result "))).toBe(true);
     // No new compaction is due right after.
     expect(compressionManager().needBeforeCall(transcript, settings)).toBe("nothing");
-    // Eight of the ten replies in view are calls with cleared results: a tool session, summarized from 50%, and the meter says so.
-    const meter = await contextMeter(h.user.id, conversation.id);
+    // Eight of the ten replies in view are calls with cleared results: a tool session. From a 24k window it is summarized
+    // from 50%, and the meter says so; at this 8k window it keeps the auto threshold.
+    const wide = { ...settings, contextWindowOverrides: { [MODEL]: 32_768 } };
+    const meter = await contextMeter(h.user.id, conversation.id, wide);
     expect(meter.threshold).toBe(0.5);
     expect(meter.adjustments).toContainEqual(expect.objectContaining({ setting: "threshold", configured: 0.8, effective: 0.5 }));
+    expect((await contextMeter(h.user.id, conversation.id)).threshold).toBeCloseTo(0.8);
 
     // The timeline: a notice where the clearing starts, and every message whole.
     const { items } = await loadTimeline(h.db, h.user.id, conversation.id, { limit: 100 });
@@ -107,6 +110,6 @@ describe("clearing old tool output", () => {
     const resent = compressionManager().buildRequest(after, settings).messages.filter((m) => m.role === "tool");
     expect(resent).toHaveLength(6);
     expect(resent.every((m) => (m.content ?? "").startsWith("result "))).toBe(true);
-    expect((await contextMeter(h.user.id, conversation.id)).threshold).toBeCloseTo(0.8);
+    expect((await contextMeter(h.user.id, conversation.id, wide)).threshold).toBe(0.8);
   }, 60_000);
 });
