@@ -20,6 +20,9 @@ const outsideDatabaseUrl = `${databaseUrl}_outside`;
 // Playwright run (test:faults, after npm test) and npm start in the fault suite reuse
 // the build the first one made.
 const start = process.env.E2E_SKIP_BUILD === "1" ? "npx next start" : "node scripts/start.mjs";
+// The specs' request context reuses idle sockets without reading the Keep-Alive hint;
+// at Node's 5 s default a call after a pause can meet the socket closing (ECONNRESET).
+const KEEP_ALIVE = "--keepAliveTimeout 65000";
 // The slowest specs run in `npm run test:faults` (also in CI), keeping `npm test` well
 // under its 15 minutes on a 2-core machine.
 const EXTENDED = [
@@ -85,7 +88,7 @@ export default defineConfig({
       stderr: "pipe",
     },
     {
-      command: `npx tsx tests/e2e/support/prepare-db.ts && ${start} -p ${APP_PORT}`,
+      command: `npx tsx tests/e2e/support/prepare-db.ts && ${start} -p ${APP_PORT} ${KEEP_ALIVE}`,
       url: `http://127.0.0.1:${APP_PORT}/api/auth/ok`,
       reuseExistingServer: !process.env.CI,
       timeout: 600_000,
@@ -113,7 +116,7 @@ export default defineConfig({
     },
     {
       // Waits for the first instance, which builds.
-      command: `npx tsx tests/e2e/support/prepare-db.ts && until curl -s -o /dev/null http://127.0.0.1:${APP_PORT}/; do sleep 1; done && npx next start -p ${OUTSIDE_APP_PORT}`,
+      command: `npx tsx tests/e2e/support/prepare-db.ts && until curl -s -o /dev/null http://127.0.0.1:${APP_PORT}/; do sleep 1; done && npx next start -p ${OUTSIDE_APP_PORT} ${KEEP_ALIVE}`,
       url: `http://127.0.0.1:${OUTSIDE_APP_PORT}/api/auth/ok`,
       reuseExistingServer: !process.env.CI,
       timeout: 600_000,

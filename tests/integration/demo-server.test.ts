@@ -23,6 +23,7 @@ import {
 } from "@/lib/llm/client";
 import { createSummarizer } from "@/lib/llm/summarizer";
 import { startDemoServer } from "@/lib/llm/demo-server";
+import { IDLE_KEEP_ALIVE_MS } from "@/lib/llm/demo-server/http";
 import { startTestServer, type TestServer } from "../support/test-model";
 import { countRequestTokens } from "@/lib/llm/tokens";
 import { buildPromptMessages, DEFAULT_SUMMARY_INSTRUCTIONS, DIGEST_INSTRUCTIONS, STRUCTURED_INSTRUCTIONS } from "@/lib/compression/prompts";
@@ -476,6 +477,21 @@ describe("test model: recording and admin endpoints", () => {
       stream_options: { include_usage: true },
       messages: [{ role: "user", content: "record me" }],
     });
+  });
+
+  it("keeps an idle connection open for a minute, the demo server as the proxy in front of it", async () => {
+    // Browser tests' request context reuses sockets without reading the hint: at Node's
+    // 5 s default a call after a pause could meet the socket closing ("socket hang up").
+    expect(IDLE_KEEP_ALIVE_MS).toBeGreaterThanOrEqual(60_000);
+    const demo = await startDemoServer({ port: 0 });
+    try {
+      for (const url of [server.url, demo.url]) {
+        const response = await fetch(`${url}/models`);
+        expect(response.headers.get("keep-alive")).toBe(`timeout=${IDLE_KEEP_ALIVE_MS / 1000}`);
+      }
+    } finally {
+      await demo.close();
+    }
   });
 
   it("can be steered over HTTP", async () => {

@@ -590,6 +590,12 @@ describe("routes", () => {
     expect(bad.status).toBe(400);
   });
 
+  it("keeps an idle connection open for a minute, so a client reusing it never meets it closing", async () => {
+    const { model } = await start();
+    const health = await fetch(`${model.url.replace(/\/v1$/, "")}/admin/health`);
+    expect(health.headers.get("keep-alive")).toBe("timeout=65");
+  });
+
   it("answers 404 for unknown routes and 400 for invalid JSON", async () => {
     const { model } = await start();
     const missing = await fetch(`${model.url}/nowhere`);

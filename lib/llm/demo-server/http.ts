@@ -95,6 +95,9 @@ export type HttpService = {
   close(): Promise<void>;
 };
 
+/** How long an idle kept-alive connection stays open; sent to clients as `Keep-Alive: timeout=…`. */
+export const IDLE_KEEP_ALIVE_MS = 65_000;
+
 export type ServeOptions = { port?: number | undefined; host?: string | undefined; unref?: boolean | undefined };
 
 /** Listens with `handle`; a handler that throws answers 500 (or drops the connection mid-reply). */
@@ -114,6 +117,11 @@ export async function serve(
       else res.destroy();
     });
   });
+  // Node closes an idle kept-alive socket after 5 s. A client that reuses it at that
+  // moment (Playwright's request context does not read the Keep-Alive hint) gets
+  // "socket hang up" on a request the server never saw. A minute outlasts the pauses
+  // between one client's calls; clients that read the hint close first.
+  server.keepAliveTimeout = IDLE_KEEP_ALIVE_MS;
   server.on("connection", (socket) => {
     sockets.add(socket);
     socket.on("close", () => sockets.delete(socket));

@@ -323,6 +323,9 @@ export async function startOutsideModel(options: OutsideModelPatch = {}): Promis
     });
   });
 
+  // Past Node's 5 s default, so a client reusing an idle connection never meets it closing.
+  server.keepAliveTimeout = 65_000;
+
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(wantedPort, "127.0.0.1", () => resolve());
