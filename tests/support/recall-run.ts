@@ -46,6 +46,8 @@ export type RecallRunResult = {
   recallBlocks: number;
   /** Calls of the history tools the model made. */
   toolCalls: number;
+  /** Chat requests that offered the history tools. */
+  historyToolOffers: number;
   summaryCalls: number;
   /** Prompt plus completion of the summary calls (outside count). */
   summaryCostTokens: number;
@@ -109,7 +111,10 @@ export async function recallRun(db: Db, actor: Actor, outside: OutsideModel, opt
   let recallTokens = 0;
   let recallBlocks = 0;
   let toolCalls = 0;
+  let historyToolOffers = 0;
   for (const request of chats) {
+    const tools = (request.body as { tools?: { function?: { name?: string } }[] }).tools ?? [];
+    if (tools.some((tool) => tool.function?.name === "search_history")) historyToolOffers++;
     for (const message of (request.body as { messages: Message[] }).messages) {
       const text = textOf(message.content);
       if (message.role === "system" && RECALL_BLOCK.test(text)) {
@@ -132,6 +137,7 @@ export async function recallRun(db: Db, actor: Actor, outside: OutsideModel, opt
     recallTokens,
     recallBlocks,
     toolCalls,
+    historyToolOffers,
     summaryCalls: summaries.length,
     summaryCostTokens: summaries.reduce((sum, request) => sum + request.promptTokens + countText(request.reply?.text ?? ""), 0),
     cachedTokens: outside.promptCache().cachedTokens,
