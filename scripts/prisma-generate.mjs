@@ -1,5 +1,6 @@
 // `prisma generate` offline: Prisma 7 insists on a schema-engine path but generate
 // never runs it, so any existing file will do (see README, "Offline Prisma").
+import "./require-node.mjs";
 import { spawnSync } from "node:child_process";
 
 const result = spawnSync("npx", ["prisma", "generate"], {

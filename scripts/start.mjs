@@ -4,6 +4,7 @@
 // file, schema), recorded in .next/strata-source.sha256 after a successful build.
 // Contents, not mtimes, so a checkout that touches files without changing them does
 // not rebuild, and a change of a single byte does.
+import "./require-node.mjs";
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
