@@ -1,4 +1,5 @@
 import { defineConfig } from "@playwright/test";
+import { IDLE_KEEP_ALIVE_MS } from "./lib/llm/demo-server/http";
 import { ADMIN_STATE, E2E_AUTH_SECRET, E2E_MODEL_KEY } from "./tests/e2e/support/accounts";
 
 // End-to-end tests: the real app (next build + next start) against Strata's
@@ -22,7 +23,8 @@ const outsideDatabaseUrl = `${databaseUrl}_outside`;
 const start = process.env.E2E_SKIP_BUILD === "1" ? "npx next start" : "node scripts/start.mjs";
 // The specs' request context reuses idle sockets without reading the Keep-Alive hint;
 // at Node's 5 s default a call after a pause can meet the socket closing (ECONNRESET).
-const KEEP_ALIVE = "--keepAliveTimeout 65000";
+// The app instances keep them as long as the model servers do.
+const KEEP_ALIVE = `--keepAliveTimeout ${IDLE_KEEP_ALIVE_MS}`;
 // The slowest specs run in `npm run test:faults` (also in CI), keeping `npm test` well
 // under its 15 minutes on a 2-core machine.
 const EXTENDED = [
