@@ -29,6 +29,7 @@ import type { ImageDetail } from "./image-tokens";
 import { span } from "../log/timing";
 import type { DemoServer } from "./demo-server";
 import { promptCacheKey, usageOf } from "./usage";
+import { sendToServer } from "./strict-servers";
 
 export { ModelError, isModelError, type ModelErrorKind } from "./errors";
 
@@ -251,7 +252,9 @@ export async function* streamChat(options: StreamChatOptions): AsyncGenerator<Ch
     let stream: AsyncIterable<OpenAI.Chat.Completions.ChatCompletionChunk>;
     try {
       // Timed apart from the stream: serializing and sending the request and the server's wait before its first byte.
-      stream = await span("modelRequest", () => endpoint.client.chat.completions.create(params, { signal: controller.signal }));
+      stream = await span("modelRequest", () =>
+        sendToServer(endpoint.client, params, (sent) => endpoint.client.chat.completions.create(sent, { signal: controller.signal })),
+      );
     } catch (error) {
       throw toModelError(error, context);
     }

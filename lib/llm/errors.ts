@@ -3,6 +3,7 @@
 // on (retry a timeout, don't retry an invalid key, stay quiet on a user abort).
 
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "openai";
+import { errorDetailOf } from "./error-detail";
 
 export type ModelErrorKind = "http" | "timeout" | "aborted" | "malformed" | "network";
 
@@ -63,9 +64,9 @@ export function toModelError(error: unknown, context: AbortContext): ModelError 
     const status = error.status;
     if (status === undefined) {
       // An error object sent inside the stream (`data: {"error": …}`).
-      return new ModelError("http", `The model server reported an error: ${shortDetail(error) ?? "unknown error"}`, { cause: error });
+      return new ModelError("http", `The model server reported an error: ${errorDetailOf(error) ?? "unknown error"}`, { cause: error });
     }
-    return new ModelError("http", httpMessage(status, shortDetail(error)), { status, cause: error });
+    return new ModelError("http", httpMessage(status, errorDetailOf(error)), { status, cause: error });
   }
   if (error instanceof SyntaxError) return malformedError(undefined, error);
   const message = error instanceof Error ? error.message : String(error);
@@ -79,12 +80,6 @@ function httpMessage(status: number, detail: string | undefined): string {
   const base = `The model server returned HTTP ${status}`;
   // 4xx details are useful ("model not found", "context_length_exceeded"); 5xx ones are noise.
   return status < 500 && detail ? `${base}: ${detail}` : base;
-}
-
-function shortDetail(error: APIError): string | undefined {
-  const inner = (error.error as { message?: unknown } | undefined)?.message;
-  const text = typeof inner === "string" ? inner : undefined;
-  return text ? (text.length > 200 ? `${text.slice(0, 200)}…` : text) : undefined;
 }
 
 function isAbortLike(error: unknown): boolean {

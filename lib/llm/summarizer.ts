@@ -8,6 +8,7 @@ import type { SummaryReply, SummaryRequest, Summarizer } from "../compression/ty
 import { getModelEndpoint, maxTokensParam, supportsTemperature, toWireMessages, type ModelEndpoint } from "./client";
 import { abortedError, malformedError, toModelError } from "./errors";
 import { promptCacheKey, usageOf } from "./usage";
+import { sendToServer } from "./strict-servers";
 
 export type SummarizerOptions = {
   /** Defaults to getModelEndpoint() on every call (so env changes and the demo server are picked up). */
@@ -42,7 +43,7 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
       };
 
       try {
-        const completion = await endpoint.client.chat.completions.create(params, { signal });
+        const completion = await sendToServer(endpoint.client, params, (sent) => endpoint.client.chat.completions.create(sent, { signal }));
         const choice = completion.choices?.[0];
         if (!choice) throw malformedError("the reply had no choices");
         const usage = completion.usage ? usageOf(completion.usage) : null;

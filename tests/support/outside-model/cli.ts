@@ -1,8 +1,9 @@
 // npx tsx tests/support/outside-model/cli.ts --port 4020 [--summary extractive] [--titles follow|ignore] [--cite exact|wild] [--chat directed|search|ignore]
 //   [--usage always|never|random] [--context-window 8192] [--seed 1] [--summary-latency-ms 0] [--chat-latency-ms 0] [--fail-rate 0] [--hang]
+//   [--strict openai|nim|fastapi]
 import { parseArgs } from "node:util";
 import { CHAT_MODES, CITE_MODES, SUMMARY_MODES, TITLE_MODES, type ChatMode, type CiteMode, type SummaryMode, type TitleMode } from "./behaviour";
-import { startOutsideModel, type OutsideModelOptions, type OutsideModelPatch } from "./server";
+import { STRICT_STYLES, startOutsideModel, type OutsideModelOptions, type OutsideModelPatch, type StrictStyle } from "./server";
 
 const { values } = parseArgs({
   options: {
@@ -18,6 +19,7 @@ const { values } = parseArgs({
     "chat-latency-ms": { type: "string", default: "0" },
     "fail-rate": { type: "string", default: "0" },
     hang: { type: "boolean", default: false },
+    strict: { type: "string" },
   },
   strict: true,
 });
@@ -39,6 +41,7 @@ if (!(TITLE_MODES as readonly string[]).includes(values.titles)) fail(`--titles 
 if (values.cite !== undefined && !(CITE_MODES as readonly string[]).includes(values.cite)) fail(`--cite must be one of ${CITE_MODES.join(", ")}`);
 if (!(CHAT_MODES as readonly string[]).includes(values.chat)) fail(`--chat must be one of ${CHAT_MODES.join(", ")}`);
 if (!["always", "never", "random"].includes(values.usage)) fail("--usage must be always, never or random");
+if (values.strict !== undefined && !(STRICT_STYLES as readonly string[]).includes(values.strict)) fail(`--strict must be one of ${STRICT_STYLES.join(", ")}`);
 const failRate = number("fail-rate", values["fail-rate"]) ?? 0;
 if (failRate > 1) fail("--fail-rate must be between 0 and 1");
 
@@ -55,6 +58,7 @@ const options: OutsideModelPatch = {
   chatLatencyMs: number("chat-latency-ms", values["chat-latency-ms"]),
   failRate,
   hang: values.hang,
+  ...(values.strict ? { strict: values.strict as StrictStyle } : {}),
 };
 
 const model = await startOutsideModel(options);

@@ -53,7 +53,20 @@ export type OutsideModelOptions = {
   imageModels?: string[];
   failRate?: number;
   hang?: boolean;
+  /**
+   * Refuses a request with a body field it does not know (STRICT_KNOWN_FIELDS), as strict
+   * servers do, in the shape of one of them: `openai` (400, error.message; Azure AI Foundry),
+   * `nim` (400, a top-level message; NVIDIA NIM), `fastapi` (422, pydantic's detail list).
+   */
+  strict?: StrictStyle;
+  /** Fields a strict server knows besides the original ones (e.g. `stream_options`). */
+  strictAlsoKnows?: string[];
 };
+
+export const STRICT_STYLES = ["openai", "nim", "fastapi"] as const;
+export type StrictStyle = (typeof STRICT_STYLES)[number];
+/** What a strict server knows: the chat-completions fields of the original API, not later additions. */
+const STRICT_KNOWN_FIELDS = new Set(["model", "messages", "stream", "tools", "tool_choice", "temperature", "top_p", "max_tokens", "max_completion_tokens", "response_format", "stop", "n", "seed", "user", "presence_penalty", "frequency_penalty"]);
 
 /** Options as callers pass them: an undefined value means "the default". */
 export type OutsideModelPatch = { [K in keyof OutsideModelOptions]?: OutsideModelOptions[K] | undefined };
@@ -105,6 +118,8 @@ const optionsPatch = z
     imageModels: z.array(z.string()).nullable(),
     failRate: z.number().min(0).max(1),
     hang: z.boolean(),
+    strict: z.enum(STRICT_STYLES).nullable(),
+    strictAlsoKnows: z.array(z.string()),
   })
   .partial()
   .strict();
@@ -113,9 +128,9 @@ const completionBody = z.looseObject({
   messages: z.array(z.looseObject({ role: z.string() })).min(1),
 });
 
-type Config = Required<Omit<OutsideModelOptions, "port" | "contextWindow" | "imageModels">> & { contextWindow?: number; imageModels?: string[] };
+type Config = Required<Omit<OutsideModelOptions, "port" | "contextWindow" | "imageModels" | "strict">> & { contextWindow?: number; imageModels?: string[]; strict?: StrictStyle };
 
-const DEFAULTS: Config = { summaryMode: "extractive", titles: "follow", cite: false, citeMode: "exact", chatMode: "directed", usage: "always", seed: 1, summaryLatencyMs: 0, chatLatencyMs: 0, failRate: 0, hang: false };
+const DEFAULTS: Config = { summaryMode: "extractive", titles: "follow", cite: false, citeMode: "exact", chatMode: "directed", usage: "always", seed: 1, summaryLatencyMs: 0, chatLatencyMs: 0, failRate: 0, hang: false, strictAlsoKnows: [] };
 
 /** Separate streams per purpose, so e.g. chunking does not shift which request fails. */
 function generators(seed: number) {
@@ -133,8 +148,27 @@ class HttpError extends Error {
     message: string,
     readonly type: string,
     readonly code?: string,
+    /** The whole response body, for servers whose errors are not shaped like OpenAI's. */
+    readonly body?: unknown,
   ) {
     super(message);
+  }
+}
+
+/** The refusal a strict server of `style` sends for fields it does not know. */
+function unknownFields(style: StrictStyle, fields: string[], body: Record<string, unknown>): HttpError {
+  switch (style) {
+    case "openai":
+      // One field at a time, as Azure names them.
+      return new HttpError(400, `Unrecognized request argument supplied: ${fields[0]}`, "invalid_request_error");
+    case "nim": {
+      const message = `Validation: Unsupported parameter(s): ${fields.map((f) => `\`${f}\``).join(", ")}`;
+      return new HttpError(400, message, "Bad Request", undefined, { message, type: "Bad Request", code: 400 });
+    }
+    case "fastapi":
+      return new HttpError(422, "Extra inputs are not permitted", "extra_forbidden", undefined, {
+        detail: fields.map((field) => ({ type: "extra_forbidden", loc: ["body", field], msg: "Extra inputs are not permitted", input: body[field] })),
+      });
   }
 }
 
@@ -156,6 +190,7 @@ export async function startOutsideModel(options: OutsideModelPatch = {}): Promis
     config = { ...config, ...withoutUndefined(clean) };
     if ("contextWindow" in clean && (clean.contextWindow === undefined || clean.contextWindow === null)) delete config.contextWindow;
     if ("imageModels" in clean && (clean.imageModels === undefined || clean.imageModels === null)) delete config.imageModels;
+    if ("strict" in clean && (clean.strict === undefined || clean.strict === null)) delete config.strict;
     if (clean.seed !== undefined) rng = generators(config.seed);
   }
 
@@ -194,6 +229,12 @@ export async function startOutsideModel(options: OutsideModelPatch = {}): Promis
     const imageTokens = images.reduce((total, image) => total + image.tokens, 0);
     const entry: RecordedRequest = { kind, promptTokens: promptTokens(body) + imageTokens, cachedTokens: cached, maxTokens: maxTokensOf(body), body, images, status: 0, time: Date.now() };
     recorded.push(entry);
+    const unknown = config.strict ? Object.keys(body).filter((field) => !STRICT_KNOWN_FIELDS.has(field) && !config.strictAlsoKnows.includes(field)) : [];
+    if (config.strict && unknown.length > 0) {
+      const refusal = unknownFields(config.strict, unknown, body as unknown as Record<string, unknown>);
+      entry.status = refusal.status;
+      throw refusal;
+    }
     if (images.length > 0 && config.imageModels && !config.imageModels.includes(body.model ?? "")) {
       entry.status = 400;
       throw new HttpError(400, `Invalid content type. image_url is only supported by certain models (not ${body.model ?? "this one"}).`, "invalid_request_error", "image_not_supported");
@@ -319,7 +360,7 @@ export async function startOutsideModel(options: OutsideModelPatch = {}): Promis
     route(req, res).catch((error: unknown) => {
       if (res.headersSent || res.destroyed) return;
       const failure = error instanceof HttpError ? error : new HttpError(500, String(error), "server_error");
-      sendJson(res, failure.status, { error: { message: failure.message, type: failure.type, ...(failure.code ? { code: failure.code } : {}) } });
+      sendJson(res, failure.status, failure.body ?? { error: { message: failure.message, type: failure.type, ...(failure.code ? { code: failure.code } : {}) } });
     });
   });
 

@@ -1,0 +1,127 @@
+// Servers that refuse request fields they do not know (NVIDIA NIM, Azure AI Foundry,
+// pydantic-validated servers): a turn and a summary call still succeed, the refused
+// fields are left out of every later request to that server, and a refusal of anything
+// else is not retried. The refusals are the outside model's own, in each server's shape.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { newConversation, send, setupHarness } from "../support/harness";
+import { STRICT_STYLES, startOutsideModel, type OutsideModel, type RecordedRequest } from "../support/outside-model/server";
+import { createModelEndpoint, ModelError } from "../../lib/llm/client";
+import { createSummarizer } from "../../lib/llm/summarizer";
+import { toModelError } from "../../lib/llm/errors";
+
+const h = setupHarness();
+const started: OutsideModel[] = [];
+let originalBaseUrl: string | undefined;
+
+beforeAll(() => {
+  originalBaseUrl = process.env.OPENAI_BASE_URL;
+});
+afterAll(async () => {
+  process.env.OPENAI_BASE_URL = originalBaseUrl;
+  await Promise.all(started.map((server) => server.close()));
+});
+
+/** A server of its own per test: what a server refused is remembered per endpoint. */
+async function strictServer(style: (typeof STRICT_STYLES)[number], extra: Parameters<typeof startOutsideModel>[0] = {}): Promise<OutsideModel> {
+  const server = await startOutsideModel({ strict: style, ...extra });
+  started.push(server);
+  return server;
+}
+
+const fieldsOf = (request: RecordedRequest) => Object.keys(request.body as object);
+const summaryRequest = (text: string) => ({
+  model: "gpt-4o-mini",
+  messages: [
+    { role: "system" as const, content: "Summarize the conversation." },
+    { role: "user" as const, content: text },
+  ],
+  maxTokens: 200,
+  temperature: 0.2,
+  timeoutMs: 10_000,
+  cacheScope: "conversation-1",
+});
+
+describe.each(STRICT_STYLES)("a server that refuses unknown fields (%s)", (style) => {
+  it("answers the turn; the refused fields stay out of the next turn's request", async () => {
+    const server = await strictServer(style);
+    process.env.OPENAI_BASE_URL = server.url;
+    const conversation = await newConversation();
+
+    const first = await send(conversation.id, "Where is the Louvre?");
+    expect(first.at(-1)?.type).toBe("done");
+    const refusal = style === "fastapi" ? 422 : 400;
+    // `openai` names one refused field at a time, the others all of them at once.
+    const statuses = style === "openai" ? [refusal, refusal, 200] : [refusal, 200];
+    expect(server.requests().map((request) => request.status)).toEqual(statuses);
+    expect(fieldsOf(server.requests()[0]!)).toEqual(expect.arrayContaining(["prompt_cache_key", "stream_options"]));
+    const accepted = server.requests().at(-1)!;
+    expect(fieldsOf(accepted)).not.toContain("prompt_cache_key");
+    expect(fieldsOf(accepted)).not.toContain("stream_options");
+
+    const second = await send(conversation.id, "And the Prado?");
+    expect(second.at(-1)?.type).toBe("done");
+    expect(server.requests().slice(statuses.length).map((request) => request.status)).toEqual([200]);
+  });
+
+  it("leaves out only what it refused: a server that knows stream_options still reports usage", async () => {
+    const server = await strictServer(style, { strictAlsoKnows: ["stream_options"] });
+    process.env.OPENAI_BASE_URL = server.url;
+    const conversation = await newConversation();
+    const events = await send(conversation.id, "Where is the Louvre?");
+    expect(events.at(-1)?.type).toBe("done");
+    const accepted = server.requests().at(-1)!;
+    expect(accepted.status).toBe(200);
+    expect(fieldsOf(accepted)).toContain("stream_options");
+    expect(fieldsOf(accepted)).not.toContain("prompt_cache_key");
+    const stored = await h.db.message.findFirst({ where: { conversationId: conversation.id, role: "assistant" } });
+    expect(stored?.promptTokens).toBe(accepted.promptTokens);
+  });
+
+  it("answers a summary call the same way", async () => {
+    const server = await strictServer(style);
+    const summarizer = createSummarizer({ endpoint: createModelEndpoint({ baseURL: server.url }) });
+    const reply = await summarizer.complete(summaryRequest("The meeting moved to Tuesday at 10:00 in room 4."));
+    expect(reply.text.length).toBeGreaterThan(0);
+    const again = await summarizer.complete(summaryRequest("The budget is 4,200 euros."));
+    expect(again.text.length).toBeGreaterThan(0);
+    const refusal = style === "fastapi" ? 422 : 400;
+    // A summary call does not stream: it carries prompt_cache_key only.
+    expect(server.requests().map((request) => request.status)).toEqual([refusal, 200, 200]);
+  });
+});
+
+describe("refusals that are not about an optional field", () => {
+  it("are not retried, and say what the server said", async () => {
+    const server = await startOutsideModel({ contextWindow: 5 });
+    started.push(server);
+    const summarizer = createSummarizer({ endpoint: createModelEndpoint({ baseURL: server.url }) });
+    const error = await summarizer.complete(summaryRequest("A request longer than five tokens, by any count.")).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ModelError);
+    expect((error as ModelError).message).toMatch(/HTTP 400: .*context/i);
+    expect(server.requests()).toHaveLength(1);
+  });
+
+  it("when the request without the optional fields is refused too, that refusal is the error", async () => {
+    const server = await strictServer("nim", { contextWindow: 5 });
+    const summarizer = createSummarizer({ endpoint: createModelEndpoint({ baseURL: server.url }) });
+    const error = await summarizer.complete(summaryRequest("A request longer than five tokens, by any count.")).catch((e: unknown) => e);
+    expect((error as ModelError).message).toMatch(/HTTP 400: .*context/i);
+    expect(server.requests().map((request) => fieldsOf(request).includes("prompt_cache_key"))).toEqual([true, false]);
+  });
+});
+
+describe("what a refusal shows", () => {
+  // Sent past the fallback, straight through the openai client, as a server with no fallback would see it.
+  it.each([
+    ["openai", "HTTP 400: Unrecognized request argument supplied: prompt_cache_key"],
+    ["nim", "HTTP 400: Validation: Unsupported parameter(s): `prompt_cache_key`"],
+    ["fastapi", "HTTP 422: prompt_cache_key: Extra inputs are not permitted"],
+  ] as const)("%s: the server's own reason", async (style, shown) => {
+    const server = await strictServer(style);
+    const { client } = createModelEndpoint({ baseURL: server.url });
+    const thrown = await client.chat.completions
+      .create({ model: "gpt-4o-mini", messages: [{ role: "user", content: "Hi" }], prompt_cache_key: "k" })
+      .catch((error: unknown) => error);
+    expect(toModelError(thrown, { timedOut: false, timeoutMs: 1000 }).message).toBe(`The model server returned ${shown}`);
+  });
+});
