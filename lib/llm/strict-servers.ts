@@ -1,50 +1,84 @@
-// Parameters Strata adds to a request for the provider's benefit (a prompt-cache key, usage
-// in the stream) that the answer does not need. OpenAI takes them; many OpenAI-compatible
-// servers ignore what they do not know; strict ones (NVIDIA NIM, Azure AI Foundry, servers
-// that validate with pydantic) refuse the whole request with a 400 or 422 that names the
-// field. Such a server is asked once more without them, and remembered, so it works
-// without a setting and costs one refused request per process.
+// What Strata sends that a server may refuse, and how to ask again. OpenAI-compatible
+// servers differ in what they accept:
+// - strict ones (NVIDIA NIM, Azure AI Foundry, pydantic-validated servers) refuse fields
+//   they do not know, such as the two Strata adds for the provider's benefit
+//   (`prompt_cache_key`, `stream_options`);
+// - reasoning models refuse any temperature but the default, and `max_tokens` in favour of
+//   `max_completion_tokens` — and behind a proxy or an Azure deployment their name does
+//   not say they are one (lib/llm/client.ts guesses from the name only).
+// Each refusal is a 400 or 422 naming the field, before anything streams. The request is
+// sent again adapted, and the adaptation is remembered for that endpoint and model, so
+// such a server works without a setting and costs one refused request per process.
 
 import { APIError } from "openai";
 import { logger } from "../log/logger";
 
-const OPTIONAL_PARAMS = ["prompt_cache_key", "stream_options"] as const;
-type OptionalParam = (typeof OPTIONAL_PARAMS)[number];
+type Adaptation = {
+  /** The field the server's refusal names. */
+  field: string;
+  /** What else the refusal must say for this adaptation to apply. */
+  alsoSays?: string;
+  description: string;
+  apply(params: Record<string, unknown>): Record<string, unknown>;
+};
 
-/** What each endpoint (by its client) has refused: its requests go without those. */
-const refusedBy = new WeakMap<object, Set<OptionalParam>>();
+const drop = (field: string, why: string): Adaptation => ({
+  field,
+  description: `without ${field} (${why})`,
+  apply: ({ [field]: _dropped, ...rest }) => rest,
+});
 
-function without<P extends object>(params: P, names: Iterable<OptionalParam>): P {
-  const plain = { ...params } as Record<string, unknown>;
-  for (const name of names) delete plain[name];
-  return plain as P;
+const ADAPTATIONS: readonly Adaptation[] = [
+  drop("prompt_cache_key", "a routing hint for the provider's cache"),
+  drop("stream_options", "usage in the stream; the chat figures stay empty"),
+  drop("temperature", "the model takes its default only"),
+  {
+    field: "max_tokens",
+    alsoSays: "max_completion_tokens",
+    description: "with max_completion_tokens instead of max_tokens",
+    apply: ({ max_tokens: limit, ...rest }) => ({ ...rest, max_completion_tokens: limit }),
+  },
+];
+
+/** Adaptations by endpoint (its client) and model. */
+const adaptedFor = new WeakMap<object, Map<string, Set<Adaptation>>>();
+
+function adapt<P extends object>(params: P, adaptations: Iterable<Adaptation>): P {
+  let adapted = params as Record<string, unknown>;
+  for (const adaptation of adaptations) adapted = adaptation.apply(adapted);
+  return adapted as P;
 }
 
-/** The optional parameters of `params` that `error` says the server refused. */
-function refusedParams(error: unknown, params: object): OptionalParam[] {
+/** The adaptations a refusal of `sent` asks for. */
+function askedFor(error: unknown, sent: object, done: ReadonlySet<Adaptation>): Adaptation[] {
   if (!(error instanceof APIError) || (error.status !== 400 && error.status !== 422)) return [];
   // The message holds the server's reason; a body without one is in it as JSON.
   const said = `${error.message}\n${JSON.stringify(error.error ?? null)}`;
-  return OPTIONAL_PARAMS.filter((name) => name in params && said.includes(name));
+  return ADAPTATIONS.filter(
+    (adaptation) => !done.has(adaptation) && adaptation.field in sent && said.includes(adaptation.field) && (!adaptation.alsoSays || said.includes(adaptation.alsoSays)),
+  );
 }
 
 /**
- * Sends `params` with `send`, without what its server refused before; when the server
- * refuses an optional parameter, sends it again without that one and leaves it out of
- * every later request to this server. Any other failure is the caller's.
+ * Sends `params` with `send`, adapted as its server asked before; when the server refuses
+ * a field that can go or be renamed, sends it again adapted and remembers that for this
+ * endpoint and model. Any other failure is the caller's.
  */
-export async function sendToServer<P extends object, R>(client: object, params: P, send: (params: P) => Promise<R>): Promise<R> {
-  const refused = refusedBy.get(client) ?? new Set<OptionalParam>();
-  // One more attempt per optional parameter at most: a server may name one refusal at a time.
+export async function sendToServer<P extends { model: string }, R>(client: object, params: P, send: (params: P) => Promise<R>): Promise<R> {
+  const byModel = adaptedFor.get(client) ?? new Map<string, Set<Adaptation>>();
+  const adaptations = byModel.get(params.model) ?? new Set<Adaptation>();
+  // One more attempt per adaptation at most: a server may name one refused field at a time.
   for (let attempt = 0; ; attempt++) {
+    const sent = adapt(params, adaptations);
     try {
-      return await send(without(params, refused));
+      return await send(sent);
     } catch (error) {
-      const named = refusedParams(error, without(params, refused));
-      if (named.length === 0 || attempt >= OPTIONAL_PARAMS.length) throw error;
-      for (const name of named) refused.add(name);
-      refusedBy.set(client, refused);
-      logger.warn({ refused: named }, `the model server refused ${named.join(" and ")}; its requests go without ${[...refused].join(" and ")} from now on`);
+      const asked = askedFor(error, sent, adaptations);
+      if (asked.length === 0 || attempt >= ADAPTATIONS.length) throw error;
+      for (const adaptation of asked) adaptations.add(adaptation);
+      byModel.set(params.model, adaptations);
+      adaptedFor.set(client, byModel);
+      logger.warn({ model: params.model }, `the model server refused a request; it is sent ${asked.map((a) => a.description).join(", ")} from now on`);
     }
   }
 }

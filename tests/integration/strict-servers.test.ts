@@ -1,7 +1,8 @@
 // Servers that refuse request fields they do not know (NVIDIA NIM, Azure AI Foundry,
-// pydantic-validated servers): a turn and a summary call still succeed, the refused
-// fields are left out of every later request to that server, and a refusal of anything
-// else is not retried. The refusals are the outside model's own, in each server's shape.
+// pydantic-validated servers) and reasoning models behind a name that does not say so:
+// a turn and a summary call still succeed, the refused fields are left out of (or renamed
+// in) every later request to that server and model, and a refusal of anything else is not
+// retried. The refusals are the outside model's own, in each server's shape.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newConversation, send, setupHarness } from "../support/harness";
 import { STRICT_STYLES, startOutsideModel, type OutsideModel, type RecordedRequest } from "../support/outside-model/server";
@@ -123,5 +124,31 @@ describe("what a refusal shows", () => {
       .create({ model: "gpt-4o-mini", messages: [{ role: "user", content: "Hi" }], prompt_cache_key: "k" })
       .catch((error: unknown) => error);
     expect(toModelError(thrown, { timedOut: false, timeoutMs: 1000 }).message).toBe(`The model server returned ${shown}`);
+  });
+});
+
+describe("a reasoning model whose name does not say so (an Azure deployment, a proxy's alias)", () => {
+  it("summarizes: max_tokens becomes max_completion_tokens and the temperature goes, for that model only", async () => {
+    const server = await startOutsideModel({ reasoningModels: ["team-reasoner"] });
+    started.push(server);
+    const summarizer = createSummarizer({ endpoint: createModelEndpoint({ baseURL: server.url }) });
+    const reasoner = { ...summaryRequest("The launch moved to March 3; the budget is 4,200 euros."), model: "team-reasoner" };
+
+    expect((await summarizer.complete(reasoner)).text.length).toBeGreaterThan(0);
+    // OpenAI's reasoning models name one refused field at a time.
+    expect(server.requests().map((request) => request.status)).toEqual([400, 400, 200]);
+    const accepted = server.requests().at(-1)!.body as Record<string, unknown>;
+    expect(accepted.max_completion_tokens).toBe(200);
+    expect(accepted).not.toHaveProperty("max_tokens");
+    expect(accepted).not.toHaveProperty("temperature");
+
+    expect((await summarizer.complete(reasoner)).text.length).toBeGreaterThan(0);
+    expect(server.requests().slice(3).map((request) => request.status)).toEqual([200]);
+
+    // Another model on the same server keeps its temperature and max_tokens.
+    await summarizer.complete(summaryRequest("The venue is the Old Mill."));
+    const other = server.requests().at(-1)!;
+    expect(other.status).toBe(200);
+    expect(other.body).toMatchObject({ model: "gpt-4o-mini", max_tokens: 200, temperature: 0.2 });
   });
 });

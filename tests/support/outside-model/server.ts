@@ -61,6 +61,11 @@ export type OutsideModelOptions = {
   strict?: StrictStyle;
   /** Fields a strict server knows besides the original ones (e.g. `stream_options`). */
   strictAlsoKnows?: string[];
+  /**
+   * Models that answer as OpenAI's reasoning models do: a request with `max_tokens` (they
+   * take `max_completion_tokens`) or a temperature other than 1 is a 400 naming it, one at a time.
+   */
+  reasoningModels?: string[];
 };
 
 export const STRICT_STYLES = ["openai", "nim", "fastapi"] as const;
@@ -120,6 +125,7 @@ const optionsPatch = z
     hang: z.boolean(),
     strict: z.enum(STRICT_STYLES).nullable(),
     strictAlsoKnows: z.array(z.string()),
+    reasoningModels: z.array(z.string()),
   })
   .partial()
   .strict();
@@ -130,7 +136,7 @@ const completionBody = z.looseObject({
 
 type Config = Required<Omit<OutsideModelOptions, "port" | "contextWindow" | "imageModels" | "strict">> & { contextWindow?: number; imageModels?: string[]; strict?: StrictStyle };
 
-const DEFAULTS: Config = { summaryMode: "extractive", titles: "follow", cite: false, citeMode: "exact", chatMode: "directed", usage: "always", seed: 1, summaryLatencyMs: 0, chatLatencyMs: 0, failRate: 0, hang: false, strictAlsoKnows: [] };
+const DEFAULTS: Config = { summaryMode: "extractive", titles: "follow", cite: false, citeMode: "exact", chatMode: "directed", usage: "always", seed: 1, summaryLatencyMs: 0, chatLatencyMs: 0, failRate: 0, hang: false, strictAlsoKnows: [], reasoningModels: [] };
 
 /** Separate streams per purpose, so e.g. chunking does not shift which request fails. */
 function generators(seed: number) {
@@ -153,6 +159,17 @@ class HttpError extends Error {
   ) {
     super(message);
   }
+}
+
+/** What a reasoning model refuses first, in OpenAI's words, or null. */
+function refusedByReasoningModel(body: Record<string, unknown>): HttpError | null {
+  if (body.max_tokens !== undefined) {
+    return new HttpError(400, "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.", "invalid_request_error", "unsupported_parameter");
+  }
+  if (body.temperature !== undefined && body.temperature !== 1) {
+    return new HttpError(400, `Unsupported value: 'temperature' does not support ${String(body.temperature)} with this model. Only the default (1) value is supported.`, "invalid_request_error", "unsupported_value");
+  }
+  return null;
 }
 
 /** The refusal a strict server of `style` sends for fields it does not know. */
@@ -234,6 +251,11 @@ export async function startOutsideModel(options: OutsideModelPatch = {}): Promis
       const refusal = unknownFields(config.strict, unknown, body as unknown as Record<string, unknown>);
       entry.status = refusal.status;
       throw refusal;
+    }
+    const reasoningRefusal = config.reasoningModels.includes(body.model ?? "") ? refusedByReasoningModel(body as unknown as Record<string, unknown>) : null;
+    if (reasoningRefusal) {
+      entry.status = reasoningRefusal.status;
+      throw reasoningRefusal;
     }
     if (images.length > 0 && config.imageModels && !config.imageModels.includes(body.model ?? "")) {
       entry.status = 400;
