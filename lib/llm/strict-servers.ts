@@ -5,7 +5,10 @@
 //   (`prompt_cache_key`, `stream_options`);
 // - reasoning models refuse any temperature but the default, and `max_tokens` in favour of
 //   `max_completion_tokens` — and behind a proxy or an Azure deployment their name does
-//   not say they are one (lib/llm/client.ts guesses from the name only).
+//   not say they are one (lib/llm/client.ts guesses from the name only);
+// - models without tool calling refuse `tools` (Ollama: "M does not support tools"; vLLM
+//   without a tool parser); such a model still chats, and automatic recall stands in for
+//   the history tools.
 // Each refusal is a 400 or 422 naming the field, before anything streams. The request is
 // sent again adapted, and the adaptation is remembered for that endpoint and model, so
 // such a server works without a setting and costs one refused request per process.
@@ -14,16 +17,17 @@ import { APIError } from "openai";
 import { logger } from "../log/logger";
 
 type Adaptation = {
-  /** The field the server's refusal names. */
+  /** The field of the request it changes. */
   field: string;
-  /** What else the refusal must say for this adaptation to apply. */
-  alsoSays?: string;
+  /** Whether what the server said (its message, or its body as JSON) asks for it. */
+  asked(said: string): boolean;
   description: string;
   apply(params: Record<string, unknown>): Record<string, unknown>;
 };
 
-const drop = (field: string, why: string): Adaptation => ({
+const drop = (field: string, why: string, asked: (said: string) => boolean = (said) => said.includes(field)): Adaptation => ({
   field,
+  asked,
   description: `without ${field} (${why})`,
   apply: ({ [field]: _dropped, ...rest }) => rest,
 });
@@ -32,9 +36,10 @@ const ADAPTATIONS: readonly Adaptation[] = [
   drop("prompt_cache_key", "a routing hint for the provider's cache"),
   drop("stream_options", "usage in the stream; the chat figures stay empty"),
   drop("temperature", "the model takes its default only"),
+  drop("tools", "the model does not call tools", (said) => /does not support tools|tools? (?:are|is) not supported|tool[- _]call[- _]parser|tool[- _]choice/i.test(said)),
   {
     field: "max_tokens",
-    alsoSays: "max_completion_tokens",
+    asked: (said) => said.includes("max_tokens") && said.includes("max_completion_tokens"),
     description: "with max_completion_tokens instead of max_tokens",
     apply: ({ max_tokens: limit, ...rest }) => ({ ...rest, max_completion_tokens: limit }),
   },
@@ -54,9 +59,7 @@ function askedFor(error: unknown, sent: object, done: ReadonlySet<Adaptation>): 
   if (!(error instanceof APIError) || (error.status !== 400 && error.status !== 422)) return [];
   // The message holds the server's reason; a body without one is in it as JSON.
   const said = `${error.message}\n${JSON.stringify(error.error ?? null)}`;
-  return ADAPTATIONS.filter(
-    (adaptation) => !done.has(adaptation) && adaptation.field in sent && said.includes(adaptation.field) && (!adaptation.alsoSays || said.includes(adaptation.alsoSays)),
-  );
+  return ADAPTATIONS.filter((adaptation) => !done.has(adaptation) && adaptation.field in sent && adaptation.asked(said));
 }
 
 /**

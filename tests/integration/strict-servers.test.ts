@@ -4,7 +4,11 @@
 // in) every later request to that server and model, and a refusal of anything else is not
 // retried. The refusals are the outside model's own, in each server's shape.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { newConversation, send, setupHarness } from "../support/harness";
+import { newConversation, saveTestSettings, send, setupHarness } from "../support/harness";
+import { backgroundSettled } from "../../lib/chat/compressor";
+import { mulberry32 } from "../support/outside-model/behaviour";
+import { chatter } from "../support/simulation";
+import { recallFact } from "../support/recall-run";
 import { STRICT_STYLES, startOutsideModel, type OutsideModel, type RecordedRequest } from "../support/outside-model/server";
 import { createModelEndpoint, ModelError } from "../../lib/llm/client";
 import { createSummarizer } from "../../lib/llm/summarizer";
@@ -151,4 +155,33 @@ describe("a reasoning model whose name does not say so (an Azure deployment, a p
     expect(other.status).toBe(200);
     expect(other.body).toMatchObject({ model: "gpt-4o-mini", max_tokens: 200, temperature: 0.2 });
   });
+});
+
+describe("a model without tool calling (Ollama: \"M does not support tools\")", () => {
+  it("chats, compresses and recalls without tools: one refused request, then none offered", async () => {
+    const model = "gemma3:4b";
+    const server = await startOutsideModel({ toollessModels: [model], contextWindow: 4096, summaryMode: "drop_facts", chatMode: "directed", seed: 7 });
+    started.push(server);
+    process.env.OPENAI_BASE_URL = server.url;
+    await saveTestSettings(h.db, { contextWindowOverrides: { [model]: 4096 }, carryDetails: false });
+    const conversation = await newConversation(model);
+    const rng = mulberry32(3);
+    for (let turn = 0; turn < 30; turn++) {
+      const fact = turn < 2 ? `\n${recallFact(turn).sentence}` : "";
+      const events = await send(conversation.id, `${chatter(rng, 50)} <<reply 120>>${fact}`);
+      expect(events.find((event) => event.type === "error")).toBeUndefined();
+      await backgroundSettled(conversation.id);
+    }
+    const compactions = await h.db.compaction.count({ where: { conversationId: conversation.id, supersededById: null, kind: "summary" } });
+    expect(compactions).toBeGreaterThan(0);
+    const requests = server.requests();
+    expect(requests.filter((request) => request.status !== 200)).toHaveLength(1);
+    expect(requests.filter((request) => request.status === 200 && "tools" in (request.body as object))).toEqual([]);
+    expect(requests.some((request) => request.kind === "summary" && request.status === 200)).toBe(true);
+
+    // The summaries dropped the fact; automatic recall quotes it, so the model still answers.
+    const events = await send(conversation.id, `<<recall ${recallFact(1).key}>>`);
+    const reply = events.flatMap((event) => (event.type === "message" ? [event.message.content] : [])).at(-1);
+    expect(reply).toContain(recallFact(1).value);
+  }, 120_000);
 });

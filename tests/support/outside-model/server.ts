@@ -66,6 +66,8 @@ export type OutsideModelOptions = {
    * take `max_completion_tokens`) or a temperature other than 1 is a 400 naming it, one at a time.
    */
   reasoningModels?: string[];
+  /** Models without tool calling: a request offering tools is a 400 in Ollama's words ("M does not support tools"). */
+  toollessModels?: string[];
 };
 
 export const STRICT_STYLES = ["openai", "nim", "fastapi"] as const;
@@ -126,6 +128,7 @@ const optionsPatch = z
     strict: z.enum(STRICT_STYLES).nullable(),
     strictAlsoKnows: z.array(z.string()),
     reasoningModels: z.array(z.string()),
+    toollessModels: z.array(z.string()),
   })
   .partial()
   .strict();
@@ -136,7 +139,7 @@ const completionBody = z.looseObject({
 
 type Config = Required<Omit<OutsideModelOptions, "port" | "contextWindow" | "imageModels" | "strict">> & { contextWindow?: number; imageModels?: string[]; strict?: StrictStyle };
 
-const DEFAULTS: Config = { summaryMode: "extractive", titles: "follow", cite: false, citeMode: "exact", chatMode: "directed", usage: "always", seed: 1, summaryLatencyMs: 0, chatLatencyMs: 0, failRate: 0, hang: false, strictAlsoKnows: [], reasoningModels: [] };
+const DEFAULTS: Config = { summaryMode: "extractive", titles: "follow", cite: false, citeMode: "exact", chatMode: "directed", usage: "always", seed: 1, summaryLatencyMs: 0, chatLatencyMs: 0, failRate: 0, hang: false, strictAlsoKnows: [], reasoningModels: [], toollessModels: [] };
 
 /** Separate streams per purpose, so e.g. chunking does not shift which request fails. */
 function generators(seed: number) {
@@ -253,6 +256,10 @@ export async function startOutsideModel(options: OutsideModelPatch = {}): Promis
       throw refusal;
     }
     const reasoningRefusal = config.reasoningModels.includes(body.model ?? "") ? refusedByReasoningModel(body as unknown as Record<string, unknown>) : null;
+    if (config.toollessModels.includes(body.model ?? "") && Array.isArray((body as { tools?: unknown }).tools)) {
+      entry.status = 400;
+      throw new HttpError(400, `registry.ollama.ai/library/${body.model ?? ""} does not support tools`, "api_error");
+    }
     if (reasoningRefusal) {
       entry.status = reasoningRefusal.status;
       throw reasoningRefusal;
