@@ -8,13 +8,18 @@
 //   not say they are one (lib/llm/client.ts guesses from the name only);
 // - models without tool calling refuse `tools` (Ollama: "M does not support tools"; vLLM
 //   without a tool parser); such a model still chats, and automatic recall stands in for
-//   the history tools.
-// Each refusal is a 400 or 422 naming the field, before anything streams. The request is
+//   the history tools;
+// - chat templates that take one system message and then alternating user and assistant
+//   messages refuse a compressed conversation's request (lib/llm/alternating-roles.ts).
+// Each refusal is a 400 or 422 naming the field (a template error may come as a 500),
+// before anything streams. The request is
 // sent again adapted, and the adaptation is remembered for that endpoint and model, so
 // such a server works without a setting and costs one refused request per process.
 
 import { APIError } from "openai";
+import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import { logger } from "../log/logger";
+import { alternatingRoles } from "./alternating-roles";
 
 type Adaptation = {
   /** The field of the request it changes. */
@@ -23,6 +28,8 @@ type Adaptation = {
   asked(said: string): boolean;
   description: string;
   apply(params: Record<string, unknown>): Record<string, unknown>;
+  /** HTTP statuses its refusal comes with. */
+  statuses?: readonly number[];
 };
 
 const drop = (field: string, why: string, asked: (said: string) => boolean = (said) => said.includes(field)): Adaptation => ({
@@ -37,6 +44,14 @@ const ADAPTATIONS: readonly Adaptation[] = [
   drop("stream_options", "usage in the stream; the chat figures stay empty"),
   drop("temperature", "the model takes its default only"),
   drop("tools", "the model does not call tools", (said) => /does not support tools|tools? (?:are|is) not supported|tool[- _]call[- _]parser|tool[- _]choice/i.test(said)),
+  {
+    field: "messages",
+    asked: (said) => /roles must alternate|unexpected role|system message.{0,40}(?:beginning|first)|only one system message/i.test(said),
+    description: "with one system message first and user and assistant messages alternating",
+    apply: (params) => ({ ...params, messages: alternatingRoles(params.messages as ChatCompletionMessageParam[]) }),
+    // A chat template that raises is a 500 on some servers (llama.cpp, TGI).
+    statuses: [400, 422, 500],
+  },
   {
     field: "max_tokens",
     asked: (said) => said.includes("max_tokens") && said.includes("max_completion_tokens"),
@@ -56,10 +71,13 @@ function adapt<P extends object>(params: P, adaptations: Iterable<Adaptation>): 
 
 /** The adaptations a refusal of `sent` asks for. */
 function askedFor(error: unknown, sent: object, done: ReadonlySet<Adaptation>): Adaptation[] {
-  if (!(error instanceof APIError) || (error.status !== 400 && error.status !== 422)) return [];
+  if (!(error instanceof APIError) || error.status === undefined) return [];
+  const status = error.status;
   // The message holds the server's reason; a body without one is in it as JSON.
   const said = `${error.message}\n${JSON.stringify(error.error ?? null)}`;
-  return ADAPTATIONS.filter((adaptation) => !done.has(adaptation) && adaptation.field in sent && adaptation.asked(said));
+  return ADAPTATIONS.filter(
+    (adaptation) => (adaptation.statuses ?? [400, 422]).includes(status) && !done.has(adaptation) && adaptation.field in sent && adaptation.asked(said),
+  );
 }
 
 /**

@@ -157,31 +157,58 @@ describe("a reasoning model whose name does not say so (an Azure deployment, a p
   });
 });
 
+/** 30 turns at a 4k window with two facts planted early, compressed on the way (the summaries drop the facts). */
+async function compressedConversation(server: OutsideModel, model: string) {
+  process.env.OPENAI_BASE_URL = server.url;
+  await saveTestSettings(h.db, { contextWindowOverrides: { [model]: 4096 }, carryDetails: false });
+  const conversation = await newConversation(model);
+  const rng = mulberry32(3);
+  for (let turn = 0; turn < 30; turn++) {
+    const fact = turn < 2 ? `\n${recallFact(turn).sentence}` : "";
+    const events = await send(conversation.id, `${chatter(rng, 50)} <<reply 120>>${fact}`);
+    expect(events.find((event) => event.type === "error")).toBeUndefined();
+    await backgroundSettled(conversation.id);
+  }
+  const compactions = await h.db.compaction.count({ where: { conversationId: conversation.id, supersededById: null, kind: "summary" } });
+  expect(compactions).toBeGreaterThan(0);
+  expect(server.requests().some((request) => request.kind === "summary" && request.status === 200)).toBe(true);
+  return conversation;
+}
+
+/** The summaries dropped the fact; automatic recall quotes it, so the model still answers. */
+async function answersFromRecall(conversationId: string) {
+  const events = await send(conversationId, `<<recall ${recallFact(1).key}>>`);
+  const reply = events.flatMap((event) => (event.type === "message" ? [event.message.content] : [])).at(-1);
+  expect(reply).toContain(recallFact(1).value);
+}
+
+const outsideOptions = { contextWindow: 4096, summaryMode: "drop_facts", chatMode: "directed", seed: 7 } as const;
+
 describe("a model without tool calling (Ollama: \"M does not support tools\")", () => {
   it("chats, compresses and recalls without tools: one refused request, then none offered", async () => {
     const model = "gemma3:4b";
-    const server = await startOutsideModel({ toollessModels: [model], contextWindow: 4096, summaryMode: "drop_facts", chatMode: "directed", seed: 7 });
+    const server = await startOutsideModel({ ...outsideOptions, toollessModels: [model] });
     started.push(server);
-    process.env.OPENAI_BASE_URL = server.url;
-    await saveTestSettings(h.db, { contextWindowOverrides: { [model]: 4096 }, carryDetails: false });
-    const conversation = await newConversation(model);
-    const rng = mulberry32(3);
-    for (let turn = 0; turn < 30; turn++) {
-      const fact = turn < 2 ? `\n${recallFact(turn).sentence}` : "";
-      const events = await send(conversation.id, `${chatter(rng, 50)} <<reply 120>>${fact}`);
-      expect(events.find((event) => event.type === "error")).toBeUndefined();
-      await backgroundSettled(conversation.id);
-    }
-    const compactions = await h.db.compaction.count({ where: { conversationId: conversation.id, supersededById: null, kind: "summary" } });
-    expect(compactions).toBeGreaterThan(0);
+    const conversation = await compressedConversation(server, model);
     const requests = server.requests();
     expect(requests.filter((request) => request.status !== 200)).toHaveLength(1);
     expect(requests.filter((request) => request.status === 200 && "tools" in (request.body as object))).toEqual([]);
-    expect(requests.some((request) => request.kind === "summary" && request.status === 200)).toBe(true);
+    await answersFromRecall(conversation.id);
+  }, 120_000);
+});
 
-    // The summaries dropped the fact; automatic recall quotes it, so the model still answers.
-    const events = await send(conversation.id, `<<recall ${recallFact(1).key}>>`);
-    const reply = events.flatMap((event) => (event.type === "message" ? [event.message.content] : [])).at(-1);
-    expect(reply).toContain(recallFact(1).value);
+describe("a chat template that takes one system message, then user and assistant alternating (vLLM serving Gemma or Mistral)", () => {
+  it("chats, compresses and recalls: one refused request, then every request alternates", async () => {
+    const model = "google/gemma-3-27b-it";
+    const server = await startOutsideModel({ ...outsideOptions, alternatingModels: [model] });
+    started.push(server);
+    const conversation = await compressedConversation(server, model);
+    const requests = server.requests();
+    expect(requests.filter((request) => request.status !== 200)).toHaveLength(1);
+    await answersFromRecall(conversation.id);
+    const last = server.requests().at(-1)!;
+    const roles = (last.body as { messages: { role: string }[] }).messages.map((message) => message.role);
+    expect(roles[0]).toBe("system");
+    expect(roles.filter((role) => role === "system")).toHaveLength(1);
   }, 120_000);
 });

@@ -484,18 +484,20 @@ export function chatReply(body: Pick<CompletionBody, "messages" | "tools">, mode
   const { messages } = body;
   const last = messages.at(-1);
   const user = lastUserText(messages);
-  const recallWord = RECALL_RE.exec(user)?.[1];
+  // Several directives in one message (a quoted earlier message before the question): the last one is the question's.
+  const asked = user.slice(Math.max(0, user.lastIndexOf("<<")));
+  const recallWord = RECALL_RE.exec(asked)?.[1];
   if (last?.role === "tool") {
     // A lookup this turn made: answered from what the tools returned, by the recall rule.
     if (recallWord && mode === "search") return { kind: "text", text: recall(sinceLastUser(messages).filter((m) => m.role === "tool"), recallWord) };
     return { kind: "text", text: `Tool said: ${textOf(last.content).slice(0, 200)}` };
   }
 
-  const tool = /<<tool\s+([\w.-]+)\s+(\{[\s\S]*\})\s*>>/.exec(user);
+  const tool = /<<tool\s+([\w.-]+)\s+(\{[\s\S]*\})\s*>>/.exec(asked);
   if (mode !== "ignore" && tool && offeredTools(body).some((offered) => offered.function?.name === tool[1])) {
     return { kind: "tool_call", name: tool[1]!, arguments: tool[2]! };
   }
-  const reply = /<<reply\s+(\d+)\s*>>/.exec(user);
+  const reply = /<<reply\s+(\d+)\s*>>/.exec(asked);
   if (reply) return { kind: "text", text: filler(Number(reply[1]), user) };
   if (recallWord) {
     const seen = recall(messages, recallWord);

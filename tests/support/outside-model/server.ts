@@ -68,6 +68,12 @@ export type OutsideModelOptions = {
   reasoningModels?: string[];
   /** Models without tool calling: a request offering tools is a 400 in Ollama's words ("M does not support tools"). */
   toollessModels?: string[];
+  /**
+   * Models whose chat template takes an optional system message first, then user and
+   * assistant messages alternating from a user message (Gemma, Mistral); anything else is
+   * a 400 in vLLM's words and shape (a top-level message, no `error` member).
+   */
+  alternatingModels?: string[];
 };
 
 export const STRICT_STYLES = ["openai", "nim", "fastapi"] as const;
@@ -129,6 +135,7 @@ const optionsPatch = z
     strictAlsoKnows: z.array(z.string()),
     reasoningModels: z.array(z.string()),
     toollessModels: z.array(z.string()),
+    alternatingModels: z.array(z.string()),
   })
   .partial()
   .strict();
@@ -139,7 +146,7 @@ const completionBody = z.looseObject({
 
 type Config = Required<Omit<OutsideModelOptions, "port" | "contextWindow" | "imageModels" | "strict">> & { contextWindow?: number; imageModels?: string[]; strict?: StrictStyle };
 
-const DEFAULTS: Config = { summaryMode: "extractive", titles: "follow", cite: false, citeMode: "exact", chatMode: "directed", usage: "always", seed: 1, summaryLatencyMs: 0, chatLatencyMs: 0, failRate: 0, hang: false, strictAlsoKnows: [], reasoningModels: [], toollessModels: [] };
+const DEFAULTS: Config = { summaryMode: "extractive", titles: "follow", cite: false, citeMode: "exact", chatMode: "directed", usage: "always", seed: 1, summaryLatencyMs: 0, chatLatencyMs: 0, failRate: 0, hang: false, strictAlsoKnows: [], reasoningModels: [], toollessModels: [], alternatingModels: [] };
 
 /** Separate streams per purpose, so e.g. chunking does not shift which request fails. */
 function generators(seed: number) {
@@ -162,6 +169,12 @@ class HttpError extends Error {
   ) {
     super(message);
   }
+}
+
+/** An optional system message, then user, assistant, user, … (what a strict chat template accepts). */
+function rolesAlternate(roles: string[]): boolean {
+  const rest = roles[0] === "system" ? roles.slice(1) : roles;
+  return rest.every((role, index) => role === (index % 2 === 0 ? "user" : "assistant"));
 }
 
 /** What a reasoning model refuses first, in OpenAI's words, or null. */
@@ -256,6 +269,11 @@ export async function startOutsideModel(options: OutsideModelPatch = {}): Promis
       throw refusal;
     }
     const reasoningRefusal = config.reasoningModels.includes(body.model ?? "") ? refusedByReasoningModel(body as unknown as Record<string, unknown>) : null;
+    if (config.alternatingModels.includes(body.model ?? "") && !rolesAlternate(body.messages.map((message) => message.role))) {
+      entry.status = 400;
+      const message = "Conversation roles must alternate user/assistant/user/assistant/...";
+      throw new HttpError(400, message, "BadRequestError", undefined, { object: "error", message, type: "BadRequestError", param: null, code: 400 });
+    }
     if (config.toollessModels.includes(body.model ?? "") && Array.isArray((body as { tools?: unknown }).tools)) {
       entry.status = 400;
       throw new HttpError(400, `registry.ollama.ai/library/${body.model ?? ""} does not support tools`, "api_error");
