@@ -117,7 +117,8 @@ export function withoutCitations(text: string): string {
   let current = text;
   // Like repair, until no cite is left: taking one out can join its neighbours into another.
   for (let pass = 0; pass < MAX_PASSES && current.includes("#"); pass++) {
-    const next = current.replace(new RegExp(String.raw`[ \t]*${GROUP.source}`, "g"), "");
+    // Only from the start of a run of spaces: from every space of it, a long run without a cite was quadratic.
+    const next = current.replace(new RegExp(String.raw`(?<![ \t])[ \t]*${GROUP.source}`, "g"), "");
     if (next === current) break;
     current = next;
   }
@@ -136,8 +137,18 @@ export function citedNumbers(text: string): number[] {
  */
 export function attachCitation(sentence: string, cite: string): string {
   if (!cite || parseCitations(sentence).length > 0) return sentence;
-  const match = /^([\s\S]*?)([.!?]+["'”’)]*)?\s*$/.exec(sentence)!;
-  const body = match[1]!.trimEnd();
+  // Scanned from the end by hand: a pattern for it backtracked over every space of a long run.
+  const trimmed = sentence.trimEnd();
+  let closers = trimmed.length;
+  while (closers > 0 && CLOSERS.includes(trimmed[closers - 1]!)) closers--;
+  let stops = closers;
+  while (stops > 0 && STOPS.includes(trimmed[stops - 1]!)) stops--;
+  // Closing quotes or brackets count as the ending only after a stop (`said "yes."`), not alone (`(see above)`).
+  const endingStart = stops < closers ? stops : trimmed.length;
+  const body = trimmed.slice(0, endingStart).trimEnd();
   if (!body) return sentence;
-  return `${body} ${cite}${match[2] ?? ""}`;
+  return `${body} ${cite}${trimmed.slice(endingStart)}`;
 }
+
+const STOPS = ".!?";
+const CLOSERS = `"'”’)`;

@@ -9,6 +9,13 @@ import type { TokenCounter } from "./types";
 const NUMBER = /\d[\d.,:/_-]*/g;
 const IDENTIFIER = /\b[A-Za-z_][\w-]*(?:[A-Z0-9_][\w-]*|[-_][\w-]+)\b/g;
 const PATH = /(?:[\w.-]*\/[\w./-]+|[\w-]+\.(?:[a-z]{1,4})\b)/g;
+/**
+ * Identifiers and paths are looked for within words of at most this length. Their
+ * patterns may start anywhere and backtrack to the end of a run of word characters, so
+ * over one 100,000-character run (a hash, a minified line, a pasted sequence) they took
+ * seconds to minutes of the event loop; a term that long is no key term anyway.
+ */
+const MAX_TERM_CHARS = 200;
 const WORD = /[\p{L}\p{N}][\p{L}\p{N}'’_-]*/gu;
 const NOT_NAMES = new Set(["I", "I'm", "I've", "I'll", "I'd", "OK", "Ok"]);
 
@@ -18,8 +25,11 @@ export function keyTermsOf(cited: string): string[] {
   const sentence = withoutCitations(cited);
   const terms = new Set<string>();
   for (const match of sentence.matchAll(NUMBER)) terms.add(match[0].replace(/[.,:/_-]+$/, ""));
-  for (const match of sentence.matchAll(IDENTIFIER)) if (/[A-Z0-9_-]/.test(match[0].slice(1))) terms.add(match[0]);
-  for (const match of sentence.matchAll(PATH)) terms.add(match[0]);
+  for (const word of sentence.split(/\s+/)) {
+    if (word.length > MAX_TERM_CHARS) continue;
+    for (const match of word.matchAll(IDENTIFIER)) if (/[A-Z0-9_-]/.test(match[0].slice(1))) terms.add(match[0]);
+    for (const match of word.matchAll(PATH)) terms.add(match[0]);
+  }
   const words = [...sentence.matchAll(WORD)].map((match) => match[0]);
   for (const word of words.slice(1)) if (/^\p{Lu}/u.test(word) && !NOT_NAMES.has(word)) terms.add(word);
   terms.delete("");

@@ -16,7 +16,8 @@ import { backgroundSettled } from "../../lib/chat/compressor";
 import { closeTokenPool, warmTokenCounting } from "../../lib/llm/token-pool";
 import { countMessageTokens } from "../../lib/llm/tokens";
 import { bearer, signUp, uniqueEmail } from "../support/accounts";
-import { setupHarness } from "./support/harness";
+import { applySettings, setupHarness } from "./support/harness";
+import * as ops from "../../lib/chat/operations";
 
 const h = setupHarness({ chatLatencyMs: 0, summaryLatencyMs: 0, tokensPerChunk: 50 });
 // What a server does when it starts (lib/server/start.ts), before it takes requests.
@@ -114,5 +115,45 @@ describe("a 100,000-character message without spaces does not hold up other user
     console.log(`${kind}: ${health.length} health checks (max ${Math.max(...health).toFixed(0)} ms), ${turns.length} turns (max ${Math.max(...turns).toFixed(0)} ms)`);
     expect(Math.max(...health)).toBeLessThan(LIMIT_MS);
     expect(Math.max(...turns)).toBeLessThan(LIMIT_MS);
+  });
+});
+
+// Summarizing such a message reads it again: its sentences for specifics to carry over, its
+// cites and FACT lines. Patterns that start anywhere and backtrack to the end of a run
+// took seconds to minutes there: a run of word characters (paths), a "#" before spaces
+// (cites), a FACT line ending in spaces, a sentence ending in spaces (its ending).
+const HOSTILE_TO_SUMMARIZE: [string, () => string][] = [
+  ['"a" repeated', () => "a".repeat(LENGTH)],
+  ['"#" then spaces', () => `#${" ".repeat(LENGTH - 2)}x`],
+  ["a FACT line then spaces", () => `FACT key=${" ".repeat(LENGTH - 10)}x`],
+  ["a sentence then spaces", () => `The port is 8080${" ".repeat(LENGTH - 17)}.`],
+];
+
+describe("summarizing a 100,000-character message does not hold up other users", () => {
+  it.each(HOSTILE_TO_SUMMARIZE)("%s: another user's health checks are answered within 1 s while it is compacted", async (_kind, make) => {
+    const hostileAuth = await bearer(h.user);
+    const conversation = await createConversation(hostileAuth, "long message, compacted");
+    expect((await postMessage(hostileAuth, conversation, make())).status).toBe(200);
+    for (let i = 0; i < 4; i++) expect((await postMessage(hostileAuth, conversation, `Short message ${i}.`)).status).toBe(200);
+    await backgroundSettled(conversation);
+    // The long message is among what a compaction takes: only the last two messages are kept.
+    await applySettings(h.db, { keepRecentCount: 2, carryDetails: true });
+
+    let done = false;
+    const compacted = ops.compactNow(h.user, { conversationId: conversation }).finally(() => (done = true));
+    const health: number[] = [];
+    let probe = 0;
+    while (!done || probe < 3) {
+      const due = performance.now() + PROBE_EVERY_MS;
+      await sleep(PROBE_EVERY_MS);
+      probe++;
+      health.push(await answeredAfter(due, () => healthRoute.GET(new Request("http://localhost/api/health")), 200));
+    }
+    const result = await compacted;
+    expect(result.failed).toEqual([]);
+    // The long message (the conversation's first) is under the compaction made.
+    expect(result.compactions.some((compaction) => compaction.fromSeq === 1)).toBe(true);
+    expect(Math.max(...health)).toBeLessThan(LIMIT_MS);
+    await applySettings(h.db, {});
   });
 });
