@@ -3,9 +3,10 @@ import { getDb } from "../db/client";
 import { accountCost as readAccountCost, conversationCost as readConversationCost, listPrices, setPrice } from "../db/prices";
 import { modelPriceSchema, type AccountCostView, type ConversationCostView, type ModelPriceView } from "../pricing";
 import { type Actor, assertAdmin, parse } from "./actor";
+import { idSchema } from "./inputs";
 
-export async function conversationCost(actor: Actor, conversationId: string): Promise<ConversationCostView> {
-  return readConversationCost(await getDb(), actor.id, conversationId);
+export async function conversationCost(actor: Actor, conversationId: unknown): Promise<ConversationCostView> {
+  return readConversationCost(await getDb(), actor.id, parse(idSchema, conversationId));
 }
 
 export async function accountCost(actor: Actor): Promise<AccountCostView> {

@@ -219,7 +219,8 @@ export async function startImport(
 
 /** An import's state for its owner (404 for anyone else, or an id that is not one). */
 export async function importStatus(actor: Actor, id: string): Promise<ImportView> {
-  if (!idSchema.safeParse(id).success) throw new AppError("not_found", `No import with id "${id}".`);
+  // Not echoed: an id that is not one may be anything the URL held.
+  if (!idSchema.safeParse(id).success) throw new AppError("not_found", "No such import.");
   const live = registry.live.get(id);
   return getImport(await getDb(), actor.id, id, live && live.userId === actor.id ? live : undefined);
 }

@@ -115,7 +115,8 @@ export class InertMarkdown {
 
 /** Plain text (a title) as one line of Markdown: shown as written, never as HTML or an entity. */
 export function plainLine(text: string): string {
-  return text.replace(/\s*[\r\n]+\s*/g, " ").replaceAll("&", "&amp;").replaceAll("<", "&lt;");
+  // From the start of a run of spaces only: from each space of a long run it was quadratic.
+  return text.replace(/(?<!\s)\s*[\r\n]+\s*/g, " ").replaceAll("&", "&amp;").replaceAll("<", "&lt;");
 }
 
 /** Plain text (a model name, a tool call) as an inline code span on one line. */

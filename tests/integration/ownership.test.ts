@@ -385,6 +385,20 @@ describe("every route handler checks who is asking", () => {
     }
   }
 
+  // Ids the database cannot take (a NUL) or that no id is (5,000 characters): a clear refusal, never a 500 or an echo.
+  const malformed = `a\u0000${"x".repeat(5_000)}`;
+  for (const file of files) {
+    const route = routePath(file);
+    if (!route.includes(ID_SEGMENT)) continue;
+    for (const [method, rule] of Object.entries(ROUTES[route] ?? {}) as [Method, RouteCase][]) {
+      it(`${method} ${route}: a malformed id is refused as bad input or not found`, async () => {
+        const answer = await callRoute(file, method, { ...rule, id: () => malformed }, shared, ownerAuth);
+        expect([400, 404], answer.text.slice(0, 300)).toContain(answer.status);
+        expect(answer.text.length, answer.text.slice(0, 300)).toBeLessThan(1_000);
+      });
+    }
+  }
+
   it("a search inside another user's conversation (by its id in the query) is not found", async () => {
     const file = path.join(API, "search", "route.ts");
     const rule: RouteCase = { scope: "owned", query: (f) => `?q=question&conversationId=${f.conversationId}` };
