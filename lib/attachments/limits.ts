@@ -2,6 +2,8 @@
 import { z } from "zod";
 import { config } from "../config";
 import { formatBytes } from "./format";
+import { imageSize, type ImageSize } from "./image-size";
+import type { ImageMediaType } from "./kinds";
 
 /** STRATA_ATTACHMENT_MAX_BYTES, read per request. */
 export function maxAttachmentBytes(): number {
@@ -20,6 +22,16 @@ export const MAX_IMAGE_PIXELS = 40_000_000;
 
 export function imageTooLargeMessage(name: string, width: number, height: number): string {
   return `“${name}” is ${width}×${height} pixels: images may be at most ${MAX_IMAGE_SIDE} pixels a side and ${MAX_IMAGE_PIXELS / 1_000_000} megapixels. Scale it down and attach it again.`;
+}
+
+/** The image's pixel size, read from its header and within the bounds; or why it is refused. */
+export function boundedImageSize(name: string, mediaType: ImageMediaType, bytes: Uint8Array): { size: ImageSize } | { problem: string } {
+  const size = imageSize(mediaType, bytes);
+  if (!size) return { problem: `“${name}” could not be read as an image (its header is damaged or cut short).` };
+  if (size.width > MAX_IMAGE_SIDE || size.height > MAX_IMAGE_SIDE || size.width * size.height > MAX_IMAGE_PIXELS) {
+    return { problem: imageTooLargeMessage(name, size.width, size.height) };
+  }
+  return { size };
 }
 
 export function tooLargeMessage(name: string, max: number): string {

@@ -3,16 +3,7 @@
 import { z } from "zod";
 import { attachmentBlock, composeContent, imageStandIn, type ComposedPart } from "../attachments/compose";
 import { isImageType as isImage, sniffAttachment, type ImageMediaType } from "../attachments/kinds";
-import { imageSize } from "../attachments/image-size";
-import {
-  attachmentIdsSchema,
-  attachmentNameSchema,
-  imageTooLargeMessage,
-  MAX_IMAGE_PIXELS,
-  MAX_IMAGE_SIDE,
-  maxAttachmentBytes,
-  tooLargeMessage,
-} from "../attachments/limits";
+import { attachmentIdsSchema, attachmentNameSchema, boundedImageSize, maxAttachmentBytes, tooLargeMessage } from "../attachments/limits";
 import { pdfText } from "../attachments/pdf";
 import { keptOnEdit, type KeptFile } from "../attachments/kept";
 import { getDb } from "../db/client";
@@ -53,12 +44,10 @@ async function assertTakesImages(db: Db, userId: string, conversationId: string,
 
 /** An image's stand-in and cost, after its pixel size (read from the header) is checked. */
 function readableImage(name: string, mediaType: ImageMediaType, bytes: Uint8Array): Readable {
-  const size = imageSize(mediaType, bytes);
-  if (!size) throw new AppError("invalid_input", `“${name}” could not be read as an image (its header is damaged or cut short).`);
-  if (size.width > MAX_IMAGE_SIDE || size.height > MAX_IMAGE_SIDE || size.width * size.height > MAX_IMAGE_PIXELS) {
-    throw new AppError("invalid_input", imageTooLargeMessage(name, size.width, size.height));
-  }
-  return { mediaType, text: imageStandIn(name, size.width, size.height), tokenCount: imageTokens(size.width, size.height) };
+  const bounded = boundedImageSize(name, mediaType, bytes);
+  if ("problem" in bounded) throw new AppError("invalid_input", bounded.problem);
+  const { width, height } = bounded.size;
+  return { mediaType, text: imageStandIn(name, width, height), tokenCount: imageTokens(width, height) };
 }
 
 /** The text a file gives the model, or why it gives none. */

@@ -17,6 +17,8 @@ import { AppError, assertStorableText } from "../errors.ts";
 import type { ConversationView } from "../views";
 import { SECTION_LIMITS, TITLE_LIMIT, conversationExport, exportedAttempt, exportedCompaction, exportedMessage, type ExportedAttachment, type ExportedCompaction, type ExportedMessage } from "./export-format.ts";
 import { config } from "../config.ts";
+import { sniffAttachment } from "../attachments/kinds.ts";
+import { boundedImageSize } from "../attachments/limits.ts";
 import { HEADER_FIELDS, readExport, SECTIONS, type ExportPart, type HeaderField, type Section } from "./export-reader.ts";
 
 const PREFIX = "The file cannot be imported: ";
@@ -248,19 +250,31 @@ class Importer {
     if (this.full()) await this.flush("messages");
   }
 
-  /** A message's file: its decoded size within STRATA_ATTACHMENT_MAX_BYTES, as an upload's. */
+  /**
+   * A message's file, held to what an upload is: its decoded size within
+   * STRATA_ATTACHMENT_MAX_BYTES, its kind and media type sniffed from its bytes (the type
+   * the file names is not trusted: it is served in a header and decides what reaches a
+   * vision model), an image within the pixel bounds.
+   */
   private attachment(conversationId: string, index: number, position: number, seq: number, file: ExportedAttachment): void {
+    const where = `messages[${index}].attachments[${position}]`;
     const bytes = Buffer.from(file.data, "base64");
     const max = config().STRATA_ATTACHMENT_MAX_BYTES;
     if (bytes.byteLength > max) {
-      throw refused(`messages[${index}].attachments[${position}] (“${file.name}”) is larger than the attachment limit of ${max.toLocaleString("en-US")} bytes.`);
+      throw refused(`${where} (“${file.name}”) is larger than the attachment limit of ${max.toLocaleString("en-US")} bytes.`);
+    }
+    const sniffed = sniffAttachment(file.name, bytes);
+    if (sniffed.kind === "unsupported") throw refused(`${where}: ${sniffed.reason}`);
+    if (sniffed.kind === "image") {
+      const bounded = boundedImageSize(file.name, sniffed.mediaType, bytes);
+      if ("problem" in bounded) throw refused(`${where}: ${bounded.problem}`);
     }
     this.attachments.push({
       userId: this.userId,
       conversationId,
       messageId: this.idOf(seq),
       name: file.name,
-      mediaType: file.mediaType,
+      mediaType: sniffed.mediaType,
       size: bytes.byteLength,
       bytes: new Uint8Array(bytes),
       text: file.text,

@@ -9,6 +9,8 @@ import { newConversation, rowCounts, send, setupHarness, saveTestSettings } from
 import { bearer } from "../support/accounts";
 import { rawHtml, shownText } from "../support/markdown";
 import { importMarkdownTranscript } from "../../lib/chat/markdown-import";
+import * as attachmentRoute from "../../app/api/attachments/[id]/route";
+import { pngHeader, tinyPng } from "../support/tiny-image";
 
 const h = setupHarness({ resetEachTest: false });
 const MODEL = "gpt-4o-mini";
@@ -168,6 +170,38 @@ describe("export and import", () => {
       expect(response.status).toBe(413);
     } finally {
       delete process.env.STRATA_MAX_IMPORT_BYTES;
+    }
+    expect(await rowCounts(h.db)).toEqual(before);
+  });
+
+  it("holds an imported file to what an upload is: its type sniffed from its bytes, an image within the pixel bounds, no binary", async () => {
+    const good = await exportJson(sourceId);
+    const file = (name: string, mediaType: string, bytes: Uint8Array) => ({ name, mediaType, data: Buffer.from(bytes).toString("base64"), text: null, tokenCount: 1, contentStart: null });
+    const withFiles = (files: ReturnType<typeof file>[]) => ({ ...good, messages: good.messages.map((m, i) => (i === 0 ? { ...m, attachments: files } : m)) });
+
+    // A type a header cannot hold, and one the app never serves (SVG): stored as what the bytes are.
+    const page = new TextEncoder().encode("<html><script>alert(1)</script></html>");
+    const response = await importRequest(withFiles([file("a.png", "image/png\nX-Injected: 1", page), file("b.svg", "image/svg+xml", page), file("c.png", "text/plain", tinyPng(4, 3))]));
+    expect(response.status).toBe(201);
+    const { conversation } = (await response.json()) as { conversation: { id: string } };
+    const stored = await ops.conversationAttachments(h.user, conversation.id);
+    expect(stored.map((a) => [a.name, a.mediaType])).toEqual([["a.png", "text/plain"], ["b.svg", "text/plain"], ["c.png", "image/png"]]);
+    for (const attachment of stored) {
+      const download = await attachmentRoute.GET(new Request(`http://localhost/api/attachments/${attachment.id}`, { headers: auth }), params(attachment.id));
+      expect(download.status, attachment.name).toBe(200);
+      // Text goes out as a download; an image as what it was sniffed to be.
+      expect(download.headers.get("content-type"), attachment.name).toBe(attachment.mediaType === "image/png" ? "image/png" : "application/octet-stream");
+    }
+
+    const before = await rowCounts(h.db);
+    const refusedFiles: [string, ReturnType<typeof file>, RegExp][] = [
+      ["an image past the pixel bounds", file("huge.png", "image/png", pngHeader(100_000, 100_000)), /messages\[0\]\.attachments\[0\]: “huge\.png” is 100000×100000 pixels/],
+      ["a binary file", file("blob.bin", "application/octet-stream", new Uint8Array([0, 1, 2, 3, 0, 255])), /messages\[0\]\.attachments\[0\]: “blob\.bin” is not a file Strata can read/],
+    ];
+    for (const [label, refusedFile, message] of refusedFiles) {
+      const refusal = await importRequest(withFiles([refusedFile]));
+      expect(refusal.status, label).toBe(400);
+      expect(((await refusal.json()) as { error: { message: string } }).error.message, label).toMatch(message);
     }
     expect(await rowCounts(h.db)).toEqual(before);
   });
