@@ -193,6 +193,9 @@ export const useChat = create<ChatState>()((set, get) => {
           // A retryable failure is told once, by the timeline's retry row beside its Retry button.
           if (!event.retryable) notify("error", `The model failed: ${event.message}`);
           break;
+        case "notice":
+          notify("warning", event.message);
+          break;
         case "done":
           turn.finished = true;
           turn.metered = true;

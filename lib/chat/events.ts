@@ -59,6 +59,8 @@ export const turnEventSchema = z.discriminatedUnion("type", [
     }),
   ]),
   z.object({ type: z.literal("error"), message: z.string(), retryable: z.boolean() }),
+  /** Something the user should know that did not stop the turn (the server cut the request to a smaller window). */
+  z.object({ type: z.literal("notice"), message: z.string() }),
   /**
    * The turn's end: the context as the next turn will send it, and the conversation's
    * change state (GET …/changes) as the turn left it, so the tab that ran it does not

@@ -15,6 +15,7 @@ import { conversationChangeState } from "../db/turn-lease";
 import { AppError } from "../errors";
 import { ModelError, streamChat } from "../llm/client";
 import { modelCatalog } from "../llm/models";
+import { learnServerWindow } from "./server-window";
 import { countMessageTokensAsync } from "../llm/token-pool";
 import { logger } from "../log/logger";
 import { span, spanSync, startSpan } from "../log/timing";
@@ -165,7 +166,9 @@ function countReplyTokens(content: string): Promise<number> {
  * the meter and, past the pre-emptive level, background compaction.
  */
 export async function* streamReply(input: ReplyInput): AsyncGenerator<TurnEvent> {
-  const { userId, conversationId, gate, target, settings } = input;
+  const { userId, conversationId, gate, target } = input;
+  // Changes only when the server turns out to serve a smaller window than assumed (learnServerWindow).
+  let settings = input.settings;
   const db = await getDb();
   const turn = registerTurn(conversationId, input.signal);
   // The conversation row as the statement storing the user's message left it: the first
@@ -280,6 +283,12 @@ export async function* streamReply(input: ReplyInput): AsyncGenerator<TurnEvent>
       }
 
       recordTurn("complete", usage);
+      const previous = transcript.messages.flatMap((message) => (message.role === "assistant" && message.usage ? [message.usage] : [])).at(-1);
+      const learned = usage ? await learnServerWindow(db, userId, { model, promptTokens: usage.promptTokens, requestTokens }, previous, settings) : null;
+      if (learned) {
+        settings = learned.settings;
+        yield { type: "notice", message: learned.notice };
+      }
       if (target.kind === "continuation") {
         const view = await span("append", () => extendReply(db, userId, conversationId, target.messageId, extension({ text, requestTokens, usage }, "complete"), countReplyTokens));
         yield { type: "message", message: view };

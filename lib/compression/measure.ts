@@ -13,8 +13,31 @@ export type MeasureDeps = { tokens: TokenCounter; models: ModelCatalog };
  * count can be over the window by theirs. One reported usage replaces it.
  */
 export const UNCALIBRATED_FACTOR = 1.2;
-/** A reported factor outside this range is a server bug, not a tokenizer. */
+/** A reported factor outside this range is a server bug or a cut (below), not a tokenizer. */
 const FACTOR_RANGE = { min: 0.5, max: 3 } as const;
+/** Below this many prompt tokens a low count proves no cut: no server serves a window that small. */
+const MIN_CUT_EVIDENCE_TOKENS = 1024;
+/** How much more we must have sent than last time, for a count that did not grow to prove a cut. */
+const GREW_BY = 1.05;
+/** How much a server's count may wobble between two requests of which the second holds all of the first. */
+const COUNT_WOBBLE = 1.01;
+
+type ReportedCall = { promptTokens: number; requestTokens: number };
+
+/**
+ * The window a server evidently cut a request to, or null. Some servers (Ollama beyond
+ * its num_ctx) drop the start of a request that is too long for them without an error;
+ * what they kept is at most their window. Two signs, each beyond what tokenizers do:
+ * the server counted fewer than half the tokens we sent, or we sent clearly more than
+ * with the previous reply (`previous`, the newest earlier one with usage) and the
+ * server counted no more than then.
+ */
+export function serverCutWindow(call: ReportedCall, previous?: ReportedCall): number | null {
+  if (call.requestTokens <= 0 || call.promptTokens < MIN_CUT_EVIDENCE_TOKENS) return null;
+  if (call.promptTokens / call.requestTokens < FACTOR_RANGE.min) return call.promptTokens;
+  const plateau = previous !== undefined && call.requestTokens >= previous.requestTokens * GREW_BY && call.promptTokens <= previous.promptTokens * COUNT_WOBBLE;
+  return plateau ? call.promptTokens : null;
+}
 
 export function contextWindowFor(model: string, settings: CompressionSettings, models: ModelCatalog): number {
   return models.contextWindow(model, settings.contextWindowOverrides);
@@ -36,11 +59,12 @@ export function budgetFor(
  * usage compares the server's prompt count with our count of that same request.
  */
 export function calibrationOf(messages: TranscriptMessage[]): Calibration {
-  for (let index = messages.length - 1; index >= 0; index--) {
-    const message = messages[index]!;
-    if (message.role !== "assistant" || !message.usage || message.usage.requestTokens <= 0) continue;
-    const factor = message.usage.promptTokens / message.usage.requestTokens;
-    if (!Number.isFinite(factor) || factor <= 0) continue;
+  const reported = messages.flatMap((message) => (message.role === "assistant" && message.usage && message.usage.requestTokens > 0 ? [message.usage] : []));
+  for (let index = reported.length - 1; index >= 0; index--) {
+    const usage = reported[index]!;
+    const factor = usage.promptTokens / usage.requestTokens;
+    // A cut request says what the server kept, not how it counts.
+    if (!Number.isFinite(factor) || factor <= 0 || serverCutWindow(usage, reported[index - 1]) !== null) continue;
     return { source: "reported", factor: Math.min(FACTOR_RANGE.max, Math.max(FACTOR_RANGE.min, factor)) };
   }
   return { source: "margin", factor: UNCALIBRATED_FACTOR };

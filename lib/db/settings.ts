@@ -86,6 +86,22 @@ export async function writeUserSettings(db: Db, userId: string, settings: Compre
 }
 
 /**
+ * Sets the user's context window for one model, keeping every other value of theirs: a
+ * read and a write under the row's lock, so a settings save at the same moment is not lost.
+ */
+export async function writeUserContextWindow(db: Db, userId: string, model: string, tokens: number): Promise<void> {
+  await db.$transaction(async (tx) => {
+    await tx.userSettings.upsert({ where: { userId }, create: { userId }, update: {} });
+    const [row] = await tx.$queryRaw<{ values: unknown }[]>`SELECT "values" FROM "UserSettings" WHERE "userId" = ${userId} FOR UPDATE`;
+    const defaults = (await tx.instance.findUnique({ where: { id: INSTANCE_ID }, select: { compressionDefaults: true } }))?.compressionDefaults;
+    const resolved = resolveLayers({ defaults, user: row?.values });
+    const settings = { ...resolved.settings, contextWindowOverrides: { ...resolved.settings.contextWindowOverrides, [model]: tokens } };
+    const base = resolveLayers({ defaults }).settings;
+    await tx.userSettings.update({ where: { userId }, data: { values: json(differences(settings, base)) } });
+  });
+}
+
+/**
  * Applies `patch` to a conversation's overrides, refusing (field by field) a result that
  * breaks a rule together with the user's settings. One transaction under the
  * conversation's row lock, so two concurrent patches both apply.

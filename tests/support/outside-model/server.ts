@@ -74,6 +74,12 @@ export type OutsideModelOptions = {
    * a 400 in vLLM's words and shape (a top-level message, no `error` member).
    */
   alternatingModels?: string[];
+  /**
+   * The window it serves, without saying so (Ollama beyond its num_ctx): a longer prompt
+   * loses its oldest messages but the system ones and the last until it fits, is answered
+   * from what is left, and usage reports what was kept. No context_length error.
+   */
+  truncateAt?: number;
 };
 
 export const STRICT_STYLES = ["openai", "nim", "fastapi"] as const;
@@ -96,6 +102,8 @@ export type RecordedRequest = {
   reply?: { text: string; finishReason: string; completionTokens: number; toolCall?: { id: string; name: string; arguments: string } };
   /** 0 while unanswered (a hung request stays at 0). */
   status: number;
+  /** With `truncateAt`: the prompt tokens it was sent, when it kept fewer (promptTokens). */
+  truncatedFrom?: number;
   time: number;
 };
 
@@ -136,6 +144,7 @@ const optionsPatch = z
     reasoningModels: z.array(z.string()),
     toollessModels: z.array(z.string()),
     alternatingModels: z.array(z.string()),
+    truncateAt: z.number().int().positive().nullable(),
   })
   .partial()
   .strict();
@@ -144,7 +153,12 @@ const completionBody = z.looseObject({
   messages: z.array(z.looseObject({ role: z.string() })).min(1),
 });
 
-type Config = Required<Omit<OutsideModelOptions, "port" | "contextWindow" | "imageModels" | "strict">> & { contextWindow?: number; imageModels?: string[]; strict?: StrictStyle };
+type Config = Required<Omit<OutsideModelOptions, "port" | "contextWindow" | "imageModels" | "strict" | "truncateAt">> & {
+  contextWindow?: number;
+  imageModels?: string[];
+  strict?: StrictStyle;
+  truncateAt?: number;
+};
 
 const DEFAULTS: Config = { summaryMode: "extractive", titles: "follow", cite: false, citeMode: "exact", chatMode: "directed", usage: "always", seed: 1, summaryLatencyMs: 0, chatLatencyMs: 0, failRate: 0, hang: false, strictAlsoKnows: [], reasoningModels: [], toollessModels: [], alternatingModels: [] };
 
@@ -169,6 +183,17 @@ class HttpError extends Error {
   ) {
     super(message);
   }
+}
+
+/** The body as a server serving `window` tokens reads it: the oldest messages but the system ones and the last dropped until it fits. */
+function keptWithin(body: CompletionBody, window: number): CompletionBody {
+  if (promptTokens(body) <= window) return body;
+  const messages = [...body.messages];
+  for (let index = 0; index < messages.length - 1 && promptTokens({ ...body, messages }) > window; ) {
+    if (messages[index]!.role === "system") index++;
+    else messages.splice(index, 1);
+  }
+  return { ...body, messages };
 }
 
 /** An optional system message, then user, assistant, user, … (what a strict chat template accepts). */
@@ -224,6 +249,7 @@ export async function startOutsideModel(options: OutsideModelPatch = {}): Promis
     if ("contextWindow" in clean && (clean.contextWindow === undefined || clean.contextWindow === null)) delete config.contextWindow;
     if ("imageModels" in clean && (clean.imageModels === undefined || clean.imageModels === null)) delete config.imageModels;
     if ("strict" in clean && (clean.strict === undefined || clean.strict === null)) delete config.strict;
+    if ("truncateAt" in clean && (clean.truncateAt === undefined || clean.truncateAt === null)) delete config.truncateAt;
     if (clean.seed !== undefined) rng = generators(config.seed);
   }
 
@@ -248,8 +274,9 @@ export async function startOutsideModel(options: OutsideModelPatch = {}): Promis
     });
   }
 
-  async function completions(body: CompletionBody, res: http.ServerResponse): Promise<void> {
-    const kind = classify(body);
+  async function completions(sent: CompletionBody, res: http.ServerResponse): Promise<void> {
+    const kind = classify(sent);
+    const body = config.truncateAt !== undefined ? keptWithin(sent, config.truncateAt) : sent;
     // Served from the newest chat or summary request, whichever shares more: a cache keeps both prefixes.
     const cached = cachedAfter([lastOf.chat, lastOf.summary], body);
     let images: SeenImage[];
@@ -260,7 +287,8 @@ export async function startOutsideModel(options: OutsideModelPatch = {}): Promis
       throw error;
     }
     const imageTokens = images.reduce((total, image) => total + image.tokens, 0);
-    const entry: RecordedRequest = { kind, promptTokens: promptTokens(body) + imageTokens, cachedTokens: cached, maxTokens: maxTokensOf(body), body, images, status: 0, time: Date.now() };
+    const entry: RecordedRequest = { kind, promptTokens: promptTokens(body) + imageTokens, cachedTokens: cached, maxTokens: maxTokensOf(body), body: sent, images, status: 0, time: Date.now() };
+    if (body !== sent) entry.truncatedFrom = promptTokens(sent) + imageTokens;
     recorded.push(entry);
     const unknown = config.strict ? Object.keys(body).filter((field) => !STRICT_KNOWN_FIELDS.has(field) && !config.strictAlsoKnows.includes(field)) : [];
     if (config.strict && unknown.length > 0) {
