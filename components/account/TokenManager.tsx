@@ -107,10 +107,8 @@ export function TokenManager({ initialTokens }: { initialTokens: TokenView[] }) 
           revoking it stops it at once. Tokens cannot make or revoke tokens: only this page can.
         </p>
       </div>
-      <form
-        className="flex gap-2"
-        onSubmit={submitWith(create)}
-      >
+      {/* Wraps on a phone: the button goes under the name rather than off the screen. */}
+      <form className="flex flex-wrap gap-2" onSubmit={submitWith(create)}>
         <input
           value={name}
           onChange={(event) => setName(event.target.value)}
@@ -118,7 +116,7 @@ export function TokenManager({ initialTokens }: { initialTokens: TokenView[] }) 
           maxLength={64}
           data-testid="token-name"
           aria-label="Token name"
-          className="h-7 flex-1 rounded-md border border-neutral-300 bg-white px-2 text-[12.5px] dark:border-neutral-700 dark:bg-neutral-950"
+          className="h-7 min-w-0 flex-1 basis-48 rounded-md border border-neutral-300 bg-white px-2 text-[12.5px] dark:border-neutral-700 dark:bg-neutral-950"
         />
         <select
           value={String(expiresInDays)}

@@ -127,6 +127,11 @@ function ServerForm({ initial, submitLabel, onSubmit, onCancel }: { initial: Dra
   );
 }
 
+/** What the server runs or where it is, on one line. */
+function transportLine(server: McpServerView): string | undefined {
+  return server.transport?.kind === "stdio" ? [server.transport.command, ...server.transport.args].join(" ") : server.transport?.url;
+}
+
 function Status({ server }: { server: McpServerView }) {
   const { status } = server;
   if (!server.enabled) return <span className="text-neutral-500">disabled</span>;
@@ -155,7 +160,7 @@ export function ToolServersAdmin({ initialServers }: { initialServers: McpServer
         </Button>
       </div>
       <p className="mt-1 text-[12px] text-neutral-500">Each conversation&apos;s owner switches them on or off for it (the Tools menu in the chat header).</p>
-      <ul className="mt-3 grid gap-3">
+      <ul className="mt-3 grid grid-cols-1 gap-3">
         {servers.map((server) => (
           <li key={server.id} className="rounded-md border border-neutral-200 p-3 text-[12.5px] dark:border-neutral-800" data-testid={`tool-server-${server.name}`}>
             {editing === server.id ? (
@@ -174,11 +179,11 @@ export function ToolServersAdmin({ initialServers }: { initialServers: McpServer
             ) : (
               <>
                 <div className="flex items-center gap-2">
-                  <span className="font-mono font-medium">{server.name}</span>
-                  <span className="truncate font-mono text-[11.5px] text-neutral-500">
-                    {server.transport?.kind === "stdio" ? [server.transport.command, ...server.transport.args].join(" ") : server.transport?.url}
+                  <span className="shrink-0 font-mono font-medium">{server.name}</span>
+                  {/* A long command path is cut with an ellipsis (whole in its title), never wider than the row: the buttons stay on screen. */}
+                  <span className="min-w-0 flex-1 truncate font-mono text-[11.5px] text-neutral-500" title={transportLine(server)}>
+                    {transportLine(server)}
                   </span>
-                  <span className="flex-1" />
                   <Button size="xs" variant="ghost" onClick={() => setEditing(server.id)}>
                     Edit
                   </Button>

@@ -275,6 +275,8 @@ export const useChat = create<ChatState>()((set, get) => {
         if (event.type === "message" && event.message.role === "user" && !accepted) {
           accepted = true;
           onAccepted?.();
+          // An earlier refusal ("still in the box") is over: this message went.
+          useNotices.getState().dismissAbout("unsent");
         }
         if (event.type === "title") title = event.title;
         // The conversation as this turn left it: the poll must not reload it as another tab's change.
@@ -286,7 +288,8 @@ export const useChat = create<ChatState>()((set, get) => {
         const message =
           error instanceof TurnRequestError ? error.message : `The connection to the server failed: ${String(error)}`;
         forConversation(conversationId, () => {
-          notify("error", onAccepted && !accepted ? `${message} Your message was not sent; it is still in the box.` : message);
+          if (onAccepted && !accepted) notify("error", `${message} Your message was not sent; it is still in the box.`, "unsent");
+          else notify("error", message);
           if (error instanceof TurnRequestError && error.code === "not_found") set({ deleted: true });
           if (error instanceof TurnRequestError && error.code === "busy") set({ remoteTurn: true });
         });

@@ -38,6 +38,41 @@ test("a message over the length limit is held in the composer with a visible cou
   await expect(messages(page).first()).toHaveAttribute("data-role", "user");
 });
 
+test("a double-click on Send sends once and the reply comes: its second click, landing on Stop, does not stop the turn", async ({ page, request }) => {
+  // Slow enough that the reply is still streaming when the second click lands.
+  await request.post(`${MODEL_SERVER}/__admin/latency`, { data: { chatLatencyMs: 40, tokensPerChunk: 1 } });
+  try {
+    await page.goto("/");
+    await newConversation(page);
+    await page.getByTestId("composer").fill("Double-clicked question");
+    // As a person double-clicks: the second click a tenth of a second after the first, where Send was.
+    const box = (await page.getByTestId("send-button").boundingBox())!;
+    await untilSettled(page, async () => {
+      await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+      await expect(page.getByTestId("stop-button")).toBeVisible();
+      await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+    });
+    await expect(page.locator("[data-testid=message][data-role=user]")).toHaveCount(1);
+    const reply = page.locator("[data-testid=message][data-role=assistant]");
+    await expect(reply).toHaveCount(1);
+    // The whole reply, not one stopped at the second click.
+    await expect(reply.getByTestId("message-status")).toHaveCount(0);
+    await expect(page.getByTestId("retry-row")).toHaveCount(0);
+    // A single click on Stop, once it has been on screen a moment, still stops.
+    await page.getByTestId("composer").fill("Now stop this one");
+    await page.getByTestId("composer").press("Enter");
+    const stop = page.getByTestId("stop-button");
+    await expect(stop).toBeVisible();
+    await page.waitForTimeout(700);
+    await untilSettled(page, () => stop.click());
+    await expect(stop).toHaveCount(0);
+    await expect(page.locator("[data-testid=message][data-role=assistant]").last().getByTestId("message-status")).toHaveText("stopped");
+    await expect(page.locator("[data-testid=message][data-role=user]")).toHaveCount(2);
+  } finally {
+    await request.post(`${MODEL_SERVER}/__admin/latency`, { data: { chatLatencyMs: 0, tokensPerChunk: 3 } });
+  }
+});
+
 test("a send into a conversation deleted meanwhile keeps the text and says why", async ({ page, request }) => {
   await page.goto("/");
   const id = await newConversation(page);

@@ -90,6 +90,25 @@ test("at 390×844: drawer, header menu, no sideways scroll and no serious axe vi
   await expect(page.getByRole("heading", { name: "Compression settings" })).toBeVisible();
   await expectNoHorizontalScroll(page, "settings");
   await collectSeriousViolations(page, "settings");
+
+  // The account page's token row and the admin page's tool servers (long command lines) stay on the screen.
+  await page.goto("/account");
+  await expect(page.getByTestId("token-create")).toBeInViewport();
+  await expectNoHorizontalScroll(page, "account");
+  await page.goto("/admin");
+  await page.getByTestId("tool-server-add").click();
+  const form = page.getByTestId("tool-server-form").last();
+  await form.getByTestId("tool-server-name").fill("long-path");
+  await form.getByTestId("tool-server-command").fill(`/opt/${"very-long-directory-name/".repeat(6)}node_modules/@modelcontextprotocol/server-filesystem/dist/index.js`);
+  await form.getByTestId("tool-server-save").click();
+  const listed = page.getByTestId("tool-server-long-path");
+  const remove = listed.getByRole("button", { name: "Remove" });
+  await remove.scrollIntoViewIfNeeded();
+  await expect(remove).toBeInViewport({ ratio: 1 });
+  await expectNoHorizontalScroll(page, "admin");
+  page.once("dialog", (dialog) => void dialog.accept());
+  await remove.click();
+  await expect(listed).toHaveCount(0);
   expect(violations, "serious accessibility violations").toEqual([]);
 });
 

@@ -26,8 +26,14 @@ describe("serverCutWindow", () => {
 });
 
 describe("calibrationOf", () => {
-  const reply = (promptTokens: number, requestTokens: number, seq: number): TranscriptMessage =>
-    ({ seq, role: "assistant", content: "a", tokenCount: 3, usage: { promptTokens, completionTokens: 5, requestTokens } }) as TranscriptMessage;
+  const reply = (promptTokens: number, requestTokens: number, seq: number): TranscriptMessage => ({
+    seq,
+    role: "assistant",
+    content: "a",
+    tokens: 3,
+    pinned: false,
+    usage: { promptTokens, completionTokens: 5, requestTokens },
+  });
 
   it("takes its factor from the newest reply the server read whole, not from a cut one", () => {
     const messages = [reply(2200, 2000, 2), reply(3300, 3000, 4), reply(3250, 3400, 6)];
