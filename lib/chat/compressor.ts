@@ -21,7 +21,7 @@ import { logger } from "../log/logger";
 import { recordCallUsage, recordCompression, timeSummary } from "../server/metrics";
 import type { ChatTool } from "../llm/client";
 import { backgroundRun, startBackgroundRun, withCompactionLock, withCompactionLockIfFree } from "./concurrency";
-import { offeredOutsideTurn } from "./tool-set";
+import { offeredNow } from "./tools/offered-now";
 import type { BackgroundWorkView, CompactionView, ContextMeterView } from "../views";
 
 const globalForCompressor = globalThis as unknown as { strataCompressor?: { manager: AutoCompressionManager } };
@@ -69,11 +69,17 @@ async function loadActive(
   conversationId: string,
   settings: CompressionSettings | undefined,
   known?: ConversationHead,
+  /** The tools the request offers, when a turn knows them: nothing is read to find them. */
+  given?: { definitions: readonly ChatTool[]; overheadTokens: number },
 ): Promise<{ transcript: Transcript; historyVersion: number }> {
   const { transcript, historyVersion } = await loadTranscript(await getDb(), userId, conversationId, countSystemPrompt, known);
   // Without settings (a retry's check) the default recall mode decides.
   const effective = settings ?? DEFAULT_SETTINGS;
-  const offered = offeredOutsideTurn(effective, transcript.compactions.length > 0, modelCatalog.contextWindow(transcript.model, effective.contextWindowOverrides));
+  const offered = given ?? await offeredNow(
+    { userId, conversationId, settings: effective },
+    transcript.compactions.length > 0,
+    modelCatalog.contextWindow(transcript.model, effective.contextWindowOverrides),
+  );
   return { transcript: { ...transcript, toolTokens: offered.overheadTokens, tools: offered.definitions }, historyVersion };
 }
 
@@ -174,7 +180,7 @@ export async function compressBeforeCall(
       ? transcript
       : // The tools this request offers open its prefix: its summary requests offer the same.
         { ...transcript, toolTokens: offered.overheadTokens, tools: offered.definitions.length > 0 ? offered.definitions : undefined };
-  const current = sized((await loadActive(userId, conversationId, settings, known ?? undefined)).transcript);
+  const current = sized((await loadActive(userId, conversationId, settings, known ?? undefined, offered)).transcript);
   const unchanged: AppliedChange = { change: { created: [], attempts: [], transcript: current }, transcript: current, compactions: [], attempts: [], saved: true };
   const need = compressionManager().needBeforeCall(current, settings);
   if (need === "nothing") return unchanged;

@@ -88,6 +88,20 @@ describe("a stdio server (server-everything)", () => {
     expect(events.at(-1)?.type).toBe("done");
   });
 
+  it("the meter read after the turn (a page load) counts the server's tool definitions as the turn did", async () => {
+    await stdio("everything", EVERYTHING, ["stdio"]);
+    const conversation = await newConversation();
+    const events = await send(conversation.id, "Just answer.");
+    const done = events.at(-1);
+    expect(done?.type).toBe("done");
+    const turnMeter = (done as Extract<TurnEvent, { type: "done" }>).context;
+    const pageMeter = await ops.meter(h.user, conversation.id);
+    // server-everything's definitions are most of what the request costs beyond its messages.
+    expect(turnMeter.toolTokens).toBeGreaterThan(500);
+    expect(pageMeter.toolTokens).toBe(turnMeter.toolTokens);
+    expect(pageMeter.totalTokens).toBe(turnMeter.totalTokens);
+  });
+
   it("runs several calls of one reply at once and stores the results in call order", async () => {
     await stdio("everything", EVERYTHING, ["stdio"]);
     const conversation = await newConversation();

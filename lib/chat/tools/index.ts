@@ -1,11 +1,12 @@
 // The tools of one turn: every source's contribution, the definitions the request
 // offers, what they cost in the prompt, and the runner for a call.
 import type { ToolCall } from "../../compression/types";
-import { countToolsTokens, REPLY_PRIMING_TOKENS } from "../../llm/tokens";
+import { REPLY_PRIMING_TOKENS } from "../../llm/tokens";
 import { builtinSource } from "./builtin";
 import { compressContextSource } from "./compress-context";
 import { historySource } from "./history";
 import { mcpSource } from "./mcp";
+import { overheadOf } from "./overhead";
 import type { ToolCallContext, ToolResult, ToolSource, ToolSourceContext, TurnTool } from "./types";
 import type { ChatTool } from "../../llm/client";
 import { untilStopped } from "./stoppable";
@@ -19,22 +20,6 @@ export type TurnToolSet = {
   /** Tool definitions plus the request's own framing, in our count: what the request costs beyond its messages. */
   overheadTokens: number;
 };
-
-// Tool lists repeat from turn to turn; counting their definitions once per distinct list
-// keeps tokenizing them off the turn's path.
-const overheadByList = new Map<string, number>();
-const MAX_REMEMBERED_LISTS = 500;
-
-function overheadOf(definitions: readonly ChatTool[]): number {
-  const key = JSON.stringify(definitions);
-  let tokens = overheadByList.get(key);
-  if (tokens === undefined) {
-    tokens = countToolsTokens(definitions) + REPLY_PRIMING_TOKENS;
-    if (overheadByList.size >= MAX_REMEMBERED_LISTS) overheadByList.clear();
-    overheadByList.set(key, tokens);
-  }
-  return tokens;
-}
 
 export function toolSetOf(tools: readonly TurnTool[]): TurnToolSet {
   const seen = new Set<string>();

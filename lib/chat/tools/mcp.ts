@@ -82,23 +82,42 @@ function turnTool(target: ServerTarget, tool: McpToolInfo, name: string): TurnTo
   };
 }
 
-export const mcpSource: ToolSource = async ({ userId, conversationId, servers: read }) => {
+/** The tools of the servers the conversation uses, as `list` gives each server's; named as every request names them. */
+async function serverTools(
+  { userId, conversationId, servers: read }: Parameters<ToolSource>[0],
+  list: (target: ServerTarget) => Promise<McpToolInfo[]>,
+): Promise<TurnTool[]> {
   const servers = (read ?? (await mcpServersInUse(await getDb(), userId, conversationId))).filter((server) => server.transport);
   if (servers.length === 0) return [];
-  const pool = mcpPool();
   const listed = await Promise.all(
     servers.map(async (server) => {
       const target: ServerTarget = { id: server.id, name: server.name, transport: server.transport!, updatedAt: server.updatedAt };
-      try {
-        return { target, tools: (await pool.connection(target).listTools()).tools };
-      } catch (error) {
-        // Down: its tools are not offered; the admin page shows why.
-        if (!isServerDown(error)) throw error;
-        logger.warn({ server: server.name, err: error.message }, "tool server unavailable; its tools are not offered");
-        return { target, tools: [] };
-      }
+      return { target, tools: await list(target) };
     }),
   );
   const taken = new Set<string>();
   return listed.flatMap(({ target, tools }) => tools.map((tool) => turnTool(target, tool, modelToolName(target.name, tool.name, taken))));
-};
+}
+
+export const mcpSource: ToolSource = (context) =>
+  serverTools(context, async (target) => {
+    try {
+      return (await mcpPool().connection(target).listTools()).tools;
+    } catch (error) {
+      // Down: its tools are not offered; the admin page shows why.
+      if (!isServerDown(error)) throw error;
+      logger.warn({ server: target.name, err: error.message }, "tool server unavailable; its tools are not offered");
+      return [];
+    }
+  });
+
+/**
+ * The same, from what this process has already listed and without connecting to any
+ * server: what a context measured outside a turn (the meter, background compaction)
+ * counts. A page must not wait for a tool server to start.
+ */
+export const knownMcpSource: ToolSource = (context) =>
+  serverTools(context, async (target) => {
+    const status = mcpPool().status(target);
+    return status.state === "up" ? status.tools : [];
+  });
