@@ -1,5 +1,5 @@
 "use client";
-import { useEffect, useLayoutEffect, useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useChat } from "@/components/stores/chat-store";
 import { Button } from "../ui/Button";
 import { StatusNote } from "../ui/StatusNote";
@@ -9,9 +9,6 @@ import { peekFirstMessage, takeFirstMessage } from "./first-message";
 import { AttachButton, DraftChips } from "./AttachmentChips";
 import { useAttachmentDraft } from "./use-attachment-draft";
 import { usePickedFiles } from "./use-picked-files";
-
-/** How long after Stop appears a click on it is taken for the rest of a double-click on Send. */
-const STOP_GRACE_MS = 500;
 
 // Commands are matched case-insensitively: "/Compact" is a command, not a message.
 const COMPACT_COMMAND = /^\/compact(?:\s+([\s\S]*))?$/i;
@@ -47,13 +44,6 @@ export function Composer({
   const [text, setText] = useState(() => (shownConversationId ? (peekFirstMessage(shownConversationId) ?? "") : ""));
   const [starting, setStarting] = useState(false);
   const textareaRef = useRef<HTMLTextAreaElement>(null);
-  // Stop takes Send's place the moment a turn starts, so the second click of a
-  // double-click on Send lands on it: a click in its first moments is that, not a wish to
-  // stop (it stopped the turn before any reply, every time).
-  const stopShownAt = useRef(0);
-  useLayoutEffect(() => {
-    if (streaming) stopShownAt.current = performance.now();
-  }, [streaming]);
   const conversationId = useChat((state) => (start ? null : state.conversationId));
   // Files go with messages of an open conversation; on the home page they wait in the
   // browser until the first message has made one to upload them to.
@@ -184,7 +174,10 @@ export function Composer({
             variant="secondary"
             data-testid="stop-button"
             onClick={(event) => {
-              if (event.detail > 1 || performance.now() - stopShownAt.current < STOP_GRACE_MS) return;
+              // Stop takes Send's place the moment a turn starts, so the second click of a
+              // double-click on Send lands here: that is no wish to stop (it stopped the turn
+              // before any reply, every time). A deliberate click is a first click.
+              if (event.detail > 1) return;
               void stop();
             }}
             aria-label="Stop the reply"
