@@ -131,11 +131,15 @@ const HOSTILE_TO_SUMMARIZE: [string, () => string][] = [
 
 describe("summarizing a 100,000-character message does not hold up other users", () => {
   it.each(HOSTILE_TO_SUMMARIZE)("%s: another user's health checks are answered within 1 s while it is compacted", async (_kind, make) => {
+    // The defaults (a 128k window): the message is stored and answered without a compaction,
+    // whatever an earlier file of this suite left in the settings; it is summarized below, under the probes.
+    await applySettings(h.db, {});
     const hostileAuth = await bearer(h.user);
     const conversation = await createConversation(hostileAuth, "long message, compacted");
     expect((await postMessage(hostileAuth, conversation, make())).status).toBe(200);
     for (let i = 0; i < 4; i++) expect((await postMessage(hostileAuth, conversation, `Short message ${i}.`)).status).toBe(200);
     await backgroundSettled(conversation);
+    expect(await h.db.compaction.count({ where: { conversationId: conversation } })).toBe(0);
     // The long message is among what a compaction takes: only the last two messages are kept.
     await applySettings(h.db, { keepRecentCount: 2, carryDetails: true });
 
