@@ -15,6 +15,8 @@ const MAX_NOTICES = 5;
 
 type NoticesState = {
   notices: Notice[];
+  /** Texts the user dismissed in the open conversation: a turn that says the same again is not shown. */
+  dismissed: ReadonlySet<string>;
   notify: (tone: Notice["tone"], text: string, about?: Notice["about"]) => void;
   dismiss: (id: number) => void;
   /** Takes away the notices about something that is over. */
@@ -26,18 +28,30 @@ let noticeIds = 0;
 
 export const useNotices = create<NoticesState>()((set) => ({
   notices: [],
+  dismissed: new Set(),
   notify(tone, text, about) {
     const id = ++noticeIds;
-    set((state) => ({ notices: [...state.notices.slice(-(MAX_NOTICES - 1)), { id, tone, text, ...(about ? { about } : {}) }] }));
+    // A notice every turn repeats (tools left out for lack of room) is on screen once, and not again once dismissed.
+    set((state) =>
+      state.dismissed.has(text) || state.notices.some((notice) => notice.text === text)
+        ? state
+        : { notices: [...state.notices.slice(-(MAX_NOTICES - 1)), { id, tone, text, ...(about ? { about } : {}) }] },
+    );
   },
   dismissAbout(about) {
     set((state) => ({ notices: state.notices.filter((notice) => notice.about !== about) }));
   },
   dismiss(id) {
-    set((state) => ({ notices: state.notices.filter((notice) => notice.id !== id) }));
+    set((state) => {
+      const gone = state.notices.find((notice) => notice.id === id);
+      return {
+        notices: state.notices.filter((notice) => notice.id !== id),
+        dismissed: gone ? new Set([...state.dismissed, gone.text]) : state.dismissed,
+      };
+    });
   },
   clear() {
-    set({ notices: [] });
+    set({ notices: [], dismissed: new Set() });
   },
 }));
 

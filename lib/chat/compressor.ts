@@ -78,6 +78,7 @@ async function loadActive(
   const offered = given ?? await offeredNow(
     { userId, conversationId, settings: effective },
     transcript.compactions.length > 0,
+    transcript.model,
     modelCatalog.contextWindow(transcript.model, effective.contextWindowOverrides),
   );
   return { transcript: { ...transcript, toolTokens: offered.overheadTokens, tools: offered.definitions }, historyVersion };

@@ -33,6 +33,7 @@ import { registerTurn } from "./running-turns";
 import type { GateMessage, TurnGate } from "./concurrency";
 import { NO_TOOLS, toolsForTurn, type TurnToolSet } from "./tools";
 import { askApprovals, runDecidedCall } from "./tools/approval";
+import { leftOutNotice } from "./tools/window-share";
 import { continuationSeparator } from "./join-continuation";
 import { recallForTurn } from "./recall";
 import { requestOverheadTokens } from "./tool-set";
@@ -185,6 +186,7 @@ export async function* streamReply(input: ReplyInput): AsyncGenerator<TurnEvent>
     let versionAfterReply: string | null = null;
     const tools = toolSet.definitions.length > 0 ? toolSet.definitions : undefined;
     yield* opening(input);
+    if (toolSet.leftOut) yield { type: "notice", message: leftOutNotice(toolSet.leftOut) };
 
     // The active context after the last reply, for the meter: what a fresh load would give.
     let context: Transcript | undefined;

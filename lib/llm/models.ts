@@ -17,9 +17,13 @@ export function normalizeModelName(model: string): string {
   return slash >= 0 ? trimmed.slice(slash + 1) : trimmed;
 }
 
-/** The offline demo model (the in-process demo server). Small on purpose: compression shows up after a few turns. */
+/**
+ * The offline demo model (the in-process demo server). Small on purpose: compression shows
+ * up after a few turns. Large enough for the definitions of the demo's two tool servers
+ * (about 3,500 tokens as the demo counts them, JSON) to stay within their third of it.
+ */
 export const DEMO_MODEL = "strata-demo";
-export const DEMO_CONTEXT_WINDOW = 8192;
+export const DEMO_CONTEXT_WINDOW = 12_288;
 
 /** Used when nothing matches: the window of today's typical chat models. */
 export const DEFAULT_CONTEXT_WINDOW = 128_000;

@@ -480,7 +480,7 @@ describe("the demo model at default settings", () => {
     await saveTestSettings(h.db, {});
     const conversation = await newConversation("strata-demo");
     for (let turn = 1; turn <= 40; turn++) {
-      const events = await send(conversation.id, `Question ${turn}: how do I structure a TypeScript project? REPLY_WORDS=90`);
+      const events = await send(conversation.id, `Question ${turn}: how do I structure a TypeScript project? REPLY_WORDS=160`);
       expect(events.find((e) => e.type === "error")).toBeUndefined();
       await backgroundSettled(conversation.id);
     }

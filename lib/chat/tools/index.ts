@@ -10,6 +10,10 @@ import { overheadOf } from "./overhead";
 import type { ToolCallContext, ToolResult, ToolSource, ToolSourceContext, TurnTool } from "./types";
 import type { ChatTool } from "../../llm/client";
 import { untilStopped } from "./stoppable";
+import { fitToWindow, type ToolsLeftOut } from "./window-share";
+import { getDb } from "../../db/client";
+import { historyState } from "../../db/history";
+import { modelCatalog } from "../../llm/models";
 
 /** In the order the request lists them; a tool's name is unique across sources (the first wins). */
 const SOURCES: readonly ToolSource[] = [builtinSource, compressContextSource, historySource, mcpSource];
@@ -19,6 +23,8 @@ export type TurnToolSet = {
   definitions: readonly ChatTool[];
   /** Tool definitions plus the request's own framing, in our count: what the request costs beyond its messages. */
   overheadTokens: number;
+  /** What the conversation has switched on but the request does not offer, for lack of room in the window. */
+  leftOut?: ToolsLeftOut | null;
 };
 
 export function toolSetOf(tools: readonly TurnTool[]): TurnToolSet {
@@ -33,10 +39,22 @@ export function toolSetOf(tools: readonly TurnTool[]): TurnToolSet {
   return { tools: unique, definitions, overheadTokens: overheadOf(definitions) };
 }
 
-/** The tools offered for one turn (fixed for the whole turn, so its requests share their prefix). */
+/**
+ * The tools offered for one turn (fixed for the whole turn, so its requests share their
+ * prefix), within their share of the model's window (fitToWindow).
+ */
 export async function toolsForTurn(context: ToolSourceContext): Promise<TurnToolSet> {
-  const contributions = await Promise.all(SOURCES.map((source) => source(context)));
-  return toolSetOf(contributions.flat());
+  const [contributions, model] = await Promise.all([Promise.all(SOURCES.map((source) => source(context))), modelOf(context)]);
+  const set = toolSetOf(contributions.flat());
+  if (model === null) return set;
+  const fitted = fitToWindow(set.tools, model, modelCatalog.contextWindow(model, context.settings.contextWindowOverrides));
+  return fitted.leftOut ? { ...toolSetOf(fitted.tools), leftOut: fitted.leftOut } : set;
+}
+
+/** The conversation's model: as the statement storing the message left it, else read (null: no such conversation). */
+async function modelOf({ userId, conversationId, known }: ToolSourceContext): Promise<string | null> {
+  if (known) return known.model;
+  return (await historyState(await getDb(), userId, conversationId))?.model ?? null;
 }
 
 /** What a request that offers no tools costs beyond its messages (Continue's). */

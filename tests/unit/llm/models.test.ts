@@ -3,7 +3,6 @@ import {
   contextWindow,
   createModelCatalog,
   DEFAULT_CONTEXT_WINDOW,
-  DEMO_MODEL,
   modelCatalog,
 } from "@/lib/llm/models";
 
@@ -31,11 +30,6 @@ describe("contextWindow", () => {
     expect(contextWindow(model)).toBe(window);
   });
 
-  it("gives the demo model a small window so compression shows up quickly", () => {
-    expect(DEMO_MODEL).toBe("strata-demo");
-    expect(contextWindow("strata-demo")).toBe(8192);
-  });
-
   it("falls back to the default for unknown models", () => {
     expect(DEFAULT_CONTEXT_WINDOW).toBe(128_000);
     expect(contextWindow("my-local-finetune")).toBe(DEFAULT_CONTEXT_WINDOW);
@@ -57,7 +51,7 @@ describe("ModelCatalog", () => {
 
   it("takes the settings' overrides with each call, over its own defaults", () => {
     const catalog = createModelCatalog({ "my-local": 16_000 });
-    expect(catalog.contextWindow("strata-demo")).toBe(8192);
+    expect(catalog.contextWindow("strata-demo")).toBe(12_288);
     expect(catalog.contextWindow("strata-demo", { "strata-demo": 2048 })).toBe(2048);
     expect(catalog.contextWindow("my-local-model")).toBe(16_000);
     expect(catalog.contextWindow("my-local-model", { "my-local": 4096 })).toBe(4096);

@@ -1,5 +1,7 @@
 // Notices above the composer: one about a message that was refused and is still in the
-// box goes once a later message is stored; the others stay until dismissed.
+// box goes once a later message is stored; the others stay until dismissed. One that
+// every turn repeats (tools left out for lack of room) is shown once, and not again once
+// dismissed, until another conversation opens.
 import { beforeEach, describe, expect, it } from "vitest";
 import { notify, useNotices } from "../../../components/stores/notices-store";
 
@@ -12,5 +14,19 @@ describe("notices", () => {
     notify("error", "The server could not be reached. Your message was not sent; it is still in the box.", "unsent");
     useNotices.getState().dismissAbout("unsent");
     expect(useNotices.getState().notices.map((notice) => notice.text)).toEqual(["Compression failed: the summarizer timed out."]);
+  });
+
+  it("a repeated notice is on screen once; dismissed, it does not come back until another conversation opens", () => {
+    const repeated = "The tools of tool server \"memory\" were not offered for this reply.";
+    notify("warning", repeated);
+    notify("warning", repeated);
+    expect(useNotices.getState().notices.map((notice) => notice.text)).toEqual([repeated]);
+    useNotices.getState().dismiss(useNotices.getState().notices[0]!.id);
+    notify("warning", repeated);
+    notify("warning", "Something else.");
+    expect(useNotices.getState().notices.map((notice) => notice.text)).toEqual(["Something else."]);
+    useNotices.getState().clear();
+    notify("warning", repeated);
+    expect(useNotices.getState().notices.map((notice) => notice.text)).toEqual([repeated]);
   });
 });
