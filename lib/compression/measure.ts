@@ -58,16 +58,31 @@ export function budgetFor(
  * How the server's count relates to ours: the newest assistant message with reported
  * usage compares the server's prompt count with our count of that same request.
  */
-export function calibrationOf(messages: TranscriptMessage[]): Calibration {
-  const reported = messages.flatMap((message) => (message.role === "assistant" && message.usage && message.usage.requestTokens > 0 ? [message.usage] : []));
-  for (let index = reported.length - 1; index >= 0; index--) {
-    const usage = reported[index]!;
-    const factor = usage.promptTokens / usage.requestTokens;
-    // A cut request says what the server kept, not how it counts.
-    if (!Number.isFinite(factor) || factor <= 0 || serverCutWindow(usage, reported[index - 1]) !== null) continue;
-    return { source: "reported", factor: Math.min(FACTOR_RANGE.max, Math.max(FACTOR_RANGE.min, factor)) };
+export function calibrationOf(messages: readonly TranscriptMessage[]): Calibration {
+  // Read from the newest message back, stopping at the first report that is not a cut:
+  // a turn measures its context several times, and a long conversation has thousands
+  // of messages. Whether a report is a cut depends on the report before it.
+  let newer: Report | undefined;
+  for (let index = messages.length - 1; index >= -1; index--) {
+    const usage = index >= 0 ? reportOf(messages[index]!) : undefined;
+    if (index >= 0 && !usage) continue;
+    if (newer) {
+      const factor = newer.promptTokens / newer.requestTokens;
+      // A cut request says what the server kept, not how it counts.
+      if (Number.isFinite(factor) && factor > 0 && serverCutWindow(newer, usage) === null) {
+        return { source: "reported", factor: Math.min(FACTOR_RANGE.max, Math.max(FACTOR_RANGE.min, factor)) };
+      }
+    }
+    newer = usage;
   }
   return { source: "margin", factor: UNCALIBRATED_FACTOR };
+}
+
+type Report = NonNullable<Extract<TranscriptMessage, { role: "assistant" }>["usage"]>;
+
+/** What a message says the server counted, when it is a reply that reported usage for a request we counted. */
+function reportOf(message: TranscriptMessage): Report | undefined {
+  return message.role === "assistant" && message.usage && message.usage.requestTokens > 0 ? message.usage : undefined;
 }
 
 /** Our count → the server's, as far as we know it. */

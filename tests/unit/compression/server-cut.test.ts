@@ -1,5 +1,6 @@
 // When a server's reported prompt count says it cut the request (it kept less than it
 // was sent), and when it only counts differently: the edges of the rule.
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { calibrationOf, serverCutWindow } from "../../../lib/compression/measure";
 import type { TranscriptMessage } from "../../../lib/compression/types";
@@ -39,5 +40,30 @@ describe("calibrationOf", () => {
     const messages = [reply(2200, 2000, 2), reply(3300, 3000, 4), reply(3250, 3400, 6)];
     expect(calibrationOf(messages)).toEqual({ source: "reported", factor: 1.1 });
     expect(calibrationOf(messages.slice(0, 2))).toEqual({ source: "reported", factor: 1.1 });
+  });
+
+  it("is the newest report that is not a cut, each judged by the report before it, whatever lies between them", () => {
+    // Written out here as the rule reads, over every report at once.
+    const expected = (messages: TranscriptMessage[]) => {
+      const reports = messages.flatMap((m) => (m.role === "assistant" && m.usage && m.usage.requestTokens > 0 ? [m.usage] : []));
+      for (let index = reports.length - 1; index >= 0; index--) {
+        const factor = reports[index]!.promptTokens / reports[index]!.requestTokens;
+        if (factor > 0 && serverCutWindow(reports[index]!, reports[index - 1]) === null) return { source: "reported", factor: Math.min(3, Math.max(0.5, factor)) };
+      }
+      return { source: "margin", factor: 1.2 };
+    };
+    const message = fc.oneof(
+      fc.record({ prompt: fc.integer({ min: 0, max: 20_000 }), request: fc.integer({ min: 0, max: 20_000 }) }).map(({ prompt, request }) => ({ kind: "reply" as const, prompt, request })),
+      fc.constant({ kind: "user" as const, prompt: 0, request: 0 }),
+    );
+    fc.assert(
+      fc.property(fc.array(message, { maxLength: 12 }), (drafts) => {
+        const messages = drafts.map((draft, index): TranscriptMessage =>
+          draft.kind === "reply" ? reply(draft.prompt, draft.request, index + 1) : { seq: index + 1, role: "user", content: "q", tokens: 2, pinned: false },
+        );
+        expect(calibrationOf(messages)).toEqual(expected(messages));
+      }),
+      { numRuns: 500, seed: 11 },
+    );
   });
 });
