@@ -1,7 +1,7 @@
 // Attachments: upload (sniff, extract once, count), the list the chat shows as chips,
 // download of the original, removal before sending, and what a send does with them.
 import { z } from "zod";
-import { attachmentBlock, composeContent, imageStandIn, type ComposedPart } from "../attachments/compose";
+import { composeContent, imageStandIn, type ComposedPart, type CutFile } from "../attachments/compose";
 import { isImageType as isImage, sniffAttachment, type ImageMediaType } from "../attachments/kinds";
 import { attachmentIdsSchema, attachmentNameSchema, boundedImageSize, maxAttachmentBytes, tooLargeMessage } from "../attachments/limits";
 import { pdfText } from "../attachments/pdf";
@@ -27,7 +27,7 @@ import { modelTakesImages, noImagesMessage } from "../llm/vision";
 import { countTextTokensAsync } from "../llm/token-pool";
 import { logger } from "../log/logger";
 import { type Actor, parse } from "./actor";
-import { idSchema } from "./inputs";
+import { idSchema, maxMessageChars } from "./inputs";
 
 export type { AttachmentView } from "../db/attachments";
 
@@ -53,7 +53,8 @@ function readableImage(name: string, mediaType: ImageMediaType, bytes: Uint8Arra
 /** The text a file gives the model, or why it gives none. */
 async function readable(db: Db, userId: string, conversationId: string, name: string, bytes: Uint8Array): Promise<Readable> {
   const sniffed = sniffAttachment(name, bytes);
-  const text = async (mediaType: string, body: string) => ({ mediaType, text: body, tokenCount: await countTextTokensAsync(attachmentBlock({ kind: "text", name, text: body })) });
+  // Counted as a message holds it (its start and end when it is longer than a message may be): what sending it alone costs.
+  const text = async (mediaType: string, body: string) => ({ mediaType, text: body, tokenCount: await countTextTokensAsync(composeContent("", [{ kind: "text", name, text: body }], maxMessageChars()).content) });
   switch (sniffed.kind) {
     case "unsupported":
       throw new AppError("invalid_input", sniffed.reason);
@@ -111,7 +112,14 @@ export async function removeAttachment(actor: Actor, id: unknown): Promise<void>
  * A message about to be sent with attachments: its content as the model will see it,
  * what its images cost beyond that text, and how to tie the files to it once stored.
  */
-export type PreparedAttachments = { content: string; imageTokens: number; firstName: string; attach: (messageId: string) => Promise<void> };
+export type PreparedAttachments = {
+  content: string;
+  imageTokens: number;
+  firstName: string;
+  /** Files whose text was cut from its middle to fit the message (what the user is told). */
+  cut: CutFile[];
+  attach: (messageId: string) => Promise<void>;
+};
 
 /**
  * Checks the uploads (the actor's, this conversation's, not sent yet: not found
@@ -125,13 +133,23 @@ export async function prepareAttachments(actor: Actor, conversationId: string, t
   const firstImage = rows.find((row) => isImage(row.mediaType));
   if (firstImage) await assertTakesImages(db, actor.id, conversationId, firstImage.name);
   const parts = rows.map((row): ComposedPart => (isImage(row.mediaType) ? { kind: "image", standIn: row.text ?? `[image: ${row.name}]` } : { kind: "text", name: row.name, text: row.text ?? "" }));
-  const { content, starts } = composeContent(typed, parts);
+  const { content, starts, cut } = composeContent(typed, parts, maxMessageChars());
   return {
     content,
+    cut,
     firstName: rows[0]?.name ?? "",
     imageTokens: rows.reduce((total, row) => total + (isImage(row.mediaType) ? row.tokenCount : 0), 0),
     attach: (messageId) => attachToMessage(db, actor.id, messageId, rows.map((row, index) => ({ id: row.id, contentStart: starts[index] ?? 0 }))),
   };
+}
+
+/** What the user is told about a file whose text the message holds only the start and end of. */
+export function cutNotice(file: CutFile): string {
+  const count = (chars: number) => chars.toLocaleString("en-US");
+  return (
+    `“${file.name}” has ${count(file.totalChars)} characters of text, more than a message holds (${count(maxMessageChars())} characters in all, STRATA_MAX_MESSAGE_CHARS): ` +
+    `the message keeps ${count(file.keptChars)} of them, from its start and its end, for the model; the whole file stays attached.`
+  );
 }
 
 /** The files an edit keeps of the edited message's (lib/attachments/kept.ts), and what its kept images cost beyond the text. */

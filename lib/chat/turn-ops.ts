@@ -15,7 +15,7 @@ import { countMessageTokensAsync } from "../llm/token-pool";
 import { span, spanSync } from "../log/timing";
 import { type Actor, parse } from "./actor";
 import { regenerate, prepareEdit } from "./version-ops";
-import { prepareAttachments } from "./attachment-ops";
+import { cutNotice, prepareAttachments } from "./attachment-ops";
 
 /** Continue a stopped reply: only the conversation's last shown message, while stopped. */
 async function continueStopped(actor: Actor, conversationId: string, seq: number) {
@@ -57,6 +57,11 @@ export async function startTurn(actor: Actor, input: unknown, signal?: AbortSign
   return publishedTurn(request.conversationId, await openTurn(actor, request, signal));
 }
 
+async function* afterNotices(notices: string[], turn: AsyncGenerator<TurnEvent>): AsyncGenerator<TurnEvent> {
+  for (const message of notices) yield { type: "notice", message };
+  yield* turn;
+}
+
 async function openTurn(actor: Actor, request: TurnRequest, signal?: AbortSignal): Promise<AsyncGenerator<TurnEvent>> {
   const { conversationId } = request;
   const base = { userId: actor.id, conversationId, ...(signal ? { signal } : {}) };
@@ -76,7 +81,8 @@ async function openTurn(actor: Actor, request: TurnRequest, signal?: AbortSignal
     const { gate, stored } = await span("gate", () => openTurnGateWithMessage(actor.id, conversationId, draft, sendBucket(actor.id), titleFrom));
     if (attached) await attachStored(gate, () => attached.attach(stored.message.id));
     const { settings, ...answering } = stored;
-    return runTurn({ ...base, gate, settings, answering: { kind: "sent", ...answering } });
+    const turn = runTurn({ ...base, gate, settings, answering: { kind: "sent", ...answering } });
+    return attached?.cut.length ? afterNotices(attached.cut.map(cutNotice), turn) : turn;
   }
   // The turn's settings snapshot, read here because it also checks that the conversation
   // is the user's (not found otherwise) before anything streams.

@@ -77,17 +77,15 @@ export function endAtLastSentence(text: string): string {
 export function boundText(text: string, maxTokens: number, tokens: TokenCounter, preserveFacts: boolean): { text: string; shortened: boolean } {
   if (tokens.count(text) <= maxTokens) return { text, shortened: false };
   const marker = shortenedMarker(maxTokens);
-  const isFactLine = (line: string) => preserveFacts && line.trim().startsWith("FACT ") && extractFacts(line).length > 0;
+  // Each line's facts are found once: a long line full of them (a pasted list) was read several times.
+  const lines = text.split("\n").map((line) => ({ line, facts: preserveFacts && line.trim().startsWith("FACT ") ? extractFacts(line) : [] }));
   // A fact line keeps its cite ("FACT port=4021 (#4)"): each fact as its own line wrote it.
   const written = new Map<string, string>();
-  for (const line of text.split("\n")) {
-    const lineFacts = isFactLine(line) ? extractFacts(line) : [];
-    if (lineFacts.length === 1 && !written.has(lineFacts[0]!)) written.set(lineFacts[0]!, line.trim());
-  }
+  for (const { line, facts } of lines) if (facts.length === 1 && !written.has(facts[0]!)) written.set(facts[0]!, line.trim());
   const facts = preserveFacts ? extractFacts(text).map((fact) => written.get(fact) ?? fact) : [];
-  const prose = text
-    .split("\n")
-    .filter((line) => !isFactLine(line))
+  const prose = lines
+    .filter(({ facts }) => facts.length === 0)
+    .map(({ line }) => line)
     .join("\n");
   const room = maxTokens - tokens.count([marker, ...facts].join("\n")) - 2;
   let kept = room > 0 ? condense([prose], room, tokens, false) : "";

@@ -15,11 +15,19 @@ export type Fact = { key: string; value: string; line: string; start: number; en
 
 export function findFacts(text: string): Fact[] {
   const facts: Fact[] = [];
+  // Where the line of the current occurrence starts, found going forward: looking back
+  // from every occurrence rescanned the whole line each time, and a long line full of
+  // them (an 8 MB attachment) held the event loop for minutes.
+  let lineStart = 0;
+  let nextNewline = text.indexOf("\n");
   for (const match of text.matchAll(OCCURRENCE)) {
     const start = match.index;
     const key = match[1]!;
     const valueStart = start + match[0].length;
-    const lineStart = text.lastIndexOf("\n", start - 1) + 1;
+    while (nextNewline >= 0 && nextNewline < start) {
+      lineStart = nextNewline + 1;
+      nextNewline = text.indexOf("\n", lineStart);
+    }
     let raw: string;
     if (LINE_PREFIX.test(text.slice(lineStart, start))) {
       const lineEnd = text.indexOf("\n", valueStart);

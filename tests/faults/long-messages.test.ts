@@ -12,6 +12,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as healthRoute from "../../app/api/health/route";
 import * as conversationsRoute from "../../app/api/conversations/route";
 import * as messagesRoute from "../../app/api/conversations/[id]/messages/route";
+import * as uploadRoute from "../../app/api/conversations/[id]/attachments/route";
+import * as fileRoute from "../../app/api/attachments/[id]/route";
+import { config } from "../../lib/config";
 import { backgroundSettled } from "../../lib/chat/compressor";
 import { closeTokenPool, warmTokenCounting } from "../../lib/llm/token-pool";
 import { countMessageTokens } from "../../lib/llm/tokens";
@@ -59,12 +62,12 @@ async function createConversation(auth: Auth, title: string): Promise<string> {
   return ((await response.json()) as { conversation: { id: string } }).conversation.id;
 }
 
-function postMessage(auth: Auth, conversationId: string, content: string): Promise<Response> {
+function postMessage(auth: Auth, conversationId: string, content: string, attachmentIds?: string[]): Promise<Response> {
   return messagesRoute.POST(
     new Request(`http://127.0.0.1/api/conversations/${conversationId}/messages`, {
       method: "POST",
       headers: { "content-type": "application/json", ...auth },
-      body: JSON.stringify({ content, stream: false }),
+      body: JSON.stringify({ content, stream: false, ...(attachmentIds ? { attachmentIds } : {}) }),
     }),
     { params: Promise.resolve({ id: conversationId }) },
   );
@@ -76,6 +79,21 @@ async function answeredAfter(due: number, request: () => Promise<Response>, stat
   expect(response.status).toBe(status);
   await response.text();
   return performance.now() - due;
+}
+
+/** What `work` gives, and how late a health check every PROBE_EVERY_MS was answered meanwhile (at least three of them). */
+async function healthChecksDuring<T>(work: Promise<T>): Promise<[T, number[]]> {
+  let done = false;
+  const running = work.finally(() => (done = true));
+  const health: number[] = [];
+  let probe = 0;
+  while (!done || probe < 3) {
+    const due = performance.now() + PROBE_EVERY_MS;
+    await sleep(PROBE_EVERY_MS);
+    probe++;
+    health.push(await answeredAfter(due, () => healthRoute.GET(new Request("http://localhost/api/health")), 200));
+  }
+  return [await running, health];
 }
 
 describe("a 100,000-character message without spaces does not hold up other users", () => {
@@ -143,21 +161,55 @@ describe("summarizing a 100,000-character message does not hold up other users",
     // The long message is among what a compaction takes: only the last two messages are kept.
     await applySettings(h.db, { keepRecentCount: 2, carryDetails: true });
 
-    let done = false;
-    const compacted = ops.compactNow(h.user, { conversationId: conversation }).finally(() => (done = true));
-    const health: number[] = [];
-    let probe = 0;
-    while (!done || probe < 3) {
-      const due = performance.now() + PROBE_EVERY_MS;
-      await sleep(PROBE_EVERY_MS);
-      probe++;
-      health.push(await answeredAfter(due, () => healthRoute.GET(new Request("http://localhost/api/health")), 200));
-    }
-    const result = await compacted;
+    const [result, health] = await healthChecksDuring(ops.compactNow(h.user, { conversationId: conversation }));
     expect(result.failed).toEqual([]);
     // The long message (the conversation's first) is under the compaction made.
     expect(result.compactions.some((compaction) => compaction.fromSeq === 1)).toBe(true);
     expect(Math.max(...health)).toBeLessThan(LIMIT_MS);
     await applySettings(h.db, {});
+  });
+});
+
+// A text file as large as an upload may be (STRATA_ATTACHMENT_MAX_BYTES, 10 MB by
+// default) goes into a message as its text. Whole, it was counted, compressed, searched
+// and cut to fit on every later turn: seconds of the event loop each time (finding its
+// FACT lines alone looked back over the line for every one of them, minutes on one long
+// line). A message holds at most STRATA_MAX_MESSAGE_CHARS characters, typed or attached.
+describe("a text file as large as an upload may be does not hold up other users", () => {
+  it("one line of FACTs: sent, answered and compacted while another user's health checks are answered within 1 s", async () => {
+    await applySettings(h.db, {});
+    const hostileAuth = await bearer(h.user);
+    const conversation = await createConversation(hostileAuth, "huge file");
+    const max = config().STRATA_ATTACHMENT_MAX_BYTES;
+    const unit = "word FACT k=v ";
+    const file = unit.repeat(Math.floor(max / unit.length));
+    // Storing the upload is one write of its bytes (and its text), bounded by the limit the
+    // admin sets; what follows is what every turn and compaction used to pay again.
+    const uploaded = await uploadRoute.POST(
+      new Request(`http://127.0.0.1/api/conversations/${conversation}/attachments?name=facts.txt`, { method: "POST", headers: { ...hostileAuth, "content-type": "application/octet-stream" }, body: file }),
+      { params: Promise.resolve({ id: conversation }) },
+    );
+    expect(uploaded.status).toBe(201);
+    const { attachment } = (await uploaded.json()) as { attachment: { id: string } };
+
+    const [id, health] = await healthChecksDuring((async () => {
+      expect((await postMessage(hostileAuth, conversation, "Read this.", [attachment.id])).status).toBe(200);
+      for (let i = 0; i < 3; i++) expect((await postMessage(hostileAuth, conversation, `Short message ${i}.`)).status).toBe(200);
+      await backgroundSettled(conversation);
+      await applySettings(h.db, { keepRecentCount: 2, carryDetails: true });
+      const result = await ops.compactNow(h.user, { conversationId: conversation });
+      expect(result.failed).toEqual([]);
+      return attachment.id;
+    })());
+    await applySettings(h.db, {});
+
+    // The message holds the file's start and end, within the bound; the file itself is kept whole.
+    const stored = await h.db.message.findFirstOrThrow({ where: { conversationId: conversation, role: "user" }, orderBy: { seq: "asc" } });
+    expect(stored.content.length).toBeLessThanOrEqual(config().STRATA_MAX_MESSAGE_CHARS);
+    expect(stored.content).toMatch(/left out of the message here; the whole file stays attached/);
+    const download = await fileRoute.GET(new Request(`http://127.0.0.1/api/attachments/${id}`, { headers: hostileAuth }), { params: Promise.resolve({ id }) });
+    expect((await download.text()).length).toBe(file.length);
+    console.log(`huge file: ${health.length} health checks (max ${Math.max(...health).toFixed(0)} ms)`);
+    expect(Math.max(...health)).toBeLessThan(LIMIT_MS);
   });
 });

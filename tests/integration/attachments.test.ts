@@ -210,6 +210,31 @@ describe("attachments", () => {
       expect(first.content).toContain("Line 119: shipment 1119 went to depot 0 on schedule.");
     } finally {
       await saveTestSettings(h.db, {});
+      outside.configure({ contextWindow: undefined });
     }
   }, 120_000);
+
+  it("a file with more text than a message may hold: the message keeps its start and end, the user is told, the file stays whole", async () => {
+    const conversation = await newConversation(MODEL);
+    const lines = Array.from({ length: 3000 }, (_, i) => `Entry ${i}: shipment ${100_000 + i} reached depot ${i % 9}.`);
+    const file = lines.join("\n");
+    const uploaded = await withEnv({ STRATA_MAX_MESSAGE_CHARS: "20000" }, () => upload(conversation.id, "ledger.txt", file));
+    expect(uploaded.status).toBe(201);
+    const id = uploaded.body.attachment!.id;
+    const events = await withEnv({ STRATA_MAX_MESSAGE_CHARS: "20000" }, () => sendWith(conversation.id, "What is in the ledger?", [id]));
+    const notices = events.flatMap((event) => (event.type === "notice" ? [event.message] : []));
+    expect(notices).toEqual([expect.stringMatching(/^“ledger\.txt” has [\d,]+ characters of text, more than a message holds \(20,000 characters in all, STRATA_MAX_MESSAGE_CHARS\): the message keeps [\d,]+ of them, from its start and its end/)]);
+    expect(events.at(-1)?.type, JSON.stringify(events.at(-1))).toBe("done");
+    // The model read the start and the end, not the middle.
+    const seen = lastUserText(lastChat());
+    expect(seen).toContain("Entry 0: shipment 100000 reached depot 0.");
+    expect(seen).toContain("Entry 2999: shipment 102999 reached depot 2.");
+    expect(seen).not.toContain("Entry 1500:");
+    expect(seen).toMatch(/characters of ledger\.txt left out of the message here; the whole file stays attached/);
+    const stored = await h.db.message.findFirstOrThrow({ where: { conversationId: conversation.id, role: "user" } });
+    expect(stored.content.length).toBeLessThanOrEqual(20_000);
+    // The file itself is whole.
+    const download = await fileRoute.GET(new Request(`http://localhost/api/attachments/${id}`, { headers: auth }), { params: Promise.resolve({ id }) });
+    expect(await download.text()).toBe(file);
+  });
 });

@@ -1,7 +1,8 @@
+import fc from "fast-check";
 // Attachments without a database: what kind a file is, a PDF's text, the message a
 // send composes, and the upload limits.
 import { describe, expect, it } from "vitest";
-import { composeContent, fenceFor, imageStandIn, typedPart } from "../../../lib/attachments/compose";
+import { composeContent, fenceFor, imageStandIn, leftOutLine, typedPart } from "../../../lib/attachments/compose";
 import { looksLikeText, sniffAttachment } from "../../../lib/attachments/kinds";
 import { attachmentIdsSchema, attachmentNameSchema } from "../../../lib/attachments/limits";
 import { pdfText } from "../../../lib/attachments/pdf";
@@ -97,5 +98,69 @@ describe("limits", () => {
     const id = "0190a000-0000-7000-8000-000000000000";
     expect(attachmentIdsSchema.safeParse([id, id]).success).toBe(false);
     expect(attachmentIdsSchema.safeParse(Array.from({ length: 11 }, (_, i) => `0190a000-0000-7000-8000-0000000000${String(i).padStart(2, "0")}`)).success).toBe(false);
+  });
+});
+
+// A message holds at most STRATA_MAX_MESSAGE_CHARS characters, typed or attached.
+describe("a message with more attached text than it may hold", () => {
+  it("keeps the smaller file whole and the start and end of the larger one, with a line saying how much was left out", () => {
+    const big = Array.from({ length: 4000 }, (_, i) => `line ${i} of the log`).join("\n");
+    const { content, starts, cut } = composeContent("Look", [
+      { kind: "text", name: "small.md", text: "short note" },
+      { kind: "text", name: "big.log", text: big },
+    ], 20_000);
+    expect(content.length).toBeLessThanOrEqual(20_000);
+    expect(content).toContain("Attached file: small.md\n```\nshort note\n```");
+    expect(content).toContain("line 0 of the log\nline 1 of the log");
+    expect(content.endsWith("line 3999 of the log\n```")).toBe(true);
+    expect(content).not.toContain("line 2000 of the log");
+    expect(cut).toEqual([{ name: "big.log", keptChars: expect.any(Number), totalChars: big.length }]);
+    expect(content).toContain(leftOutLine("big.log", big.length - cut[0]!.keptChars));
+    expect(starts.map((start) => content.slice(start, start + 22))).toEqual(["Attached file: small.m", "Attached file: big.log"]);
+    // Under the bound nothing changes.
+    expect(composeContent("Look", [{ kind: "text", name: "big.log", text: big }], 200_000)).toEqual({ ...composeContent("Look", [{ kind: "text", name: "big.log", text: big }]), cut: [] });
+  });
+
+  it("never cuts a character in two, at either end", () => {
+    const lone = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+    for (const max of [1000, 1001, 1002, 1003]) {
+      for (const text of ["😀".repeat(1000), `x${"😀".repeat(1000)}`]) {
+        const { content, cut } = composeContent("", [{ kind: "text", name: "e.txt", text }], max);
+        expect(cut).toHaveLength(1);
+        expect(lone.test(content)).toBe(false);
+      }
+    }
+  });
+
+  it("property: within the bound, the start and end of each file in order, no character split, the count left out exact", () => {
+    const piece = fc.oneof({ arbitrary: fc.constant("😀"), weight: 6 }, { arbitrary: fc.constantFrom("a", " ", "\n", "é", "FACT k=v ", "```"), weight: 4 });
+    const text = fc.array(piece, { minLength: 1, maxLength: 1500 }).map((pieces) => pieces.join(""));
+    fc.assert(
+      fc.property(fc.string({ maxLength: 40 }), fc.array(text, { minLength: 1, maxLength: 3 }), fc.integer({ min: 600, max: 3000 }), (typed, texts, max) => {
+        const parts = texts.map((body, index) => ({ kind: "text" as const, name: `f${index}.txt`, text: body }));
+        const { content, cut } = composeContent(typed, parts, max);
+        if (cut.length === 0) {
+          expect(content).toBe(composeContent(typed, parts).content);
+          return;
+        }
+        expect(content.length).toBeLessThanOrEqual(max);
+        // Every code unit pair stays whole: no lone surrogate.
+        expect(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(content)).toBe(false);
+        for (const file of cut) {
+          const body = parts.find((part) => part.name === file.name)!.text;
+          const line = leftOutLine(file.name, file.totalChars - file.keptChars);
+          const at = content.indexOf(`\n${line}\n`);
+          expect(at).toBeGreaterThan(0);
+          const fence = fenceFor(body);
+          const head = content.slice(content.indexOf(`Attached file: ${file.name}\n${fence}\n`) + `Attached file: ${file.name}\n${fence}\n`.length, at);
+          // The text cannot hold its fence, so the first one after the line closes the block.
+          const tail = content.slice(at + line.length + 2, content.indexOf(`\n${fence}`, at + line.length + 2));
+          expect(body.startsWith(head)).toBe(true);
+          expect(body.endsWith(tail)).toBe(true);
+          expect(head.length + tail.length).toBe(file.keptChars);
+        }
+      }),
+      { numRuns: 400, seed: 5 },
+    );
   });
 });
