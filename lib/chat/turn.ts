@@ -1,7 +1,7 @@
 // The chat loop, for a turn and for Continue: let compression run, build the request
 // from the active context, stream the reply, persist it with its usage, run tool
 // calls and loop until the model answers in text.
-import type { CompressionSettings } from "../compression/settings";
+import { withoutToolRecall, type CompressionSettings } from "../compression/settings";
 import { assistantChat } from "../compression/request";
 import type { CallUsage, ToolCall, Transcript } from "../compression/types";
 import { getDb } from "../db/client";
@@ -182,6 +182,8 @@ export async function* streamReply(input: ReplyInput): AsyncGenerator<TurnEvent>
       offer(input, settings),
       target.kind === "new" && target.answering.kind === "sent" ? target.answering.temperature : readReplyTemperature(db, userId, conversationId),
     ]);
+    // A model that cannot call tools is not told about the history tools; automatic recall stands in.
+    if (toolSet.toolless) settings = withoutToolRecall(settings);
     // The conversation's change version after the last reply, when its statement answered it.
     let versionAfterReply: string | null = null;
     const tools = toolSet.definitions.length > 0 ? toolSet.definitions : undefined;

@@ -162,6 +162,14 @@ export function recallByTools(settings: Pick<CompressionSettings, "recallMode">,
   return settings.recallMode === "tools" || (settings.recallMode === "both" && contextWindow >= MIN_HISTORY_TOOLS_WINDOW);
 }
 
+/**
+ * The settings for a model that cannot call tools: automatic recall stands in for the
+ * history tools (with `tools` or `both`), so the model is never told to call them.
+ */
+export function withoutToolRecall<T extends Pick<CompressionSettings, "recallMode">>(settings: T): T {
+  return settings.recallMode === "tools" || settings.recallMode === "both" ? { ...settings, recallMode: "automatic" } : settings;
+}
+
 /** Whether the user's message is searched for in the compressed history before a model call. */
 export function recallAutomatically(settings: Pick<CompressionSettings, "recallMode">): boolean {
   return settings.recallMode === "automatic" || settings.recallMode === "both";

@@ -29,7 +29,7 @@ import type { ImageDetail } from "./image-tokens";
 import { span } from "../log/timing";
 import type { DemoServer } from "./demo-server";
 import { promptCacheKey, usageOf } from "./usage";
-import { sendToServer } from "./strict-servers";
+import { refusesTools, sendToServer } from "./strict-servers";
 
 export { ModelError, isModelError, type ModelErrorKind } from "./errors";
 
@@ -208,6 +208,15 @@ export function maxTokensParam(endpoint: ModelEndpoint, maxTokens: number): { ma
     official = false;
   }
   return official ? { max_completion_tokens: maxTokens } : { max_tokens: maxTokens };
+}
+
+/**
+ * Whether the configured model server refused tools for `model` (learned from its first
+ * refusal, for the life of the process): a turn then offers none, and does not tell the
+ * model about tools it cannot call.
+ */
+export async function modelRefusesTools(model: string): Promise<boolean> {
+  return refusesTools((await getModelEndpoint()).client, model);
 }
 
 /**

@@ -63,6 +63,11 @@ const ADAPTATIONS: readonly Adaptation[] = [
 /** Adaptations by endpoint (its client) and model. */
 const adaptedFor = new WeakMap<object, Map<string, Set<Adaptation>>>();
 
+/** Whether the endpoint's server refused tools for `model`: its requests go without them. */
+export function refusesTools(client: object, model: string): boolean {
+  return [...(adaptedFor.get(client)?.get(model) ?? [])].some((adaptation) => adaptation.field === "tools");
+}
+
 function adapt<P extends object>(params: P, adaptations: Iterable<Adaptation>): P {
   let adapted = params as Record<string, unknown>;
   for (const adaptation of adaptations) adapted = adaptation.apply(adapted);

@@ -157,13 +157,13 @@ describe("a reasoning model whose name does not say so (an Azure deployment, a p
   });
 });
 
-/** 30 turns at a 4k window with two facts planted early, compressed on the way (the summaries drop the facts). */
-async function compressedConversation(server: OutsideModel, model: string) {
+/** 30 turns (at a 4k window) with two facts planted early, compressed on the way (the summaries drop the facts). */
+async function compressedConversation(server: OutsideModel, model: string, window = 4096, turns = 30) {
   process.env.OPENAI_BASE_URL = server.url;
-  await saveTestSettings(h.db, { contextWindowOverrides: { [model]: 4096 }, carryDetails: false });
+  await saveTestSettings(h.db, { contextWindowOverrides: { [model]: window }, carryDetails: false });
   const conversation = await newConversation(model);
   const rng = mulberry32(3);
-  for (let turn = 0; turn < 30; turn++) {
+  for (let turn = 0; turn < turns; turn++) {
     const fact = turn < 2 ? `\n${recallFact(turn).sentence}` : "";
     const events = await send(conversation.id, `${chatter(rng, 50)} <<reply 120>>${fact}`);
     expect(events.find((event) => event.type === "error")).toBeUndefined();
@@ -193,6 +193,19 @@ describe("a model without tool calling (Ollama: \"M does not support tools\")", 
     const requests = server.requests();
     expect(requests.filter((request) => request.status !== 200)).toHaveLength(1);
     expect(requests.filter((request) => request.status === 200 && "tools" in (request.body as object))).toEqual([]);
+    await answersFromRecall(conversation.id);
+  }, 120_000);
+
+  it("at 8k, where the history tools would be offered, it is never told to call them: automatic recall stands in", async () => {
+    const model = "llama3.2:3b";
+    const server = await startOutsideModel({ ...outsideOptions, contextWindow: 8192, toollessModels: [model] });
+    started.push(server);
+    const conversation = await compressedConversation(server, model, 8192, 50);
+    const requests = server.requests();
+    expect(requests.filter((request) => request.status !== 200)).toHaveLength(1);
+    expect(requests.filter((request) => request.status === 200 && "tools" in (request.body as object))).toEqual([]);
+    const told = requests.filter((request) => JSON.stringify((request.body as { messages: unknown }).messages).includes("search_history"));
+    expect(told).toEqual([]);
     await answersFromRecall(conversation.id);
   }, 120_000);
 });

@@ -1,11 +1,12 @@
 // The history tools' definitions alone (no database behind them), so the figures that
 // budget for them (lib/chat/tool-set.ts) do not pull the database layer into a page.
 import type { ChatTool } from "../../llm/client";
+import { SEARCH_HISTORY_TOOL_NAME } from "../../compression/recall";
 
 export const SEARCH_HISTORY_TOOL = {
   type: "function",
   function: {
-    name: "search_history",
+    name: SEARCH_HISTORY_TOOL_NAME,
     description:
       "Search the full history of this conversation, including the messages that are only summarized in your context. " +
       "Finds words or a \"quoted phrase\"; returns the best matching original messages first, each with its message number (#n) and an excerpt, then matching summaries.",

@@ -14,6 +14,7 @@ import { fitToWindow, type ToolsLeftOut } from "./window-share";
 import { getDb } from "../../db/client";
 import { historyState } from "../../db/history";
 import { modelCatalog } from "../../llm/models";
+import { modelRefusesTools } from "../../llm/client";
 
 /** In the order the request lists them; a tool's name is unique across sources (the first wins). */
 const SOURCES: readonly ToolSource[] = [builtinSource, compressContextSource, historySource, mcpSource];
@@ -25,6 +26,8 @@ export type TurnToolSet = {
   overheadTokens: number;
   /** What the conversation has switched on but the request does not offer, for lack of room in the window. */
   leftOut?: ToolsLeftOut | null;
+  /** The model's server refused tools: none is offered, and automatic recall stands in for the history tools. */
+  toolless?: boolean;
 };
 
 export function toolSetOf(tools: readonly TurnTool[]): TurnToolSet {
@@ -45,6 +48,7 @@ export function toolSetOf(tools: readonly TurnTool[]): TurnToolSet {
  */
 export async function toolsForTurn(context: ToolSourceContext): Promise<TurnToolSet> {
   const [contributions, model] = await Promise.all([Promise.all(SOURCES.map((source) => source(context))), modelOf(context)]);
+  if (model !== null && (await modelRefusesTools(model))) return { ...NO_TOOLS, toolless: true };
   const set = toolSetOf(contributions.flat());
   if (model === null) return set;
   const fitted = fitToWindow(set.tools, model, modelCatalog.contextWindow(model, context.settings.contextWindowOverrides));

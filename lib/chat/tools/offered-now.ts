@@ -1,5 +1,6 @@
 // What the next turn will offer, for a context measured outside a turn.
-import type { ChatTool } from "../../llm/client";
+import { modelRefusesTools, type ChatTool } from "../../llm/client";
+import { REPLY_PRIMING_TOKENS } from "../../llm/tokens";
 import { offeredOutsideTurn } from "../tool-set";
 import { knownMcpSource } from "./mcp";
 import { overheadOf } from "./overhead";
@@ -20,6 +21,8 @@ export async function offeredNow(
   model: string,
   contextWindow: number,
 ): Promise<{ definitions: readonly ChatTool[]; overheadTokens: number }> {
+  // As a turn offers them: none to a model whose server refused tools.
+  if (await modelRefusesTools(model)) return { definitions: [], overheadTokens: REPLY_PRIMING_TOKENS };
   const base = offeredOutsideTurn(context.settings, compressed, contextWindow);
   const servers = await knownMcpSource(context);
   const { tools } = fitToWindow([...base.definitions.map((definition) => ({ definition })), ...servers], model, contextWindow);
