@@ -77,28 +77,31 @@ export async function writeDefaults(db: Db, settings: CompressionSettings): Prom
   return readDefaults(db);
 }
 
-/** Stores already-validated settings as the user's: what differs from the defaults now. */
-export async function writeUserSettings(db: Db, userId: string, settings: CompressionSettings): Promise<ResolvedSettings> {
-  const defaults = await readDefaults(db);
-  const values = json(differences(settings, defaults.settings));
-  await db.userSettings.upsert({ where: { userId }, create: { userId, values }, update: { values } });
-  return readUserSettings(db, userId);
-}
-
 /**
- * Sets the user's context window for one model, keeping every other value of theirs: a
- * read and a write under the row's lock, so a settings save at the same moment is not lost.
+ * Stores what `change` makes of the user's settings, as their differences from the
+ * instance defaults: a read and a write under the row's lock, so two saves at the same
+ * moment (a settings page and a learned context window) both apply.
  */
-export async function writeUserContextWindow(db: Db, userId: string, model: string, tokens: number): Promise<void> {
+async function changeUserSettings(db: Db, userId: string, change: (current: CompressionSettings) => CompressionSettings): Promise<void> {
   await db.$transaction(async (tx) => {
     await tx.userSettings.upsert({ where: { userId }, create: { userId }, update: {} });
     const [row] = await tx.$queryRaw<{ values: unknown }[]>`SELECT "values" FROM "UserSettings" WHERE "userId" = ${userId} FOR UPDATE`;
     const defaults = (await tx.instance.findUnique({ where: { id: INSTANCE_ID }, select: { compressionDefaults: true } }))?.compressionDefaults;
-    const resolved = resolveLayers({ defaults, user: row?.values });
-    const settings = { ...resolved.settings, contextWindowOverrides: { ...resolved.settings.contextWindowOverrides, [model]: tokens } };
+    const current = resolveLayers({ defaults, user: row?.values }).settings;
     const base = resolveLayers({ defaults }).settings;
-    await tx.userSettings.update({ where: { userId }, data: { values: json(differences(settings, base)) } });
+    await tx.userSettings.update({ where: { userId }, data: { values: json(differences(change(current), base)) } });
   });
+}
+
+/** Stores already-validated settings as the user's: what differs from the defaults now. */
+export async function writeUserSettings(db: Db, userId: string, settings: CompressionSettings): Promise<ResolvedSettings> {
+  await changeUserSettings(db, userId, () => settings);
+  return readUserSettings(db, userId);
+}
+
+/** Sets the user's context window for one model, keeping every other value of theirs. */
+export async function writeUserContextWindow(db: Db, userId: string, model: string, tokens: number): Promise<void> {
+  await changeUserSettings(db, userId, (current) => ({ ...current, contextWindowOverrides: { ...current.contextWindowOverrides, [model]: tokens } }));
 }
 
 /**
