@@ -11,7 +11,7 @@ import { ConversationSettingsDialog } from "./ConversationSettingsDialog";
 import { ContextMeter } from "./ContextMeter";
 import { ConversationCost } from "./ConversationCost";
 import { DemoBadge } from "./DemoBadge";
-import { HeaderLabel } from "./HeaderLabel";
+import { HeaderLabel, PHONE_MENU_ROW } from "./HeaderLabel";
 import { PinnedList } from "./PinnedList";
 import { ModelPicker } from "./ModelPicker";
 import { ToolServersMenu } from "./ToolServersMenu";
@@ -59,7 +59,7 @@ export function ChatHeader({ conversation, demo }: { conversation: ConversationV
         <div
           id="chat-header-controls"
           data-testid="header-controls"
-          className={`${menuOpen ? "flex" : "hidden"} absolute top-11 right-2 z-30 w-64 flex-col items-stretch gap-2 rounded-md border border-neutral-200 bg-white p-2 shadow-lg md:static md:flex md:w-auto md:flex-row md:items-center md:gap-3 md:border-0 md:bg-transparent md:p-0 md:shadow-none dark:border-neutral-700 dark:bg-neutral-900 md:dark:bg-transparent`}
+          className={`${menuOpen ? "flex" : "hidden"} absolute top-11 right-2 z-30 w-64 flex-col items-stretch gap-1 rounded-md border border-neutral-200 bg-white p-2 shadow-lg md:static md:flex md:w-auto md:flex-row md:items-center md:gap-3 md:border-0 md:bg-transparent md:p-0 md:shadow-none dark:border-neutral-700 dark:bg-neutral-900 md:dark:bg-transparent`}
         >
           <ContextMeter />
           <ConversationCost />
@@ -73,7 +73,7 @@ export function ChatHeader({ conversation, demo }: { conversation: ConversationV
             aria-pressed={activityOpen}
             title="What compression did"
             onClick={toggleActivity}
-            className={`inline-flex h-7 items-center gap-1.5 rounded-md px-2 text-[12.5px] font-medium ${
+            className={`inline-flex h-7 items-center gap-1.5 rounded-md px-2 text-[12.5px] font-medium ${PHONE_MENU_ROW} ${
               activityOpen
                 ? "bg-neutral-900 text-white dark:bg-neutral-100 dark:text-neutral-900"
                 : "text-neutral-600 hover:bg-neutral-100 dark:text-neutral-400 dark:hover:bg-neutral-800"
@@ -84,10 +84,12 @@ export function ChatHeader({ conversation, demo }: { conversation: ConversationV
           <Link
             href="/settings"
             data-testid="settings-link"
-            aria-label="Your compression settings"
-            className="inline-flex size-7 items-center justify-center rounded-md text-neutral-600 hover:bg-neutral-100 dark:text-neutral-400 dark:hover:bg-neutral-800"
+            title="Your compression settings"
+            className={`inline-flex size-7 items-center justify-center rounded-md text-neutral-600 hover:bg-neutral-100 dark:text-neutral-400 dark:hover:bg-neutral-800 ${PHONE_MENU_ROW}`}
           >
-            <GearIcon className="size-4" />
+            <GearIcon className="size-4 max-md:size-3.5" />
+            {/* The header shows the gear alone; the phone menu's rows all say what they are. */}
+            <span className="md:sr-only">Your compression settings</span>
           </Link>
           <ExportMenu conversationId={conversation.id} />
           <ShareDialog conversationId={conversation.id} />

@@ -6,6 +6,7 @@ import { Button } from "../ui/Button";
 import { StatusNote } from "../ui/StatusNote";
 import { LayersIcon } from "../ui/icons";
 import { CompactionPreview } from "./CompactionPreview";
+import { PHONE_MENU_PLAIN, PHONE_MENU_ROW } from "./HeaderLabel";
 import { Dialog } from "@/components/ui/Dialog";
 
 /** "Compress now": optional instructions, then a preview to edit and apply, or a direct run. */
@@ -49,6 +50,7 @@ export function CompressNowDialog() {
     <>
       <Button
         data-testid="compress-now"
+        className={`${PHONE_MENU_ROW} ${PHONE_MENU_PLAIN}`}
         onClick={() => {
           setProposal(null);
           dialogRef.current?.showModal();

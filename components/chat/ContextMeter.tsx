@@ -5,6 +5,7 @@ import { useMeter } from "@/components/queries/conversation-data";
 import { formatCount, formatPercent } from "@/components/format";
 import type { ContextMeterView } from "@/lib/views";
 import { popoverTriggerProps, useHoverPopover } from "../ui/hover-popover";
+import { PHONE_MENU_ROW } from "./HeaderLabel";
 
 const SEGMENTS = [
   { key: "systemTokens", label: "System prompt", color: "bg-neutral-500 dark:bg-neutral-400" },
@@ -46,7 +47,8 @@ function share(tokens: number, window: number): number {
 
 function MeterBar({ meter }: { meter: ContextMeterView }) {
   return (
-    <div className="relative h-2 w-36 overflow-visible rounded-full bg-neutral-200 dark:bg-neutral-800">
+    // In the phone menu's row the bar takes the room its words leave.
+    <div className="relative h-2 w-36 overflow-visible rounded-full bg-neutral-200 max-md:w-auto max-md:flex-1 dark:bg-neutral-800">
       <div className="flex h-full overflow-hidden rounded-full">
         {SEGMENTS.map((segment) => (
           <div key={segment.key} className={segment.color} style={{ width: `${share(meter[segment.key], meter.contextWindow)}%` }} />
@@ -163,8 +165,10 @@ export function ContextMeter() {
         data-cut={cut}
         aria-label={cut ? `Context over the limit (${percent}%). ${cutExplanation(meter)}` : `Context ${percent}% full: ${summary}`}
         {...popoverTriggerProps(open, send, detailsId)}
-        className="flex h-7 items-center gap-2 rounded-md px-2 hover:bg-neutral-100 dark:hover:bg-neutral-800"
+        className={`flex h-7 items-center gap-2 rounded-md px-2 hover:bg-neutral-100 dark:hover:bg-neutral-800 ${PHONE_MENU_ROW}`}
       >
+        {/* Among the phone menu's rows the bar alone would not say what it measures. */}
+        <span className="md:hidden">Context</span>
         <MeterBar meter={meter} />
         <span data-testid="context-meter-label" className={`w-9 text-right font-mono text-[11.5px] tabular-nums ${tone}`}>
           {cut ? "cut" : `${percent}%`}

@@ -5,6 +5,7 @@ import { useConversationCost } from "@/components/queries/conversation-data";
 import { costLabel, formatCount, plural } from "@/components/format";
 import type { CostFigure } from "@/lib/pricing";
 import { popoverTriggerProps, useHoverPopover } from "../ui/hover-popover";
+import { PHONE_MENU_ROW } from "./HeaderLabel";
 
 function Row({ label, figure, testId }: { label: string; figure: CostFigure; testId: string }) {
   return (
@@ -38,9 +39,11 @@ export function ConversationCost() {
         data-cost={cost.total.cost ?? ""}
         aria-label={`Conversation cost: ${costLabel(cost.total)}`}
         {...popoverTriggerProps(open, send, detailsId)}
-        className="h-7 rounded-md px-2 font-mono text-[11.5px] text-neutral-600 tabular-nums hover:bg-neutral-100 dark:text-neutral-400 dark:hover:bg-neutral-800"
+        className={`inline-flex h-7 items-center rounded-md px-2 text-neutral-600 hover:bg-neutral-100 dark:text-neutral-400 dark:hover:bg-neutral-800 ${PHONE_MENU_ROW}`}
       >
-        {costLabel(cost.total)}
+        {/* In the phone menu a bare figure among the rows would not say what it counts. */}
+        <span className="md:hidden">Cost</span>
+        <span className="font-mono text-[11.5px] tabular-nums max-md:ml-auto">{costLabel(cost.total)}</span>
       </button>
       {open ? (
         <div

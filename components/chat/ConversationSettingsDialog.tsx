@@ -9,7 +9,7 @@ import { RECALL_MODES, STRATEGIES } from "@/lib/compression/settings";
 import { OVERRIDABLE_SETTINGS, type OverridableSetting, type OverridesPatch, type ResolvedSettings, type SettingSource } from "@/lib/settings-layers";
 import { Button } from "../ui/Button";
 import { SlidersIcon } from "../ui/icons";
-import { HeaderLabel } from "./HeaderLabel";
+import { HeaderLabel, PHONE_MENU_PLAIN, PHONE_MENU_ROW } from "./HeaderLabel";
 import { submitWith } from "../ui/forms";
 import { AllowedTools } from "./AllowedTools";
 import { SOURCE_PLACE, isNumericOverride, overrideErrors, parseNumber } from "./override-errors";
@@ -113,7 +113,12 @@ export function ConversationSettingsDialog({ conversationId }: { conversationId:
 
   return (
     <>
-      <Button data-testid="conversation-settings" title="This conversation's settings" onClick={() => void open()}>
+      <Button
+        data-testid="conversation-settings"
+        title="This conversation's settings"
+        onClick={() => void open()}
+        className={`${PHONE_MENU_ROW} ${PHONE_MENU_PLAIN}`}
+      >
         <SlidersIcon className="size-3.5" /> <HeaderLabel>Settings</HeaderLabel>
       </Button>
       <Dialog

@@ -6,7 +6,7 @@ import { jumpToMessage } from "../timeline/jump";
 import { ROLE_LABELS } from "../timeline/MessageItem";
 import { Button } from "../ui/Button";
 import { PinIcon } from "../ui/icons";
-import { HeaderLabel } from "./HeaderLabel";
+import { HeaderLabel, PHONE_MENU_ROW } from "./HeaderLabel";
 import { Dialog } from "@/components/ui/Dialog";
 
 type ListState = { kind: "loading" } | { kind: "loaded"; entries: PinnedEntryView[] } | { kind: "failed"; message: string };
@@ -43,6 +43,7 @@ export function PinnedList({ conversationId }: { conversationId: string }) {
         data-testid="pinned-list-open"
         variant="ghost"
         title="Pinned messages"
+        className={PHONE_MENU_ROW}
         onClick={() => {
           setJumpError(null);
           dialogRef.current?.showModal();

@@ -7,7 +7,7 @@ import { fetchRead } from "../queries/fetch-read";
 import type { ConversationMcpServerView } from "@/lib/chat/mcp-ops";
 import { usePopover } from "../shell/use-dismiss";
 import { WrenchIcon } from "../ui/icons";
-import { HeaderLabel } from "./HeaderLabel";
+import { HeaderLabel, PHONE_MENU_ROW } from "./HeaderLabel";
 
 export function ToolServersMenu({ conversationId }: { conversationId: string }) {
   const { open, ref, toggleProps } = usePopover();
@@ -46,7 +46,7 @@ export function ToolServersMenu({ conversationId }: { conversationId: string }) 
         {...toggleProps}
         data-testid="tool-servers-toggle"
         title="Tools for this conversation"
-        className="inline-flex h-7 items-center gap-1.5 rounded-md px-2 text-[12.5px] font-medium text-neutral-600 hover:bg-neutral-100 dark:text-neutral-400 dark:hover:bg-neutral-800"
+        className={`inline-flex h-7 items-center gap-1.5 rounded-md px-2 text-[12.5px] font-medium text-neutral-600 hover:bg-neutral-100 dark:text-neutral-400 dark:hover:bg-neutral-800 ${PHONE_MENU_ROW}`}
       >
         <WrenchIcon className="size-3.5" /> <HeaderLabel>Tools</HeaderLabel>
       </button>

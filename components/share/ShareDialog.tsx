@@ -7,7 +7,7 @@ import { formatTime } from "@/components/format";
 import { Button } from "../ui/Button";
 import { CopyButton } from "../ui/CopyButton";
 import { ShareIcon } from "../ui/icons";
-import { HeaderLabel } from "../chat/HeaderLabel";
+import { HeaderLabel, PHONE_MENU_PLAIN, PHONE_MENU_ROW } from "../chat/HeaderLabel";
 import { Dialog } from "@/components/ui/Dialog";
 
 const EXPIRY_CHOICES = [
@@ -104,7 +104,7 @@ export function ShareDialog({ conversationId }: { conversationId: string }) {
 
   return (
     <>
-      <Button data-testid="share-open" title="Share a read-only link" onClick={open}>
+      <Button data-testid="share-open" title="Share a read-only link" onClick={open} className={`${PHONE_MENU_ROW} ${PHONE_MENU_PLAIN}`}>
         <ShareIcon className="size-3.5" /> <HeaderLabel>Share…</HeaderLabel>
       </Button>
       <Dialog

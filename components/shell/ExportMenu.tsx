@@ -1,5 +1,5 @@
 "use client";
-import { HeaderLabel } from "../chat/HeaderLabel";
+import { HeaderLabel, PHONE_MENU_ROW } from "../chat/HeaderLabel";
 import { DownloadIcon } from "../ui/icons";
 import { usePopover } from "./use-dismiss";
 
@@ -16,7 +16,7 @@ export function ExportMenu({ conversationId }: { conversationId: string }) {
         data-testid="export-toggle"
         aria-haspopup="true"
         title="Export this conversation"
-        className="inline-flex h-7 items-center gap-1.5 rounded-md px-2 text-[12.5px] font-medium text-neutral-600 hover:bg-neutral-100 dark:text-neutral-400 dark:hover:bg-neutral-800"
+        className={`inline-flex h-7 items-center gap-1.5 rounded-md px-2 text-[12.5px] font-medium text-neutral-600 hover:bg-neutral-100 dark:text-neutral-400 dark:hover:bg-neutral-800 ${PHONE_MENU_ROW}`}
       >
         <DownloadIcon className="size-3.5" /> <HeaderLabel>Export</HeaderLabel>
       </button>

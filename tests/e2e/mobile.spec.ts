@@ -28,6 +28,36 @@ async function expectNoHorizontalScroll(page: Page, view: string) {
   expect(wide, `${view}: sideways scrolling inside`).toEqual([]);
 }
 
+/**
+ * How each control of the open header menu looks: the menu's rows are its children (a
+ * control, or a wrapper holding one and its popover); the dialogs some of them open are
+ * children too, closed.
+ */
+async function headerMenuItems(page: Page) {
+  return page.getByTestId("header-controls").evaluate((menu) =>
+    [...menu.children]
+      .filter((child) => child.tagName !== "DIALOG")
+      .map((child) => {
+        const control = child.matches("button, a") ? (child as HTMLElement) : child.querySelector<HTMLElement>("button, a")!;
+        const box = control.getBoundingClientRect();
+        const style = getComputedStyle(control);
+        return {
+          item: control.dataset.testid ?? control.tagName,
+          text: control.innerText.trim(),
+          look: {
+            left: Math.round(box.left),
+            width: Math.round(box.width),
+            height: Math.round(box.height),
+            font: `${style.fontSize} ${style.fontWeight} ${style.fontFamily}`,
+            border: style.borderTopWidth,
+            background: style.backgroundColor,
+            justify: style.justifyContent,
+          },
+        };
+      }),
+  );
+}
+
 /** Serious and critical axe violations of the page as it is now, collected per view and checked at the end. */
 const violations: string[] = [];
 async function collectSeriousViolations(page: Page, view: string) {
@@ -70,6 +100,11 @@ test("at 390×844: drawer, header menu, no sideways scroll and no serious axe vi
   await page.getByTestId("header-menu-toggle").click();
   await expect(page.getByTestId("activity-toggle")).toBeVisible();
   await expect(page.getByTestId("export-toggle")).toBeVisible();
+  // One list: every row says in words what it is, and looks like the others.
+  const items = await headerMenuItems(page);
+  expect(items.length).toBeGreaterThanOrEqual(8);
+  for (const { item, text } of items) expect(text, `${item}: no visible words`).not.toBe("");
+  for (const { item, look } of items) expect(look, `${item} looks unlike ${items[0]!.item}`).toEqual(items[0]!.look);
   await expectNoHorizontalScroll(page, "chat with the menu open");
   await page.keyboard.press("Escape");
   await expect(page.getByTestId("activity-toggle")).toBeHidden();
