@@ -81,11 +81,14 @@ export function MeterDetails({ meter, id }: { meter: ContextMeterView; id: strin
     rows.push([label, formatCount(meter.correctionTokens), meter.correctionTokens > 0 ? CORRECTION_COLOR : null]);
   }
   return (
+    // With a cut request and every setting adjusted the details are taller than a phone:
+    // they end above the screen's bottom (7rem: the header and, on a phone, the menu row
+    // above them) and scroll inside.
     <div
       id={id}
       role="tooltip"
       data-testid="context-meter-details"
-      className="absolute top-full right-0 z-30 mt-2 w-72 rounded-lg border border-neutral-200 bg-white p-3 text-[12px] shadow-lg dark:border-neutral-700 dark:bg-neutral-900"
+      className="absolute top-full right-0 z-30 mt-2 max-h-[calc(100dvh-7rem)] w-72 max-w-[calc(100vw-1rem)] overflow-y-auto overscroll-contain rounded-lg border border-neutral-200 bg-white p-3 text-[12px] shadow-lg dark:border-neutral-700 dark:bg-neutral-900"
     >
       <p className="mb-2 font-semibold">
         {formatCount(meter.totalTokens)} of {formatCount(meter.contextWindow)} tokens ({formatPercent(meter.ratio)})

@@ -1,6 +1,6 @@
 import { request as playwrightRequest, type Page } from "@playwright/test";
 import { expect, test } from "./support/fixtures";
-import { newConversation, resetModelServer, scriptTurns, seriousAxeViolations, SMALL_WINDOW, saveTestSettings } from "./support/helpers";
+import { newConversation, resetModelServer, scriptTurns, sendMessage, seriousAxeViolations, SMALL_WINDOW, saveTestSettings } from "./support/helpers";
 
 test.use({ viewport: { width: 390, height: 844 } });
 // Ten scripted turns and three axe runs on a shared 2-core machine.
@@ -145,6 +145,31 @@ test("at 390×844: drawer, header menu, no sideways scroll and no serious axe vi
   await remove.click();
   await expect(listed).toHaveCount(0);
   expect(violations, "serious accessibility violations").toEqual([]);
+});
+
+test("at 390×844: the context meter's details fit the screen and scroll inside when taller, with a cut request and every setting adjusted", async ({ page, request }) => {
+  // A window so small that every budget setting is lowered and one message overflows it:
+  // the details' longest form.
+  await saveTestSettings(request, { contextWindowOverrides: { "gpt-4o-mini": 600 } });
+  await page.goto("/");
+  await newConversation(page);
+  await sendMessage(page, `REPLY_WORDS=5 ${"harbour lighthouse anchor ".repeat(300)}`);
+  await page.getByTestId("header-menu-toggle").click();
+  await page.getByTestId("context-meter").click();
+  const details = page.getByTestId("context-meter-details");
+  await expect(details.getByTestId("context-meter-cut")).toBeVisible();
+  const box = (await details.boundingBox())!;
+  expect(box.x).toBeGreaterThanOrEqual(0);
+  expect(box.y).toBeGreaterThanOrEqual(0);
+  expect(box.x + box.width).toBeLessThanOrEqual(390);
+  expect(box.y + box.height, "the details end above the bottom of the screen").toBeLessThanOrEqual(844);
+  // Its last line is reached by scrolling the details themselves, and the details stay open.
+  const last = details.getByTestId("context-meter-adjustments").locator("li").last();
+  await last.scrollIntoViewIfNeeded();
+  await expect(last).toBeInViewport({ ratio: 1 });
+  await expect(details).toBeVisible();
+  expect(await details.evaluate((element) => getComputedStyle(element).fontSize)).toBe("12px");
+  await expectNoHorizontalScroll(page, "meter details");
 });
 
 test("a reply's header stays one line at 390 px, with a long model name: the name gives way, not the time", async ({ page, request }) => {
