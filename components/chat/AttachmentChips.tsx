@@ -22,6 +22,21 @@ function PaperclipIcon() {
 
 const tokens = (count: number) => `${formatCount(count)} tokens`;
 
+/**
+ * A chip's words: the file's name, then its figures, then (for a refused file) why. On a
+ * narrow screen the figures and the reason move under the name rather than squeeze it, and
+ * a name longer than the chip wraps: a phone used to show a refused "empty.txt" as "em…".
+ */
+function ChipText({ name, figures, children }: { name: string; figures: React.ReactNode; children?: React.ReactNode }) {
+  return (
+    <span className="flex min-w-0 flex-wrap items-baseline gap-x-1.5">
+      <span className="min-w-0 font-medium wrap-anywhere">{name}</span>
+      <span className="text-neutral-600 tabular-nums dark:text-neutral-400">{figures}</span>
+      {children}
+    </span>
+  );
+}
+
 export function DraftChips({ files, onRemove }: { files: DraftFile[]; onRemove: (key: string) => void }) {
   if (files.length === 0) return null;
   return (
@@ -34,18 +49,16 @@ export function DraftChips({ files, onRemove }: { files: DraftFile[]; onRemove: 
           className={`${CHIP} ${file.state === "failed" ? "border-red-300 bg-red-50 text-red-800 dark:border-red-800 dark:bg-red-950/40 dark:text-red-300" : "border-neutral-300 bg-neutral-50 dark:border-neutral-700 dark:bg-neutral-900"}`}
         >
           <PaperclipIcon />
-          <span className="min-w-0 truncate font-medium" title={file.name}>
-            {file.name}
-          </span>
-          <span className="shrink-0 text-neutral-600 tabular-nums dark:text-neutral-400">
-            {formatBytes(file.size)}
-            {file.state === "ready" ? ` · ${tokens(file.attachment.tokenCount)}` : file.state === "uploading" ? " · reading…" : ""}
-          </span>
-          {file.state === "failed" ? (
-            <span role="alert" className="min-w-0 basis-full text-[11.5px]" data-testid="attachment-error">
-              {file.error}
-            </span>
-          ) : null}
+          <ChipText
+            name={file.name}
+            figures={`${formatBytes(file.size)}${file.state === "ready" ? ` · ${tokens(file.attachment.tokenCount)}` : file.state === "uploading" ? " · reading…" : ""}`}
+          >
+            {file.state === "failed" ? (
+              <span role="alert" className="min-w-0 basis-full text-[11.5px]" data-testid="attachment-error">
+                {file.error}
+              </span>
+            ) : null}
+          </ChipText>
           <button
             type="button"
             data-testid="remove-attachment"
@@ -81,10 +94,7 @@ export function SentChips({ attachments }: { attachments: AttachmentView[] }) {
               className={`${CHIP} border-neutral-300 bg-white hover:bg-neutral-50 focus-visible:outline-2 focus-visible:outline-sky-500 dark:border-neutral-700 dark:bg-neutral-900 dark:hover:bg-neutral-800`}
             >
               <PaperclipIcon />
-              <span className="min-w-0 truncate font-medium">{attachment.name}</span>
-              <span className="shrink-0 text-neutral-600 tabular-nums dark:text-neutral-400">
-                {formatBytes(attachment.size)} · {tokens(attachment.tokenCount)}
-              </span>
+              <ChipText name={attachment.name} figures={`${formatBytes(attachment.size)} · ${tokens(attachment.tokenCount)}`} />
             </a>
           )}
         </li>

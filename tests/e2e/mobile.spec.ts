@@ -1,4 +1,4 @@
-import { request as playwrightRequest, type Page } from "@playwright/test";
+import { request as playwrightRequest, type Locator, type Page } from "@playwright/test";
 import { expect, test } from "./support/fixtures";
 import { newConversation, resetModelServer, scriptTurns, sendMessage, seriousAxeViolations, SMALL_WINDOW, saveTestSettings } from "./support/helpers";
 
@@ -170,6 +170,35 @@ test("at 390×844: the context meter's details fit the screen and scroll inside 
   await expect(details).toBeVisible();
   expect(await details.evaluate((element) => getComputedStyle(element).fontSize)).toBe("12px");
   await expectNoHorizontalScroll(page, "meter details");
+});
+
+test("at 390×844: an attachment chip shows the whole file name, also beside the reason a file was refused", async ({ page }) => {
+  await page.goto("/");
+  await newConversation(page);
+  const long = "a-rather-long-file-name-for-a-small-screen.md";
+  await page.getByTestId("attach-input").setInputFiles([
+    { name: long, mimeType: "text/markdown", buffer: Buffer.from("Phone FACT code=8812") },
+    { name: "empty.txt", mimeType: "text/plain", buffer: Buffer.from("") },
+  ]);
+  const chips = page.getByTestId("draft-attachment");
+  await expect(chips.nth(0)).toHaveAttribute("data-state", "ready");
+  await expect(chips.nth(1)).toHaveAttribute("data-state", "failed");
+  await expect(chips.nth(1).getByTestId("attachment-error")).toContainText("is empty");
+  /** The name's element shows all of its text: nothing cut off or hidden behind an ellipsis. */
+  const wholeName = async (chip: Locator, name: string) => {
+    const element = chip.getByText(name, { exact: true });
+    await expect(element).toBeVisible();
+    const { scroll, client } = await element.evaluate((e) => ({ scroll: e.scrollWidth, client: e.clientWidth }));
+    expect(scroll, `"${name}" is cut`).toBeLessThanOrEqual(client);
+    const chipBox = (await chip.boundingBox())!;
+    expect(chipBox.x + chipBox.width).toBeLessThanOrEqual(390);
+  };
+  await wholeName(chips.nth(1), "empty.txt");
+  await wholeName(chips.nth(0), long);
+  await page.getByRole("button", { name: "Remove empty.txt" }).click();
+  await sendMessage(page, "Read it");
+  await wholeName(page.locator("[data-testid=message][data-role=user]").last().getByTestId("message-attachment"), long);
+  await expectNoHorizontalScroll(page, "attachment chips");
 });
 
 test("a reply's header stays one line at 390 px, with a long model name: the name gives way, not the time", async ({ page, request }) => {
