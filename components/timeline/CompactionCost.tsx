@@ -17,7 +17,9 @@ export function CompactionCost({ compactionId }: { compactionId: string }) {
       data-saved-tokens={entry.savedTokensPerTurn}
       data-payback-turns={payback?.turns ?? ""}
       data-turns-since={entry.turnsSince}
-      className="min-w-0 truncate font-mono text-neutral-500 tabular-nums"
+      // Wraps rather than truncates: on a phone the line is longer than the block, and its
+      // end (when the compaction pays for itself) is what it is there to say.
+      className="min-w-0 font-mono text-neutral-500 tabular-nums"
       title={`Its summary calls: ${formatCount(entry.cost.promptTokens)} prompt tokens (${formatCount(entry.cost.cachedTokens)} cached), ${formatCount(entry.cost.completionTokens)} completion tokens`}
     >
       cost {costLabel(entry.cost)} · saves {formatCount(entry.savedTokensPerTurn)} tok

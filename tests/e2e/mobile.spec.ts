@@ -90,6 +90,10 @@ test("at 390×844: drawer, header menu, no sideways scroll and no serious axe vi
   // The timeline is virtualized: the compaction block renders once scrolled to.
   await page.getByTestId("timeline").evaluate((element) => element.scrollTo(0, 0));
   await expect(page.getByTestId("compaction-block").first()).toBeVisible();
+  // A block's cost line is read to its end (when the compaction pays for itself), not cut.
+  const costLine = page.getByTestId("compaction-cost").first();
+  await expect(costLine).toContainText(/for itself after \d+ turns?/);
+  expect(await costLine.evaluate((element) => element.scrollWidth - element.clientWidth), "the cost line is cut").toBeLessThanOrEqual(0);
   await expectNoHorizontalScroll(page, "chat (compaction blocks)");
   await page.getByTestId("timeline").evaluate((element) => element.scrollTo(0, element.scrollHeight));
   await expect(page.getByTestId("composer")).toBeInViewport();
