@@ -95,6 +95,9 @@ export type ContextBudget = {
   adjustments: BudgetAdjustment[];
 };
 
+/** Far below any share of a window a setting can hold, far above floating-point error. */
+const RATIO_TOLERANCE = 1e-9;
+
 const percent = (ratio: number) => `${Math.round(ratio * 100)}%`;
 
 /**
@@ -106,9 +109,15 @@ const percent = (ratio: number) => `${Math.round(ratio * 100)}%`;
 export function contextBudget(contextWindow: number, settings: CompressionSettings, baseTokens = 0, toolSession = false): ContextBudget {
   const window = Math.max(1, contextWindow);
   const adjustments: BudgetAdjustment[] = [];
-  /** `effective`, noting why when it differs from what was configured. */
+  /**
+   * `effective`, noting why when it differs from what was configured. Shares of the window
+   * are compared with a tolerance: at a window whose reserve is exactly 15% (2,000, 4,000,
+   * 8,000 tokens) the hard limit less 5 points is 0.7999999999999999, and a default 80%
+   * threshold read "adjusted, 80% → 80%".
+   */
   const limited = (setting: BudgetAdjustment["setting"], configured: number, effective: number, reason: string) => {
-    if (effective < configured) adjustments.push({ setting, configured, effective, reason });
+    if (configured - effective <= RATIO_TOLERANCE) return configured;
+    adjustments.push({ setting, configured, effective, reason });
     return effective;
   };
 

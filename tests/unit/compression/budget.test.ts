@@ -29,6 +29,18 @@ describe("the budget: settings turned into figures that work for one window", ()
     expect(contextBudget(128_000, DEFAULT_SETTINGS).adjustments).toEqual([]);
   });
 
+  it("does not call a threshold adjusted when only floating-point error separates it from the setting", () => {
+    // A 15% reserve of these windows is a whole number of tokens: the hard limit less 5
+    // points is 0.85 − 0.05, which is 0.7999999999999999 in floating point.
+    for (const window of [2000, 4000, 8000, 20_000]) {
+      const budget = contextBudget(window, DEFAULT_SETTINGS);
+      expect(budget.reserve, `${window}`).toBe(window * 0.15);
+      expect(budget.threshold, `${window}`).toBe(DEFAULT_SETTINGS.threshold);
+      const shares = budget.adjustments.filter((a) => a.setting === "threshold" || a.setting === "preemptiveThreshold");
+      expect(shares, `${window}`).toEqual([]);
+    }
+  });
+
   it("clamps a threshold that would sit above the hard limit, and a pre-emptive threshold above that", () => {
     const budget = contextBudget(8192, { ...DEFAULT_SETTINGS, threshold: 0.98, preemptiveThreshold: 0.95 });
     expect(budget.threshold).toBeCloseTo(budget.hardLimit / 8192 - 0.05);
