@@ -33,7 +33,7 @@ export function ChatHeader({ conversation, demo }: { conversation: ConversationV
   const title = useConversationList((state) => state.conversations.find((c) => c.id === conversation.id)?.title) ?? conversation.title;
   const activityOpen = useActivity((state) => state.open);
   const toggleActivity = useActivity((state) => state.toggle);
-  // Below 768 px the controls fold into a menu: the same elements, shown as a panel.
+  // Below 1024 px the controls fold into a menu: the same elements, shown as a panel.
   const { open: menuOpen, ref: menuRef, toggleProps: menuToggleProps } = usePopover();
 
   return (
@@ -52,14 +52,14 @@ export function ChatHeader({ conversation, demo }: { conversation: ConversationV
           data-testid="header-menu-toggle"
           aria-controls="chat-header-controls"
           aria-label="Conversation menu"
-          className="inline-flex size-8 items-center justify-center rounded-md text-neutral-600 hover:bg-neutral-100 md:hidden dark:text-neutral-400 dark:hover:bg-neutral-800"
+          className="inline-flex size-8 items-center justify-center rounded-md text-neutral-600 hover:bg-neutral-100 lg:hidden dark:text-neutral-400 dark:hover:bg-neutral-800"
         >
           <MoreIcon className="size-4" />
         </button>
         <div
           id="chat-header-controls"
           data-testid="header-controls"
-          className={`${menuOpen ? "flex" : "hidden"} absolute top-11 right-2 z-30 w-64 flex-col items-stretch gap-1 rounded-md border border-neutral-200 bg-white p-2 shadow-lg md:static md:flex md:w-auto md:flex-row md:items-center md:gap-3 md:border-0 md:bg-transparent md:p-0 md:shadow-none dark:border-neutral-700 dark:bg-neutral-900 md:dark:bg-transparent`}
+          className={`${menuOpen ? "flex" : "hidden"} absolute top-11 right-2 z-30 w-64 flex-col items-stretch gap-1 rounded-md border border-neutral-200 bg-white p-2 shadow-lg lg:static lg:flex lg:w-auto lg:flex-row lg:items-center lg:gap-1 lg:border-0 xl:gap-3 lg:bg-transparent lg:p-0 lg:shadow-none dark:border-neutral-700 dark:bg-neutral-900 lg:dark:bg-transparent`}
         >
           <ContextMeter />
           <ConversationCost />
@@ -87,9 +87,9 @@ export function ChatHeader({ conversation, demo }: { conversation: ConversationV
             title="Your compression settings"
             className={`inline-flex size-7 items-center justify-center rounded-md text-neutral-600 hover:bg-neutral-100 dark:text-neutral-400 dark:hover:bg-neutral-800 ${PHONE_MENU_ROW}`}
           >
-            <GearIcon className="size-4 max-md:size-3.5" />
+            <GearIcon className="size-4 max-lg:size-3.5" />
             {/* The header shows the gear alone; the phone menu's rows all say what they are. */}
-            <span className="md:sr-only">Your compression settings</span>
+            <span className="lg:sr-only">Your compression settings</span>
           </Link>
           <ExportMenu conversationId={conversation.id} />
           <ShareDialog conversationId={conversation.id} />

@@ -6,7 +6,7 @@ import { Button } from "../ui/Button";
 import { StatusNote } from "../ui/StatusNote";
 import { LayersIcon } from "../ui/icons";
 import { CompactionPreview } from "./CompactionPreview";
-import { PHONE_MENU_PLAIN, PHONE_MENU_ROW } from "./HeaderLabel";
+import { HeaderLabel, PHONE_MENU_PLAIN, PHONE_MENU_ROW } from "./HeaderLabel";
 import { Dialog } from "@/components/ui/Dialog";
 
 /** "Compress now": optional instructions, then a preview to edit and apply, or a direct run. */
@@ -56,9 +56,9 @@ export function CompressNowDialog() {
           dialogRef.current?.showModal();
         }}
         disabled={busy || !hasMessages}
-        title={hasMessages ? undefined : "Nothing to compress yet"}
+        title={hasMessages ? "Compress now" : "Nothing to compress yet"}
       >
-        <LayersIcon /> Compress now
+        <LayersIcon /> <HeaderLabel>Compress now</HeaderLabel>
       </Button>
       <Dialog
         dialogRef={dialogRef}

@@ -4,7 +4,7 @@ import { useChat } from "@/components/stores/chat-store";
 import { useMeter } from "@/components/queries/conversation-data";
 import { formatCount, formatPercent } from "@/components/format";
 import type { ContextMeterView } from "@/lib/views";
-import { popoverTriggerProps, useHoverPopover } from "../ui/hover-popover";
+import { popoverContainerProps, popoverProps, popoverTriggerProps, useHoverPopover } from "../ui/hover-popover";
 import { PHONE_MENU_ROW } from "./HeaderLabel";
 
 const SEGMENTS = [
@@ -16,9 +16,18 @@ const SEGMENTS = [
 
 const CORRECTION_COLOR = "bg-sky-300/70 dark:bg-sky-700/70";
 
+const isShare = (setting: string) => setting === "threshold" || setting === "preemptiveThreshold";
+
 /** Thresholds are shares of the window, the rest token counts. */
 export function formatSetting(setting: string, value: number): string {
-  return setting === "threshold" || setting === "preemptiveThreshold" ? formatPercent(value) : formatCount(value);
+  return isShare(setting) ? formatPercent(value) : formatCount(value);
+}
+
+/** "configured → effective", with a decimal where whole percents would read the same on both sides. */
+export function formatAdjustment({ setting, configured, effective }: { setting: string; configured: number; effective: number }): string {
+  const [from, to] = [formatSetting(setting, configured), formatSetting(setting, effective)];
+  if (from !== to || !isShare(setting)) return `${from} → ${to}`;
+  return `${(configured * 100).toFixed(1)}% → ${(effective * 100).toFixed(1)}%`;
 }
 
 /**
@@ -48,7 +57,7 @@ function share(tokens: number, window: number): number {
 function MeterBar({ meter }: { meter: ContextMeterView }) {
   return (
     // In the phone menu's row the bar takes the room its words leave.
-    <div className="relative h-2 w-36 overflow-visible rounded-full bg-neutral-200 max-md:w-auto max-md:flex-1 dark:bg-neutral-800">
+    <div className="relative h-2 w-24 overflow-visible rounded-full bg-neutral-200 max-lg:w-auto max-lg:flex-1 xl:w-36 dark:bg-neutral-800">
       <div className="flex h-full overflow-hidden rounded-full">
         {SEGMENTS.map((segment) => (
           <div key={segment.key} className={segment.color} style={{ width: `${share(meter[segment.key], meter.contextWindow)}%` }} />
@@ -86,6 +95,7 @@ export function MeterDetails({ meter, id }: { meter: ContextMeterView; id: strin
     // above them) and scroll inside.
     <div
       id={id}
+      {...popoverProps}
       role="tooltip"
       data-testid="context-meter-details"
       className="absolute top-full right-0 z-30 mt-2 max-h-[calc(100dvh-7rem)] w-72 max-w-[calc(100vw-1rem)] overflow-y-auto overscroll-contain rounded-lg border border-neutral-200 bg-white p-3 text-[12px] shadow-lg dark:border-neutral-700 dark:bg-neutral-900"
@@ -140,8 +150,7 @@ export function MeterDetails({ meter, id }: { meter: ContextMeterView; id: strin
         <ul data-testid="context-meter-adjustments" className="mt-2 space-y-1 border-t border-neutral-200 pt-2 text-neutral-600 dark:border-neutral-800 dark:text-neutral-400">
           {meter.adjustments.map((adjustment) => (
             <li key={adjustment.setting}>
-              <span className="font-mono">{adjustment.setting}</span> {formatSetting(adjustment.setting, adjustment.configured)} →{" "}
-              {formatSetting(adjustment.setting, adjustment.effective)}: {adjustment.reason}.
+              <span className="font-mono">{adjustment.setting}</span> {formatAdjustment(adjustment)}: {adjustment.reason}.
             </li>
           ))}
         </ul>
@@ -160,7 +169,7 @@ export function ContextMeter() {
   const tone = cut || meter.ratio >= meter.threshold ? "text-red-600 dark:text-red-400" : "text-neutral-600 dark:text-neutral-400";
   const summary = `${formatCount(meter.totalTokens)} of ${formatCount(meter.contextWindow)} tokens`;
   return (
-    <div className="relative" onMouseEnter={() => send("enter")} onMouseLeave={() => send("leave")}>
+    <div className="relative" {...popoverContainerProps(send)}>
       <button
         type="button"
         data-testid="context-meter"
@@ -171,7 +180,7 @@ export function ContextMeter() {
         className={`flex h-7 items-center gap-2 rounded-md px-2 hover:bg-neutral-100 dark:hover:bg-neutral-800 ${PHONE_MENU_ROW}`}
       >
         {/* Among the phone menu's rows the bar alone would not say what it measures. */}
-        <span className="md:hidden">Context</span>
+        <span className="lg:hidden">Context</span>
         <MeterBar meter={meter} />
         <span data-testid="context-meter-label" className={`w-9 text-right font-mono text-[11.5px] tabular-nums ${tone}`}>
           {cut ? "cut" : `${percent}%`}

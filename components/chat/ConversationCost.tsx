@@ -4,7 +4,7 @@ import { useChat } from "@/components/stores/chat-store";
 import { useConversationCost } from "@/components/queries/conversation-data";
 import { costLabel, formatCount, plural } from "@/components/format";
 import type { CostFigure } from "@/lib/pricing";
-import { popoverTriggerProps, useHoverPopover } from "../ui/hover-popover";
+import { popoverContainerProps, popoverProps, popoverTriggerProps, useHoverPopover } from "../ui/hover-popover";
 import { PHONE_MENU_ROW } from "./HeaderLabel";
 
 function Row({ label, figure, testId }: { label: string; figure: CostFigure; testId: string }) {
@@ -32,7 +32,7 @@ export function ConversationCost() {
   if (!cost || cost.total.calls === 0) return null;
   const unpriced = cost.total.unpricedCalls;
   return (
-    <div className="relative" onMouseEnter={() => send("enter")} onMouseLeave={() => send("leave")}>
+    <div className="relative" {...popoverContainerProps(send)}>
       <button
         type="button"
         data-testid="conversation-cost"
@@ -42,12 +42,13 @@ export function ConversationCost() {
         className={`inline-flex h-7 items-center rounded-md px-2 text-neutral-600 hover:bg-neutral-100 dark:text-neutral-400 dark:hover:bg-neutral-800 ${PHONE_MENU_ROW}`}
       >
         {/* In the phone menu a bare figure among the rows would not say what it counts. */}
-        <span className="md:hidden">Cost</span>
-        <span className="font-mono text-[11.5px] tabular-nums max-md:ml-auto">{costLabel(cost.total)}</span>
+        <span className="lg:hidden">Cost</span>
+        <span className="font-mono text-[11.5px] whitespace-nowrap tabular-nums max-lg:ml-auto">{costLabel(cost.total)}</span>
       </button>
       {open ? (
         <div
           id={detailsId}
+          {...popoverProps}
           role="tooltip"
           data-testid="conversation-cost-details"
           className="absolute top-full right-0 z-30 mt-2 w-72 rounded-lg border border-neutral-200 bg-white p-3 text-[12px] shadow-lg dark:border-neutral-700 dark:bg-neutral-900"

@@ -4,7 +4,7 @@ import { recallByTools, type CompressionSettings } from "@/lib/compression/setti
 import type { OverheadTokens } from "@/lib/chat/tool-set";
 import { formatCount, formatPercent } from "@/components/format";
 import { contextWindow } from "@/lib/llm/models";
-import { formatSetting } from "../chat/ContextMeter";
+import { formatAdjustment } from "../chat/ContextMeter";
 
 /**
  * What the settings being edited come to for each model: the engine clamps what
@@ -58,7 +58,7 @@ export function EffectiveFigures({ settings, models, overheadTokens }: { setting
                     <ul className="mt-1 font-sans text-[11.5px] text-amber-700 dark:text-amber-400">
                       {budget.adjustments.map((a) => (
                         <li key={a.setting}>
-                          {a.setting}: {formatSetting(a.setting, a.configured)} → {formatSetting(a.setting, a.effective)} ({a.reason})
+                          {a.setting}: {formatAdjustment(a)} ({a.reason})
                         </li>
                       ))}
                     </ul>

@@ -1,5 +1,6 @@
 import { request as playwrightRequest, type Locator, type Page } from "@playwright/test";
 import { expect, test } from "./support/fixtures";
+import { tinyPng } from "../support/tiny-image";
 import { newConversation, resetModelServer, scriptTurns, sendMessage, seriousAxeViolations, SMALL_WINDOW, saveTestSettings } from "./support/helpers";
 
 test.use({ viewport: { width: 390, height: 844 } });
@@ -174,19 +175,27 @@ test("at 390×844: the context meter's details fit the screen and scroll inside 
   await expect(details).toBeVisible();
   expect(await details.evaluate((element) => getComputedStyle(element).fontSize)).toBe("12px");
   await expectNoHorizontalScroll(page, "meter details");
+  // A tap inside the details (to scroll them, or to select a figure) keeps them open; Escape closes them.
+  await details.locator("p").first().click();
+  await expect(details).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect(details).toBeHidden();
 });
 
-test("at 390×844: an attachment chip shows the whole file name, also beside the reason a file was refused", async ({ page }) => {
+test("at 390×844: an attachment chip shows the whole file name, also beside the reason a file was refused and under an image", async ({ page }) => {
   await page.goto("/");
   await newConversation(page);
   const long = "a-rather-long-file-name-for-a-small-screen.md";
+  const photo = "the-harbour-at-dusk-from-the-lighthouse.png";
   await page.getByTestId("attach-input").setInputFiles([
     { name: long, mimeType: "text/markdown", buffer: Buffer.from("Phone FACT code=8812") },
     { name: "empty.txt", mimeType: "text/plain", buffer: Buffer.from("") },
+    { name: photo, mimeType: "image/png", buffer: Buffer.from(tinyPng(160, 90, [200, 80, 40])) },
   ]);
   const chips = page.getByTestId("draft-attachment");
   await expect(chips.nth(0)).toHaveAttribute("data-state", "ready");
   await expect(chips.nth(1)).toHaveAttribute("data-state", "failed");
+  await expect(chips.nth(2)).toHaveAttribute("data-state", "ready");
   await expect(chips.nth(1).getByTestId("attachment-error")).toContainText("is empty");
   /** The name's element shows all of its text: nothing cut off or hidden behind an ellipsis. */
   const wholeName = async (chip: Locator, name: string) => {
@@ -201,7 +210,10 @@ test("at 390×844: an attachment chip shows the whole file name, also beside the
   await wholeName(chips.nth(0), long);
   await page.getByRole("button", { name: "Remove empty.txt" }).click();
   await sendMessage(page, "Read it");
-  await wholeName(page.locator("[data-testid=message][data-role=user]").last().getByTestId("message-attachment"), long);
+  const sent = page.locator("[data-testid=message][data-role=user]").last();
+  await wholeName(sent.getByTestId("message-attachment"), long);
+  // Under its thumbnail too, where it sat beside the token count and kept about 100 px of itself.
+  await wholeName(sent.getByTestId("message-image"), photo);
   await expectNoHorizontalScroll(page, "attachment chips");
 });
 

@@ -71,7 +71,7 @@ test("regenerating a middle reply says, where the later turns were, that they be
   await expect(page.getByTestId("later-turns-notice")).toHaveCount(0);
 });
 
-test("the chat header leaves the title room at 1366 px, and on a phone it is the only top bar", async ({ page }) => {
+test("the chat header leaves the title room at 1366, 1024 and 800 px, and on a phone it is the only top bar", async ({ page }) => {
   const title = "Migrating the billing service from cron jobs to queues";
   await page.setViewportSize({ width: 1366, height: 900 });
   await page.goto("/");
@@ -89,6 +89,27 @@ test("the chat header leaves the title room at 1366 px, and on a phone it is the
   await expect(page.getByRole("button", { name: "Pinned" })).toBeVisible();
   await expect(page.getByRole("button", { name: "Share…" })).toBeVisible();
   expect(await seriousAxeViolations(page)).toEqual([]);
+
+  // Beside the sidebar a small laptop leaves the header 768 px (1024) or less: the title
+  // was 0 px wide there. From 1024 px the controls stay in the row, below it they fold
+  // into the menu; the title reads either way, and nothing leaves the header.
+  for (const width of [1024, 800]) {
+    await page.setViewportSize({ width, height: 768 });
+    expect((await heading.boundingBox())!.width, `title at ${width} px`).toBeGreaterThan(150);
+    const bar = (await heading.locator("xpath=ancestor::header").boundingBox())!;
+    const meter = page.getByTestId("context-meter");
+    if (width >= 1024) {
+      await expect(meter).toBeVisible();
+      const box = (await page.getByTestId("header-controls").boundingBox())!;
+      expect(box.x + box.width, `controls at ${width} px`).toBeLessThanOrEqual(bar.x + bar.width);
+      expect(box.height, `controls on one line at ${width} px`).toBeLessThanOrEqual(36);
+    } else {
+      await expect(meter).toBeHidden();
+      await page.getByTestId("header-menu-toggle").click();
+      await expect(meter).toBeVisible();
+      await page.getByTestId("header-menu-toggle").click();
+    }
+  }
 
   await page.setViewportSize({ width: 390, height: 844 });
   const header = (await heading.locator("xpath=ancestor::header").boundingBox())!;

@@ -95,6 +95,13 @@ test("the context meter: the click after a hover keeps its popover open; a reque
   await expect(details).toBeVisible();
   await page.mouse.move(0, 400);
   await expect(details).toBeHidden();
+  // Pinned, a click inside (to select a figure) keeps it open; a click elsewhere closes it.
+  await meter.click();
+  await details.locator("p").first().click();
+  await page.mouse.move(0, 400);
+  await expect(details).toBeVisible();
+  await page.getByTestId("composer").click();
+  await expect(details).toBeHidden();
 
   // One message five times the window: the request was cut, and the meter says so.
   await sendMessage(page, `REPLY_WORDS=5 ${"harbour lighthouse anchor ".repeat(3000)}`);

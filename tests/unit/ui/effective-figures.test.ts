@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
-import { MeterDetails } from "../../../components/chat/ContextMeter";
+import { formatAdjustment, MeterDetails } from "../../../components/chat/ContextMeter";
 import { EffectiveFigures, MAX_FIGURE_ROWS } from "../../../components/settings/EffectiveFigures";
 import { contextBudget } from "../../../lib/compression/budget";
 import { DEFAULT_SETTINGS } from "../../../lib/compression/settings";
@@ -75,5 +75,13 @@ describe("EffectiveFigures with many models", () => {
     const html = renderToStaticMarkup(createElement(EffectiveFigures, { settings: DEFAULT_SETTINGS, models, overheadTokens: { plain: 0, withHistoryTools: 0 } }));
     expect(html.split("<tr").length - 2).toBe(MAX_FIGURE_ROWS);
     expect(html).toContain(`The first ${MAX_FIGURE_ROWS} of 200 models.`);
+  });
+});
+
+describe("an adjusted setting, in words", () => {
+  it("never reads the same on both sides of the arrow", () => {
+    expect(formatAdjustment({ setting: "threshold", configured: 0.9, effective: 0.8 })).toBe("90% → 80%");
+    expect(formatAdjustment({ setting: "threshold", configured: 0.8, effective: 0.797 })).toBe("80.0% → 79.7%");
+    expect(formatAdjustment({ setting: "hardLimitReserve", configured: 4096, effective: 1228 })).toBe("4,096 → 1,228");
   });
 });
