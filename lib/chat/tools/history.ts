@@ -152,10 +152,10 @@ function historyTools(bound: number, lastSeq: number): TurnTool[] {
  * view, and the definitions would cost every request for nothing), at the windows the
  * setting allows them.
  */
-export const historySource: ToolSource = async ({ userId, conversationId, settings, known }) => {
+export const historySource: ToolSource = async ({ userId, conversationId, settings, known, history }) => {
   // Not at any window: no need to read the conversation's state.
   if (!recallByTools(settings, Number.POSITIVE_INFINITY)) return [];
-  const state = await historyState(await getDb(), userId, conversationId, known);
+  const state = history !== undefined ? history : await historyState(await getDb(), userId, conversationId, known);
   if (!state?.compacted) return [];
   const contextWindow = modelCatalog.contextWindow(state.model, settings.contextWindowOverrides);
   if (!recallByTools(settings, contextWindow)) return [];

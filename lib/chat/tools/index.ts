@@ -47,18 +47,17 @@ export function toolSetOf(tools: readonly TurnTool[]): TurnToolSet {
  * prefix), within their share of the model's window (fitToWindow).
  */
 export async function toolsForTurn(context: ToolSourceContext): Promise<TurnToolSet> {
-  const [contributions, model] = await Promise.all([Promise.all(SOURCES.map((source) => source(context))), modelOf(context)]);
+  // The model first: for one that refuses tools no source runs (no tool server is asked
+  // for its list). Without the turn's own row, the one read that names it also answers
+  // the history tools' offer.
+  const history = context.known ? undefined : await historyState(await getDb(), context.userId, context.conversationId);
+  const model = context.known ? context.known.model : (history?.model ?? null);
   if (model !== null && (await modelRefusesTools(model))) return { ...NO_TOOLS, toolless: true };
+  const contributions = await Promise.all(SOURCES.map((source) => source(history === undefined ? context : { ...context, history })));
   const set = toolSetOf(contributions.flat());
   if (model === null) return set;
   const fitted = fitToWindow(set.tools, model, modelCatalog.contextWindow(model, context.settings.contextWindowOverrides));
   return fitted.leftOut ? { ...toolSetOf(fitted.tools), leftOut: fitted.leftOut } : set;
-}
-
-/** The conversation's model: as the statement storing the message left it, else read (null: no such conversation). */
-async function modelOf({ userId, conversationId, known }: ToolSourceContext): Promise<string | null> {
-  if (known) return known.model;
-  return (await historyState(await getDb(), userId, conversationId))?.model ?? null;
 }
 
 /** What a request that offers no tools costs beyond its messages (Continue's). */

@@ -4,16 +4,22 @@ import { countToolsTokens, REPLY_PRIMING_TOKENS } from "../../llm/tokens";
 
 // Tool lists repeat from turn to turn; counting their definitions once per distinct list
 // keeps tokenizing them off the turn's path.
-const overheadByList = new Map<string, number>();
+type ListCost = { overhead: number; jsonChars: number };
+const costByList = new Map<string, ListCost>();
 const MAX_REMEMBERED_LISTS = 500;
 
-export function overheadOf(definitions: readonly ChatTool[]): number {
+/** What a list costs by our count (OpenAI's rendering, with the reply's priming) and the length of its JSON. */
+export function listCost(definitions: readonly ChatTool[]): ListCost {
   const key = JSON.stringify(definitions);
-  let tokens = overheadByList.get(key);
-  if (tokens === undefined) {
-    tokens = countToolsTokens(definitions) + REPLY_PRIMING_TOKENS;
-    if (overheadByList.size >= MAX_REMEMBERED_LISTS) overheadByList.clear();
-    overheadByList.set(key, tokens);
+  let cost = costByList.get(key);
+  if (cost === undefined) {
+    cost = { overhead: countToolsTokens(definitions) + REPLY_PRIMING_TOKENS, jsonChars: key.length };
+    if (costByList.size >= MAX_REMEMBERED_LISTS) costByList.clear();
+    costByList.set(key, cost);
   }
-  return tokens;
+  return cost;
+}
+
+export function overheadOf(definitions: readonly ChatTool[]): number {
+  return listCost(definitions).overhead;
 }

@@ -6,6 +6,7 @@ import type { CompressionSettings } from "../../compression/settings";
 import type { ToolCall } from "../../compression/types";
 import type { ChatTool } from "../../llm/client";
 import type { ConversationHead } from "../../db/context-cache";
+import type { HistoryState } from "../../db/history";
 import type { McpServerRecord } from "../../db/mcp-servers";
 import type { ToolContent } from "../../mcp/content";
 import type { ToolOutcome } from "../../views";
@@ -44,6 +45,8 @@ export type ToolSourceContext = {
   conversationId: string;
   settings: CompressionSettings;
   known?: ConversationHead | null;
+  /** The history tools' state, when the turn has already read it (a retry or an edit, which has no `known`). */
+  history?: HistoryState | null;
   servers?: readonly McpServerRecord[] | null;
 };
 

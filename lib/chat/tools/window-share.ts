@@ -9,7 +9,7 @@
 // alone do not fit, no tool is offered. The user is told.
 import type { ChatTool } from "../../llm/client";
 import { REPLY_PRIMING_TOKENS } from "../../llm/tokens";
-import { overheadOf } from "./overhead";
+import { listCost } from "./overhead";
 
 /** Tool definitions take at most this share of the model's context window. */
 export const MAX_TOOLS_SHARE = 1 / 3;
@@ -38,8 +38,8 @@ const JSON_CHARS_PER_TOKEN = 4;
  */
 function costOf(tools: readonly Offered[]): number {
   if (tools.length === 0) return 0;
-  const definitions = tools.map((tool) => tool.definition);
-  return Math.max(overheadOf(definitions) - REPLY_PRIMING_TOKENS, Math.ceil(JSON.stringify(definitions).length / JSON_CHARS_PER_TOKEN));
+  const { overhead, jsonChars } = listCost(tools.map((tool) => tool.definition));
+  return Math.max(overhead - REPLY_PRIMING_TOKENS, Math.ceil(jsonChars / JSON_CHARS_PER_TOKEN));
 }
 
 /** `tools` as a request may offer them at `contextWindow`, and what was left out (null: nothing). */
