@@ -1,8 +1,8 @@
 // The engine against a model server that is not ours (tests/support/outside-model):
 // its token count, its summaries, its failures. Every row must keep the promise.
 import { describe, expect, it } from "vitest";
-import { problemsOf, quickMatrix } from "../../support/matrix";
-import { simulate } from "../../support/simulation";
+import { problemsOf, quickMatrix } from "../support/matrix";
+import { simulate } from "../support/simulation";
 
 describe("engine matrix against the outside model", () => {
   for (const scenario of quickMatrix()) {
