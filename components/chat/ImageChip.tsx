@@ -31,9 +31,7 @@ export function ImageChip({ attachment, className }: { attachment: AttachmentVie
         <img src={src} alt={attachment.name} loading="lazy" className="h-24 max-w-48 rounded object-contain" />
         {/* The name wraps rather than ending in "…" beside the token count: cut, it kept about 100 px of itself. */}
         <span className="flex max-w-48 min-w-0 flex-wrap items-baseline gap-x-1 px-1">
-          <span data-testid="message-image-name" className="min-w-0 font-medium wrap-anywhere">
-            {attachment.name}
-          </span>
+          <span className="min-w-0 font-medium wrap-anywhere">{attachment.name}</span>
           <span className="text-neutral-600 tabular-nums dark:text-neutral-400">{formatCount(attachment.tokenCount)} tokens</span>
         </span>
       </a>
