@@ -31,7 +31,9 @@ test("(b) compactions stack up to level 2 and open down to the original messages
   await page.getByTestId("context-meter").hover();
   await expect(page.getByTestId("context-meter-details")).toContainText("Summaries");
   await page.screenshot({ path: screenshotPath("context-meter"), clip: { x: 560, y: 0, width: 720, height: 320 } });
-  await page.mouse.move(700, 500);
+  // Away from the meter and its details (the pointer over the details keeps them open).
+  await page.mouse.move(20, 700);
+  await expect(page.getByTestId("context-meter-details")).toBeHidden();
 
   // Open level 2: the level-1 summaries it folded in, then the messages summarized with them.
   const toggle2 = level2.getByTestId("compaction-toggle").first();
