@@ -46,10 +46,14 @@ const EXTENDED = [
   "**/undo.spec.ts",
   "**/versions.spec.ts",
   "**/history.spec.ts",
-  // Moved when npm test reached 19 min on a slower 2-core CI machine (with the engine matrix and the
-  // embedded compression run, which moved to test:faults as well).
+  // Moved when npm test reached 19 min on a slower 2-core CI machine (with the engine matrix, most
+  // of the embedded run and the slowest integration files, which moved to test:faults as well).
   "**/polish2.spec.ts",
   "**/organise.spec.ts",
+  "**/settings-form.spec.ts",
+  "**/export-import.spec.ts",
+  "**/message-actions.spec.ts",
+  "**/client-bundle.spec.ts",
 ];
 
 export default defineConfig({
