@@ -8,7 +8,7 @@ import { ExportMenu } from "../shell/ExportMenu";
 import { usePopover } from "../shell/use-dismiss";
 import { CompressNowDialog } from "./CompressNowDialog";
 import { ConversationSettingsDialog } from "./ConversationSettingsDialog";
-import { ContextMeter } from "./ContextMeter";
+import { ContextMeter, MeterFigure, useMeterWords } from "./ContextMeter";
 import { ConversationCost } from "./ConversationCost";
 import { DemoBadge } from "./DemoBadge";
 import { HeaderLabel, PHONE_MENU_ROW } from "./HeaderLabel";
@@ -35,6 +35,7 @@ export function ChatHeader({ conversation, demo }: { conversation: ConversationV
   const toggleActivity = useActivity((state) => state.toggle);
   // Below 1024 px the controls fold into a menu: the same elements, shown as a panel.
   const { open: menuOpen, ref: menuRef, toggleProps: menuToggleProps } = usePopover();
+  const meterWords = useMeterWords();
 
   return (
     <header className="relative flex h-12 shrink-0 items-center gap-3 border-b border-neutral-200 pr-3 pl-12 md:px-4 dark:border-neutral-800">
@@ -51,9 +52,10 @@ export function ChatHeader({ conversation, demo }: { conversation: ConversationV
           {...menuToggleProps}
           data-testid="header-menu-toggle"
           aria-controls="chat-header-controls"
-          aria-label="Conversation menu"
-          className="inline-flex size-8 items-center justify-center rounded-md text-neutral-600 hover:bg-neutral-100 lg:hidden dark:text-neutral-400 dark:hover:bg-neutral-800"
+          aria-label={meterWords ? `Conversation menu, ${meterWords}` : "Conversation menu"}
+          className="inline-flex h-8 min-w-8 items-center justify-center gap-1 rounded-md px-1 text-neutral-600 hover:bg-neutral-100 lg:hidden dark:text-neutral-400 dark:hover:bg-neutral-800"
         >
+          <MeterFigure />
           <MoreIcon className="size-4" />
         </button>
         <div

@@ -159,15 +159,43 @@ export function MeterDetails({ meter, id }: { meter: ContextMeterView; id: strin
   );
 }
 
+/** The meter's figure as the header shows it: the percent (or "cut"), its colour, and its words for a screen reader. */
+function meterFigure(meter: ContextMeterView) {
+  const percent = Math.round(meter.ratio * 100);
+  const cut = requestCut(meter);
+  const tone = cut || meter.ratio >= meter.threshold ? "text-red-600 dark:text-red-400" : "text-neutral-600 dark:text-neutral-400";
+  const summary = `${formatCount(meter.totalTokens)} of ${formatCount(meter.contextWindow)} tokens`;
+  return { percent, cut, tone, label: cut ? "cut" : `${percent}%`, words: cut ? `cut, over the limit (${percent}%)` : `${percent}% full: ${summary}` };
+}
+
+/**
+ * Below 1024 px the meter is a row of the header's menu; the figure stays in sight beside
+ * the menu's button (it is the one control a long conversation is watched by), and a tap
+ * on it opens the menu with the meter in it.
+ */
+export function MeterFigure() {
+  const meter = useMeter(useChat((state) => state.conversationId));
+  if (!meter) return null;
+  const { percent, tone, label } = meterFigure(meter);
+  return (
+    <span data-testid="context-meter-figure" data-percent={percent} aria-hidden="true" className={`font-mono text-[11.5px] tabular-nums ${tone}`}>
+      {label}
+    </span>
+  );
+}
+
+/** The accessible name of the header menu's button, with the figure beside it. */
+export function useMeterWords(): string | null {
+  const meter = useMeter(useChat((state) => state.conversationId));
+  return meter ? `context ${meterFigure(meter).words}` : null;
+}
+
 export function ContextMeter() {
   const meter = useMeter(useChat((state) => state.conversationId));
   const { open, send } = useHoverPopover();
   const detailsId = useId();
   if (!meter) return null;
-  const percent = Math.round(meter.ratio * 100);
-  const cut = requestCut(meter);
-  const tone = cut || meter.ratio >= meter.threshold ? "text-red-600 dark:text-red-400" : "text-neutral-600 dark:text-neutral-400";
-  const summary = `${formatCount(meter.totalTokens)} of ${formatCount(meter.contextWindow)} tokens`;
+  const { percent, cut, tone, label, words } = meterFigure(meter);
   return (
     <div className="relative" {...popoverContainerProps(send)}>
       <button
@@ -175,7 +203,7 @@ export function ContextMeter() {
         data-testid="context-meter"
         data-percent={percent}
         data-cut={cut}
-        aria-label={cut ? `Context over the limit (${percent}%). ${cutExplanation(meter)}` : `Context ${percent}% full: ${summary}`}
+        aria-label={cut ? `Context ${words}. ${cutExplanation(meter)}` : `Context ${words}`}
         {...popoverTriggerProps(open, send, detailsId)}
         className={`flex h-7 items-center gap-2 rounded-md px-2 hover:bg-neutral-100 dark:hover:bg-neutral-800 ${PHONE_MENU_ROW}`}
       >
@@ -183,7 +211,7 @@ export function ContextMeter() {
         <span className="lg:hidden">Context</span>
         <MeterBar meter={meter} />
         <span data-testid="context-meter-label" className={`w-9 text-right font-mono text-[11.5px] tabular-nums ${tone}`}>
-          {cut ? "cut" : `${percent}%`}
+          {label}
         </span>
       </button>
       {open ? <MeterDetails meter={meter} id={detailsId} /> : null}

@@ -159,6 +159,11 @@ test("at 390×844: the context meter's details fit the screen and scroll inside 
   await page.goto("/");
   await newConversation(page);
   await sendMessage(page, `REPLY_WORDS=5 ${"harbour lighthouse anchor ".repeat(300)}`);
+  // The meter is a row of the menu here; its figure stays in sight on the menu's button.
+  const figure = page.getByTestId("context-meter-figure");
+  await expect(figure).toHaveText("cut");
+  await expect(figure).toBeInViewport({ ratio: 1 });
+  await expect(page.getByTestId("header-menu-toggle")).toHaveAccessibleName(/^Conversation menu, context cut, over the limit \(\d+%\)$/);
   await page.getByTestId("header-menu-toggle").click();
   await page.getByTestId("context-meter").click();
   const details = page.getByTestId("context-meter-details");

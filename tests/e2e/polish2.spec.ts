@@ -105,8 +105,13 @@ test("the chat header leaves the title room at 1366, 1024 and 800 px, and on a p
       expect(box.height, `controls on one line at ${width} px`).toBeLessThanOrEqual(36);
     } else {
       await expect(meter).toBeHidden();
+      // The meter's figure stays beside the menu's button, the same figure the meter shows.
+      const figure = page.getByTestId("context-meter-figure");
+      await expect(figure).toBeVisible();
       await page.getByTestId("header-menu-toggle").click();
       await expect(meter).toBeVisible();
+      expect(await figure.getAttribute("data-percent")).toBe(await meter.getAttribute("data-percent"));
+      await expect(figure).toHaveText(`${await meter.getAttribute("data-percent")}%`);
       await page.getByTestId("header-menu-toggle").click();
     }
   }
