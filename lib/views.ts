@@ -36,6 +36,8 @@ export type MessageView =
       model: string | null;
       usage: { promptTokens: number; completionTokens: number } | null;
       error: string | null;
+      /** The model's thinking before the reply: shown folded, never sent to a model. */
+      reasoning: string | null;
     })
   | (MessageViewBase & {
       role: "tool";

@@ -51,7 +51,8 @@ type ChatState = {
   /** A turn is running (from send until done/error/stop). */
   busy: boolean;
   /** The assistant reply being streamed, before it is persisted. */
-  streaming: { text: string; model: string | null } | null;
+  /** The reply as it streams, and the model's thinking before it. */
+  streaming: { text: string; model: string | null; reasoning?: string } | null;
   /** Tool calls the running turn waits on, in the order the model made them. */
   approvals: PendingApproval[];
   /** A compaction is running; messageCount when the server said how many. */
@@ -176,7 +177,12 @@ export const useChat = create<ChatState>()((set, get) => {
           set({ streaming: { text: "", model: event.model }, compressing: null });
           break;
         case "delta":
-          set((state) => ({ streaming: { text: (state.streaming?.text ?? "") + event.text, model: state.streaming?.model ?? null } }));
+          set((state) => ({ streaming: { ...state.streaming, text: (state.streaming?.text ?? "") + event.text, model: state.streaming?.model ?? null } }));
+          break;
+        case "reasoning":
+          set((state) => ({
+            streaming: { text: state.streaming?.text ?? "", model: state.streaming?.model ?? null, reasoning: (state.streaming?.reasoning ?? "") + event.text },
+          }));
           break;
         case "tool_approval": {
           const { type: _type, ...approval } = event;

@@ -10,6 +10,7 @@ import { Button } from "../ui/Button";
 import { dataAttributes } from "../ui/data-attributes";
 import { MessageEditor } from "./MessageEditor";
 import { CopyButton } from "../ui/CopyButton";
+import { ReasoningBlock } from "./ReasoningBlock";
 import { ToolCallList } from "./ToolCallList";
 import { ToolCallCard } from "./ToolCallCard";
 import { sameResults, toolCallStatus, type ToolMessage } from "./tool-cards";
@@ -178,6 +179,7 @@ export const MessageItem = memo(function MessageItem({ message, nested = false, 
         />
       ) : (
         <>
+          {message.role === "assistant" && message.reasoning ? <ReasoningBlock text={message.reasoning} /> : null}
           {message.content ? message.role === "user" ? <UserMessageBody message={message} /> : <Markdown text={message.content} breaks={false} /> : null}
           {message.role === "assistant" && message.toolCalls.length > 0 ? (
             <ToolCallList replyId={message.id} calls={message.toolCalls} results={tools?.results} open={tools?.open ?? false} />

@@ -1,6 +1,7 @@
 "use client";
 import { useChat } from "@/components/stores/chat-store";
 import { Markdown } from "../ui/Markdown";
+import { ReasoningBlock } from "./ReasoningBlock";
 
 /** The assistant's reply while it streams (or a waiting indicator before the first token). */
 export function StreamingReply() {
@@ -18,6 +19,7 @@ export function StreamingReply() {
         {streaming?.model ? <span className="font-mono text-neutral-400">{streaming.model}</span> : null}
         <span className="animate-strata-pulse size-1.5 rounded-full bg-sky-500" />
       </header>
+      {streaming?.reasoning ? <ReasoningBlock text={streaming.reasoning} live={!streaming.text} /> : null}
       {streaming?.text ? (
         <Markdown text={streaming.text} streaming />
       ) : (

@@ -15,9 +15,10 @@ export const DELTA_INTERVAL_MS = 100;
  * a reader that goes away must not leave a reply unsaved, so cancelling only stops
  * the delivery. Stopping the turn itself is the caller's signal (or stopTurnAction).
  *
- * Reply text that arrives within DELTA_INTERVAL_MS of the last text sent is held and
- * sent as one delta: at the interval's end, or at once before any other event, so the
- * order of text and other events never changes. The first text of a reply goes out at once.
+ * Reply text (and thinking) that arrives within DELTA_INTERVAL_MS of the last text sent
+ * is held and sent as one event: at the interval's end, or at once before any other
+ * event (thinking before text included), so the order of events never changes. The first
+ * text of a reply goes out at once.
  */
 export function eventStream(events: AsyncGenerator<TurnEvent>): ReadableStream<TurnEvent> {
   let delivering = true;
@@ -30,7 +31,7 @@ export function eventStream(events: AsyncGenerator<TurnEvent>): ReadableStream<T
       void (async () => {
         try {
           for await (const event of events) {
-            if (event.type === "delta") text.add(event.text);
+            if (event.type === "delta" || event.type === "reasoning") text.add(event.type, event.text);
             else {
               text.end();
               enqueue(event);
@@ -50,9 +51,12 @@ export function eventStream(events: AsyncGenerator<TurnEvent>): ReadableStream<T
   });
 }
 
-/** Reply text waiting to be sent, and the timer that sends it. `end` sends what is held; the next text after it goes out at once. */
-function heldText(send: (event: TurnEvent) => void): { add: (text: string) => void; end: () => void } {
+type HeldKind = Extract<TurnEvent["type"], "delta" | "reasoning">;
+
+/** Reply text (or thinking) waiting to be sent, and the timer that sends it. `end` sends what is held; the next text after it goes out at once. */
+function heldText(send: (event: TurnEvent) => void): { add: (kind: HeldKind, text: string) => void; end: () => void } {
   let held = "";
+  let heldKind: HeldKind = "delta";
   let lastSent = Number.NEGATIVE_INFINITY;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const flush = () => {
@@ -62,10 +66,16 @@ function heldText(send: (event: TurnEvent) => void): { add: (text: string) => vo
     const text = held;
     held = "";
     lastSent = Date.now();
-    send({ type: "delta", text });
+    send({ type: heldKind, text });
   };
   return {
-    add(text) {
+    add(kind, text) {
+      if (kind !== heldKind) {
+        // Thinking done, the answer begins: its first text goes out at once too.
+        flush();
+        lastSent = Number.NEGATIVE_INFINITY;
+        heldKind = kind;
+      }
       held += text;
       const wait = lastSent + DELTA_INTERVAL_MS - Date.now();
       if (wait <= 0) flush();

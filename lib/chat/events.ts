@@ -43,6 +43,8 @@ export const turnEventSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("compaction_failed"), attempt: view<AttemptView>("an attempt") }),
   z.object({ type: z.literal("assistant_start"), model: z.string() }),
   z.object({ type: z.literal("delta"), text: z.string() }),
+  /** The model's thinking as it arrives (lib/llm/reasoning.ts): shown folded above the reply. */
+  z.object({ type: z.literal("reasoning"), text: z.string() }),
   /**
    * The turn waits for the user to approve or deny this call of the reply just stored
    * (answered through answerToolApprovalAction or POST …/tool-approvals); denied by itself at `expiresAt`.

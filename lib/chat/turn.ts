@@ -128,7 +128,7 @@ type Interruption = { stopped: boolean; failure: ModelError | undefined };
 /** Stores what arrived before a Stop or a model failure (only called with some text). */
 async function storeInterrupted(
   input: ReplyInput,
-  reply: { text: string; model: string; requestTokens: number; usage: Usage | undefined },
+  reply: { text: string; reasoning: string; model: string; requestTokens: number; usage: Usage | undefined },
   { stopped, failure }: Interruption,
 ): Promise<MessageView | undefined> {
   const { userId, conversationId, target } = input;
@@ -144,6 +144,7 @@ async function storeInterrupted(
     tokenCount: await countReplyTokens(reply.text),
     model: reply.model,
     status: stopped ? "stopped" : "error",
+    reasoning: reply.reasoning.trim(),
     ...(reply.usage ? { usage: reply.usage } : {}),
     ...(failure ? { error: failure.message } : {}),
   });
@@ -236,6 +237,7 @@ export async function* streamReply(input: ReplyInput): AsyncGenerator<TurnEvent>
       yield { type: "assistant_start", model };
 
       let text = "";
+      let reasoning = "";
       let toolCalls: ToolCall[] = [];
       let usage: Usage | undefined;
       let failure: ModelError | undefined;
@@ -256,6 +258,9 @@ export async function* streamReply(input: ReplyInput): AsyncGenerator<TurnEvent>
             const delta = text === "" && target.kind === "continuation" ? continuationSeparator(target.partial, event.delta) + event.delta : event.delta;
             text += delta;
             yield { type: "delta", text: delta };
+          } else if (event.type === "reasoning") {
+            reasoning += event.delta;
+            yield { type: "reasoning", text: event.delta };
           } else if (event.type === "tool_calls" && tools) {
             // A server that repeats a call id would get a request with two results for
             // one call next time, which APIs reject: the first call of each id runs.
@@ -274,7 +279,7 @@ export async function* streamReply(input: ReplyInput): AsyncGenerator<TurnEvent>
       if (stopped || failure) {
         // Keep whatever arrived.
         if (text) {
-          const partial = await storeInterrupted(input, { text, model, requestTokens, usage }, { stopped, failure });
+          const partial = await storeInterrupted(input, { text, reasoning, model, requestTokens, usage }, { stopped, failure });
           if (partial) yield { type: "message", message: partial };
         }
         recordTurn(stopped ? "stopped" : "error", usage);
@@ -307,6 +312,7 @@ export async function* streamReply(input: ReplyInput): AsyncGenerator<TurnEvent>
         status: "complete",
         toolCalls,
         requestTokens,
+        reasoning: reasoning.trim(),
         ...(usage ? { usage } : {}),
       };
       // The last reply of the turn closes the gate in the statement that stores it.

@@ -63,6 +63,8 @@ export const exportedMessage = z.strictObject({
   completionTokens: count.nullable(),
   requestTokens: count.nullable(),
   model: text(200).nullable(),
+  /** A reasoning model's thinking before the reply; absent in files from before it was kept. */
+  reasoning: text(20_000_000).nullable().default(null),
   status: messageStatusSchema,
   error: text(10_000).nullable(),
   pinned: z.boolean(),

@@ -72,6 +72,7 @@ export async function exportConversation(db: Db, userId: string, conversationId:
         completionTokens: row.completionTokens,
         requestTokens: row.requestTokens,
         model: row.model,
+        reasoning: row.reasoning,
         status: row.status,
         error: row.error,
         pinned: row.pinned,

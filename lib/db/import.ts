@@ -236,6 +236,7 @@ class Importer {
         completionTokens: m.completionTokens,
         requestTokens: m.requestTokens,
         model: m.model,
+        reasoning: m.reasoning,
         status: m.status,
         error: m.error,
         pinned: m.pinned,

@@ -134,6 +134,7 @@ export function toMessageView(row: Message): MessageView {
         model: row.model,
         usage: row.promptTokens != null ? { promptTokens: row.promptTokens, completionTokens: row.completionTokens ?? 0 } : null,
         error: row.error,
+        reasoning: row.reasoning,
       };
     case "tool":
       return {

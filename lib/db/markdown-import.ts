@@ -215,6 +215,7 @@ export function transcriptAsExport(
       completionTokens: null,
       requestTokens: null,
       model: null,
+      reasoning: null,
       status: "complete",
       error: null,
       pinned: message.pinned,

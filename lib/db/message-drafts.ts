@@ -17,6 +17,8 @@ export type MessageDraft =
       error?: string;
       usage?: CallUsage;
       requestTokens?: number;
+      /** The model's thinking before this reply (lib/llm/reasoning.ts). */
+      reasoning?: string;
     })
   | (DraftBase & {
       role: "tool";
@@ -46,6 +48,7 @@ export function draftData(conversationId: string, seq: number, draft: MessageDra
         completionTokens: draft.usage?.completionTokens ?? null,
         cachedTokens: draft.usage?.cachedTokens ?? null,
         requestTokens: draft.requestTokens ?? null,
+        reasoning: draft.reasoning || null,
       };
     case "tool":
       return {

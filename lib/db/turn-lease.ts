@@ -76,7 +76,7 @@ function rowChange(step: LeaseStep): { set: Prisma.Sql; where: Prisma.Sql; with:
 // Every column Prisma maps, not `*`: the generated search vector is not one it can read.
 const MESSAGE_COLUMNS = Prisma.raw(
   ["id", "conversationId", "seq", "role", "content", "toolCalls", "toolCallId", "toolName", "toolOutcome", "toolDurationMs", "toolServer", "tokenCount", "promptTokens",
-    "completionTokens", "requestTokens", "cachedTokens", "model", "status", "error", "pinned", "rewoundAt", "versionOf", "branchOf", "createdAt", "updatedAt", "toolContent"]
+    "completionTokens", "requestTokens", "cachedTokens", "model", "status", "error", "pinned", "rewoundAt", "versionOf", "branchOf", "createdAt", "updatedAt", "toolContent", "reasoning"]
     .map((column) => `"${column}"`)
     .join(", "),
 );
@@ -146,17 +146,17 @@ async function appendStatement(
       RETURNING "lastSeq", model, "systemPrompt", "historyVersion", "contextVersion", "settingsOverrides", temperature
     ), inserted AS (
       INSERT INTO "Message" (id, "conversationId", seq, role, content, "toolCalls", "tokenCount", model, status, error,
-                             "promptTokens", "completionTokens", "cachedTokens", "requestTokens", "versionOf", "updatedAt")
+                             "promptTokens", "completionTokens", "cachedTokens", "requestTokens", "versionOf", "reasoning", "updatedAt")
       SELECT gen_random_uuid()::text, ${conversationId}, bumped."lastSeq" - ${drafts.length} + d.n, d.role::"MessageRole", d.content,
-             d.calls::jsonb, d.tokens, d.model, COALESCE(d.status, 'complete')::"MessageStatus", d.error, d.prompt, d.completion, d.cached, d.request, d.version, now()
+             d.calls::jsonb, d.tokens, d.model, COALESCE(d.status, 'complete')::"MessageStatus", d.error, d.prompt, d.completion, d.cached, d.request, d.version, d.reasoning, now()
       FROM bumped,
            unnest(${column((row) => row.role)}::text[], ${column((row) => row.content)}::text[],
                   ${column((row) => (row.toolCalls === undefined ? null : JSON.stringify(row.toolCalls)))}::text[],
                   ${column((row) => row.tokenCount)}::int[], ${column((row) => row.model)}::text[], ${column((row) => row.status)}::text[],
                   ${column((row) => row.error)}::text[], ${column((row) => row.promptTokens)}::int[],
                   ${column((row) => row.completionTokens)}::int[], ${column((row) => row.cachedTokens)}::int[],
-                  ${column((row) => row.requestTokens)}::int[], ${column((row) => row.versionOf)}::text[])
-             WITH ORDINALITY AS d(role, content, calls, tokens, model, status, error, prompt, completion, cached, request, version, n)
+                  ${column((row) => row.requestTokens)}::int[], ${column((row) => row.versionOf)}::text[], ${column((row) => row.reasoning)}::text[])
+             WITH ORDINALITY AS d(role, content, calls, tokens, model, status, error, prompt, completion, cached, request, version, reasoning, n)
       RETURNING ${MESSAGE_COLUMNS}
     )
     SELECT inserted.*, bumped.model AS "headModel", bumped."systemPrompt" AS "headSystemPrompt", bumped."lastSeq" AS "headLastSeq",

@@ -128,7 +128,7 @@ export async function collectTurn(events: AsyncGenerator<TurnEvent>): Promise<{ 
   const collected: TurnEvent[] = [];
   let error: string | null = null;
   for await (const event of events) {
-    if (event.type === "delta") continue;
+    if (event.type === "delta" || event.type === "reasoning") continue;
     if (event.type === "error") error = event.message;
     collected.push(event);
   }

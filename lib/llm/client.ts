@@ -30,6 +30,7 @@ import { span } from "../log/timing";
 import type { DemoServer } from "./demo-server";
 import { promptCacheKey, usageOf } from "./usage";
 import { refusesTools, sendToServer } from "./strict-servers";
+import { ThinkingSplitter, type ReasoningPart } from "./reasoning";
 
 export { ModelError, isModelError, type ModelErrorKind } from "./errors";
 
@@ -135,6 +136,8 @@ export async function getModelEndpoint(env: Env = process.env): Promise<ModelEnd
 
 export type ChatStreamEvent =
   | { type: "text"; delta: string }
+  /** The model's thinking (lib/llm/reasoning.ts): shown folded, stored apart, never sent back. */
+  | { type: "reasoning"; delta: string }
   | { type: "tool_calls"; calls: ToolCall[] }
   | { type: "usage"; promptTokens: number; cachedTokens: number; completionTokens: number }
   | { type: "done"; finishReason: string };
@@ -269,6 +272,7 @@ export async function* streamChat(options: StreamChatOptions): AsyncGenerator<Ch
     }
     const iterator = stream[Symbol.asyncIterator]();
     const calls = new Map<number, ToolCall>();
+    const thinkingSplitter = new ThinkingSplitter();
     let callsEmitted = false;
     let finishReason: string | undefined;
 
@@ -286,7 +290,9 @@ export async function* streamChat(options: StreamChatOptions): AsyncGenerator<Ch
       for (const choice of chunk.choices ?? []) {
         if (choice.index !== 0) continue;
         const delta = choice.delta ?? {};
-        if (delta.content) events.push({ type: "text", delta: delta.content });
+        const thinking = reasoningField(delta);
+        if (thinking) events.push({ type: "reasoning", delta: thinking });
+        if (delta.content) for (const part of thinkingSplitter.push(delta.content)) events.push(partEvent(part));
         if (delta.refusal) events.push({ type: "text", delta: delta.refusal });
         for (const part of delta.tool_calls ?? []) {
           const call = calls.get(part.index) ?? { id: "", name: "", arguments: "" };
@@ -312,6 +318,7 @@ export async function* streamChat(options: StreamChatOptions): AsyncGenerator<Ch
     // The openai stream ends quietly when aborted; turn that into the right error.
     if (controller.signal.aborted) throw context.timedOut ? timeoutError(timeoutMs) : abortedError(options.signal?.reason);
     if (!finishReason) throw malformedError("the stream ended before the reply was complete");
+    for (const part of thinkingSplitter.end()) yield partEvent(part);
     if (calls.size > 0 && !callsEmitted) yield { type: "tool_calls", calls: assembleCalls(calls) };
     yield { type: "done", finishReason };
   } finally {
@@ -321,6 +328,15 @@ export async function* streamChat(options: StreamChatOptions): AsyncGenerator<Ch
     controller.abort();
   }
 }
+
+/** The delta's thinking, under either name servers give it (not in the SDK's types). */
+function reasoningField(delta: object): string {
+  const fields = delta as { reasoning_content?: unknown; reasoning?: unknown };
+  const value = fields.reasoning_content ?? fields.reasoning;
+  return typeof value === "string" ? value : "";
+}
+
+const partEvent = (part: ReasoningPart): ChatStreamEvent => (part.kind === "text" ? { type: "text", delta: part.text } : { type: "reasoning", delta: part.text });
 
 function assembleCalls(calls: Map<number, ToolCall>): ToolCall[] {
   return [...calls.entries()]

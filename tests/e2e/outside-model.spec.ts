@@ -43,3 +43,29 @@ test("a long chat at a 4k window with default settings: summaries, no truncation
   for (const r of requests) expect(r.promptTokens).toBeLessThanOrEqual(4096);
   await context.close();
 });
+
+test("a model that thinks in its reply: the thinking folded above the answer, never in it", async ({ browser }) => {
+  const { page, request, context } = await signedUpOn(browser, OUTSIDE_APP);
+  expect((await request.post(`${OUTSIDE_MODEL}/admin/reset`)).ok()).toBeTruthy();
+  expect((await request.post(`${OUTSIDE_MODEL}/admin/config`, { data: { thinking: "tags" } })).ok()).toBeTruthy();
+  try {
+    await page.goto("/");
+    await newConversation(page);
+    await sendMessage(page, "Which harbour do we sail from? <<reply 15>>");
+    const reply = page.getByTestId("message").filter({ has: page.getByTestId("reasoning") });
+    await expect(reply).toHaveCount(1);
+    const thinking = reply.getByTestId("reasoning");
+    // Folded: its label shows, its text does not, and the answer reads without it.
+    await expect(thinking.locator("summary")).toHaveText("Thought process");
+    await expect(thinking.getByTestId("reasoning-text")).toBeHidden();
+    await expect(reply).not.toContainText("private thought", { useInnerText: true });
+    await expect(reply).not.toContainText("think>");
+    await expect(reply).toContainText(/[a-z]+ [a-z]+ [a-z]+/, { useInnerText: true });
+    await thinking.locator("summary").click();
+    await expect(thinking.getByTestId("reasoning-text")).toHaveText(/^Let me weigh this before I answer \(private thought \d+\)\.$/);
+    await reply.screenshot({ path: test.info().outputPath("thinking.png") });
+  } finally {
+    await request.post(`${OUTSIDE_MODEL}/admin/config`, { data: { thinking: "none" } });
+    await context.close();
+  }
+});

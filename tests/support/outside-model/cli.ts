@@ -1,9 +1,9 @@
 // npx tsx tests/support/outside-model/cli.ts --port 4020 [--summary extractive] [--titles follow|ignore] [--cite exact|wild] [--chat directed|search|ignore]
 //   [--usage always|never|random] [--context-window 8192] [--seed 1] [--summary-latency-ms 0] [--chat-latency-ms 0] [--fail-rate 0] [--hang]
-//   [--strict openai|nim|fastapi]
+//   [--strict openai|nim|fastapi] [--thinking none|tags|field]
 import { parseArgs } from "node:util";
 import { CHAT_MODES, CITE_MODES, SUMMARY_MODES, TITLE_MODES, type ChatMode, type CiteMode, type SummaryMode, type TitleMode } from "./behaviour";
-import { STRICT_STYLES, startOutsideModel, type OutsideModelOptions, type OutsideModelPatch, type StrictStyle } from "./server";
+import { STRICT_STYLES, THINKING_MODES, startOutsideModel, type OutsideModelOptions, type OutsideModelPatch, type StrictStyle, type ThinkingMode } from "./server";
 
 const { values } = parseArgs({
   options: {
@@ -20,6 +20,7 @@ const { values } = parseArgs({
     "fail-rate": { type: "string", default: "0" },
     hang: { type: "boolean", default: false },
     strict: { type: "string" },
+    thinking: { type: "string", default: "none" },
   },
   strict: true,
 });
@@ -42,6 +43,7 @@ if (values.cite !== undefined && !(CITE_MODES as readonly string[]).includes(val
 if (!(CHAT_MODES as readonly string[]).includes(values.chat)) fail(`--chat must be one of ${CHAT_MODES.join(", ")}`);
 if (!["always", "never", "random"].includes(values.usage)) fail("--usage must be always, never or random");
 if (values.strict !== undefined && !(STRICT_STYLES as readonly string[]).includes(values.strict)) fail(`--strict must be one of ${STRICT_STYLES.join(", ")}`);
+if (!(THINKING_MODES as readonly string[]).includes(values.thinking)) fail(`--thinking must be one of ${THINKING_MODES.join(", ")}`);
 const failRate = number("fail-rate", values["fail-rate"]) ?? 0;
 if (failRate > 1) fail("--fail-rate must be between 0 and 1");
 
@@ -59,6 +61,7 @@ const options: OutsideModelPatch = {
   failRate,
   hang: values.hang,
   ...(values.strict ? { strict: values.strict as StrictStyle } : {}),
+  thinking: values.thinking as ThinkingMode,
 };
 
 const model = await startOutsideModel(options);

@@ -13,6 +13,7 @@ import {
   chatReply,
   classify,
   completionTokens,
+  countText,
   contentPieces,
   contextLengthMessage,
   materialOf,
@@ -80,7 +81,16 @@ export type OutsideModelOptions = {
    * from what is left, and usage reports what was kept. No context_length error.
    */
   truncateAt?: number;
+  /**
+   * A reasoning model's thinking before every text answer (chat and summary): `tags` puts it
+   * in the content as a leading `<think>…</think>` block (Qwen, DeepSeek-R1 without a
+   * reasoning parser), `field` sends it as `reasoning_content` (vLLM, DeepSeek's API).
+   */
+  thinking?: ThinkingMode;
 };
+
+export const THINKING_MODES = ["none", "tags", "field"] as const;
+export type ThinkingMode = (typeof THINKING_MODES)[number];
 
 export const STRICT_STYLES = ["openai", "nim", "fastapi"] as const;
 export type StrictStyle = (typeof STRICT_STYLES)[number];
@@ -99,7 +109,7 @@ export type RecordedRequest = {
   body: unknown;
   /** The image parts it read (their prompt tokens are in promptTokens). */
   images: SeenImage[];
-  reply?: { text: string; finishReason: string; completionTokens: number; toolCall?: { id: string; name: string; arguments: string } };
+  reply?: { text: string; finishReason: string; completionTokens: number; toolCall?: { id: string; name: string; arguments: string }; thought?: string };
   /** 0 while unanswered (a hung request stays at 0). */
   status: number;
   /** With `truncateAt`: the prompt tokens it was sent, when it kept fewer (promptTokens). */
@@ -145,6 +155,7 @@ const optionsPatch = z
     toollessModels: z.array(z.string()),
     alternatingModels: z.array(z.string()),
     truncateAt: z.number().int().positive().nullable(),
+    thinking: z.enum(THINKING_MODES),
   })
   .partial()
   .strict();
@@ -160,7 +171,7 @@ type Config = Required<Omit<OutsideModelOptions, "port" | "contextWindow" | "ima
   truncateAt?: number;
 };
 
-const DEFAULTS: Config = { summaryMode: "extractive", titles: "follow", cite: false, citeMode: "exact", chatMode: "directed", usage: "always", seed: 1, summaryLatencyMs: 0, chatLatencyMs: 0, failRate: 0, hang: false, strictAlsoKnows: [], reasoningModels: [], toollessModels: [], alternatingModels: [] };
+const DEFAULTS: Config = { summaryMode: "extractive", titles: "follow", cite: false, citeMode: "exact", chatMode: "directed", usage: "always", seed: 1, summaryLatencyMs: 0, chatLatencyMs: 0, failRate: 0, hang: false, strictAlsoKnows: [], reasoningModels: [], toollessModels: [], alternatingModels: [], thinking: "none" };
 
 /** Separate streams per purpose, so e.g. chunking does not shift which request fails. */
 function generators(seed: number) {
@@ -241,6 +252,7 @@ export async function startOutsideModel(options: OutsideModelPatch = {}): Promis
   let lastOf: Record<"chat" | "summary", CompletionBody | undefined> = { chat: undefined, summary: undefined };
   let ids = 0;
   let toolCalls = 0;
+  let thoughts = 0;
   const timers = new Set<NodeJS.Timeout>();
 
   function configure(patch: OutsideModelPatch): void {
@@ -354,26 +366,32 @@ export async function startOutsideModel(options: OutsideModelPatch = {}): Promis
     if (res.destroyed) return;
 
     const toolCall = reply.kind === "tool_call" ? { id: `tc_${++toolCalls}`, name: reply.name, arguments: reply.arguments } : undefined;
+    // Numbered, so that a test can look for each thought in later requests.
+    const thought = config.thinking !== "none" && reply.kind === "text" ? `Let me weigh this before I answer (private thought ${++thoughts}).` : "";
+    const completion = completionTokens(reply) + (thought ? countText(thought) : 0);
     entry.reply = {
       text: reply.kind === "text" ? reply.text : `${reply.name} ${reply.arguments}`,
       finishReason,
-      completionTokens: completionTokens(reply),
+      completionTokens: completion,
       ...(toolCall ? { toolCall } : {}),
+      ...(thought ? { thought } : {}),
     };
+    if (thought && config.thinking === "tags" && reply.kind === "text") reply = { ...reply, text: `<think>\n${thought}\n</think>\n\n${reply.text}` };
+    const reasoningField = thought && config.thinking === "field" ? thought : undefined;
     entry.status = 200;
 
     const usage = includeUsage(config.usage, rng.usage)
       ? {
           prompt_tokens: entry.promptTokens,
-          completion_tokens: completionTokens(reply),
-          total_tokens: entry.promptTokens + completionTokens(reply),
+          completion_tokens: completion,
+          total_tokens: entry.promptTokens + completion,
           prompt_tokens_details: { cached_tokens: entry.cachedTokens },
         }
       : undefined;
     const meta = { id: `outside-${++ids}`, created: Math.floor(Date.now() / 1000), model: body.model ?? "outside-small" };
 
     if (body.stream) {
-      streamReply(res, meta, reply, toolCall, finishReason, body.stream_options?.include_usage ? usage : undefined, rng.chunks);
+      streamReply(res, meta, reply, toolCall, finishReason, body.stream_options?.include_usage ? usage : undefined, rng.chunks, reasoningField);
     } else {
       sendJson(res, 200, {
         ...meta,
@@ -383,7 +401,7 @@ export async function startOutsideModel(options: OutsideModelPatch = {}): Promis
             index: 0,
             message: toolCall
               ? { role: "assistant", content: null, refusal: null, tool_calls: [{ id: toolCall.id, type: "function", function: { name: toolCall.name, arguments: toolCall.arguments } }] }
-              : { role: "assistant", content: reply.kind === "text" ? reply.text : "", refusal: null },
+              : { role: "assistant", content: reply.kind === "text" ? reply.text : "", refusal: null, ...(reasoningField ? { reasoning_content: reasoningField } : {}) },
             finish_reason: finishReason,
             logprobs: null,
           },
@@ -480,6 +498,7 @@ function streamReply(
   finishReason: string,
   usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number; prompt_tokens_details: { cached_tokens: number } } | undefined,
   rng: () => number,
+  reasoning?: string,
 ): void {
   res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
   const send = (payload: unknown) => res.write(`data: ${JSON.stringify(payload)}\n\n`);
@@ -497,6 +516,8 @@ function streamReply(
       }
     });
   } else {
+    // Thinking in its own field comes first, in pieces, as reasoning servers stream it.
+    if (reasoning) contentPieces(reasoning, rng).forEach((piece, i) => chunk(i === 0 ? { role: "assistant", reasoning_content: piece } : { reasoning_content: piece }, null));
     const pieces = contentPieces(reply.kind === "text" ? reply.text : "", rng);
     pieces.forEach((piece, i) => {
       const lastPiece = i === pieces.length - 1;

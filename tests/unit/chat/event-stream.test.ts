@@ -69,6 +69,18 @@ describe("eventStream: reply text sent at most every DELTA_INTERVAL_MS", () => {
     ]);
   });
 
+  it("joins thinking like text, sends it before the answer, and the answer's first text at once", async () => {
+    const thinking = (text: string): TurnEvent => ({ type: "reasoning", text });
+    const seen = await deliveries(eventStream(timed([[0, thinking("a")], [10, thinking("b")], [20, thinking("c")], [30, delta("x")], [40, delta("y")], [50, { type: "done" } as TurnEvent]])));
+    expect(seen.map(([at, event]) => [at, event.type, "text" in event ? event.text : ""])).toEqual([
+      [0, "reasoning", "a"],
+      [30, "reasoning", "bc"],
+      [30, "delta", "x"],
+      [50, "delta", "y"],
+      [50, "done", ""],
+    ]);
+  });
+
   it("sends held text before the error of a turn that throws", async () => {
     async function* failing(): AsyncGenerator<TurnEvent> {
       yield delta("a");

@@ -23,6 +23,7 @@ function reply(seq: number, calls: { id: string; name: string }[], content = "")
     model: "m",
     usage: null,
     error: null,
+    reasoning: null,
   };
   return { type: "message", message };
 }

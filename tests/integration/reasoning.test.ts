@@ -1,0 +1,75 @@
+// A reasoning model's thinking, judged from outside: the outside model thinks before every
+// text answer, in its content (<think>…</think>, its tags cut across stream chunks) or in
+// `reasoning_content`. The reply keeps the answer only, the thinking is stored beside it,
+// and no later request — chat or summary — carries it back to a model.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { get_encoding } from "tiktoken";
+import * as ops from "@/lib/chat/operations";
+import { newConversation, send, setupHarness } from "../support/harness";
+import { startOutsideModel, type OutsideModel, type ThinkingMode } from "../support/outside-model/server";
+
+const h = setupHarness();
+let outside: OutsideModel;
+const o200k = get_encoding("o200k_base");
+
+beforeAll(async () => {
+  outside = await startOutsideModel({ seed: 5 });
+  process.env.OPENAI_BASE_URL = outside.url;
+});
+beforeEach(() => outside.reset());
+afterAll(async () => {
+  outside.configure({ thinking: "none" });
+  await outside.close();
+  o200k.free();
+});
+
+const THOUGHT = /private thought|<\/?think>/;
+
+describe.each<ThinkingMode>(["tags", "field"])("a model that thinks (%s)", (thinking) => {
+  it("stores the answer as the reply and the thinking beside it, streams both apart, and never sends the thinking back", async () => {
+    outside.configure({ thinking });
+    const conversation = await newConversation();
+    const events = await send(conversation.id, "Where do we meet? <<reply 12>>");
+    expect(events.at(-1)?.type).toBe("done");
+
+    const first = outside.requests().filter((request) => request.kind === "chat").at(-1)!;
+    const thought = first.reply!.thought!;
+    expect(thought).toMatch(/private thought \d+/);
+    const [, reply] = await h.db.message.findMany({ where: { conversationId: conversation.id }, orderBy: { seq: "asc" } });
+    // The answer the server wrote after its thinking: 4 × 12 characters of filler.
+    expect(reply!.content).toMatch(/^[a-z ]{48}$/);
+    expect(reply!.reasoning).toBe(thought);
+    // Counted as the reply alone (3 + role + content, OpenAI's recipe).
+    expect(reply!.tokenCount).toBe(3 + o200k.encode_ordinary("assistant").length + o200k.encode_ordinary(reply!.content).length);
+
+    const streamed = (type: "delta" | "reasoning") =>
+      events.flatMap((event) => (event.type === type ? [event.text] : [])).join("");
+    expect(streamed("delta")).toBe(reply!.content);
+    expect(streamed("reasoning").trim()).toBe(thought);
+    const shown = events.find((event) => event.type === "message" && event.message.role === "assistant");
+    expect(shown?.type === "message" && shown.message.role === "assistant" ? shown.message.reasoning : null).toBe(thought);
+
+    await send(conversation.id, "And when? <<reply 5>>");
+    const second = outside.requests().filter((request) => request.kind === "chat").at(-1)!;
+    const sent = (second.body as { messages: { role: string; content: unknown }[] }).messages;
+    expect(sent.filter((m) => m.role === "assistant").map((m) => m.content)).toEqual([reply!.content]);
+    expect(JSON.stringify(sent)).not.toMatch(THOUGHT);
+  });
+
+  it("keeps a summary written by a thinking model free of its thinking", async () => {
+    outside.configure({ thinking, summaryMode: "extractive" });
+    const conversation = await newConversation();
+    for (const city of ["Lisbon", "Porto", "Braga", "Faro", "Evora", "Coimbra"]) await send(conversation.id, `We drove to ${city} on day 4. <<reply 30>>`);
+    const result = await ops.compactNow(h.user, { conversationId: conversation.id });
+    expect(result.compactions.length).toBe(1);
+    const summaryCall = outside.requests().filter((request) => request.kind === "summary").at(-1)!;
+    // The server did think while it summarized…
+    expect(summaryCall.reply!.thought).toMatch(/private thought \d+/);
+    // …and the summary holds what it wrote after: the trip, not the thought.
+    const [compaction] = await h.db.compaction.findMany({ where: { conversationId: conversation.id } });
+    expect(compaction!.summary).toMatch(/Lisbon/);
+    expect(compaction!.summary).not.toMatch(THOUGHT);
+    // Nor does the summary request carry the earlier replies' thinking.
+    expect(JSON.stringify(summaryCall.body)).not.toMatch(THOUGHT);
+  });
+});
