@@ -49,6 +49,12 @@ describe.each<ThinkingMode>(["tags", "field"])("a model that thinks (%s)", (thin
     const shown = events.find((event) => event.type === "message" && event.message.role === "assistant");
     expect(shown?.type === "message" && shown.message.role === "assistant" ? shown.message.reasoning : null).toBe(thought);
 
+    // An export carries it, and an import of that file keeps it beside the same reply.
+    const exported = await ops.exportConversation(h.user, { conversationId: conversation.id, format: "json" });
+    const imported = await ops.importConversation(h.user, JSON.parse(exported.body) as unknown);
+    const copy = await h.db.message.findFirstOrThrow({ where: { conversationId: imported.id, role: "assistant" } });
+    expect([copy.content, copy.reasoning]).toEqual([reply!.content, thought]);
+
     await send(conversation.id, "And when? <<reply 5>>");
     const second = outside.requests().filter((request) => request.kind === "chat").at(-1)!;
     const sent = (second.body as { messages: { role: string; content: unknown }[] }).messages;
