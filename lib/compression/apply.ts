@@ -13,7 +13,7 @@ export function applyCompaction(transcript: Transcript, record: CompactionRecord
 
 /** applyCompaction for a record that replaces its range (no counting needed). */
 export function replaceRange(transcript: Transcript, record: CompactionRecord): Transcript {
-  const children = new Set(record.childIds);
+  const children = new Set(record.kind === "truncation" && record.absorbsId ? [...record.childIds, record.absorbsId] : record.childIds);
   const kept = new Set(record.keptSeqs);
   const compactions = [...transcript.compactions.filter((c) => !children.has(c.id)), record].sort((a, b) => a.fromSeq - b.fromSeq);
   const messages = transcript.messages.filter(

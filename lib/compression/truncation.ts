@@ -8,7 +8,7 @@ import type { CompactionRecord, TokenCounter, Transcript, TranscriptMessage } fr
 export type TruncationDraft = Pick<
   CompactionRecord,
   "level" | "fromSeq" | "toSeq" | "summary" | "childIds" | "coveredMessageCount" | "coveredTokens"
->;
+> & { absorbsId?: string };
 
 export type TruncationPlan = { drafts: TruncationDraft[]; transcript: Transcript };
 
@@ -20,19 +20,25 @@ export function truncationNote(messageCount: number, tokenCount: number, keptSum
 type Item = { start: number; end: number; compaction?: CompactionRecord; message?: TranscriptMessage };
 
 function draftOf(run: Item[], condensed: string): TruncationDraft {
-  const children = run.flatMap((item) => (item.compaction ? [item.compaction] : []));
+  const covered = run.flatMap((item) => (item.compaction ? [item.compaction] : []));
+  // The one active truncation before this cut (each cut takes everything before its tail)
+  // is absorbed, not nested: its children move up to this one, so the height stays that
+  // of the summaries below plus one, however many cuts a failing summarizer forces.
+  const absorbed = covered.find((c) => c.kind === "truncation");
+  const children = covered.filter((c) => c !== absorbed);
   const messages = run.flatMap((item) => (item.message ? [item.message] : []));
-  const coveredMessageCount = messages.length + children.reduce((sum, c) => sum + c.coveredMessageCount, 0);
-  const coveredTokens = messages.reduce((sum, m) => sum + m.tokens, 0) + children.reduce((sum, c) => sum + c.coveredTokens, 0);
+  const coveredMessageCount = messages.length + covered.reduce((sum, c) => sum + c.coveredMessageCount, 0);
+  const coveredTokens = messages.reduce((sum, m) => sum + m.tokens, 0) + covered.reduce((sum, c) => sum + c.coveredTokens, 0);
   const note = truncationNote(coveredMessageCount, coveredTokens, condensed.length > 0);
   return {
-    level: children.length > 0 ? Math.max(...children.map((c) => c.level)) + 1 : 1,
+    level: Math.max(1, absorbed?.level ?? 0, ...children.map((c) => c.level + 1)),
     fromSeq: Math.min(...run.map((item) => item.start)),
     toSeq: Math.max(...run.map((item) => item.end)),
     summary: condensed ? `${note}\n${condensed}` : note,
     childIds: children.map((c) => c.id),
     coveredMessageCount,
     coveredTokens,
+    ...(absorbed ? { absorbsId: absorbed.id } : {}),
   };
 }
 

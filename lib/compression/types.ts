@@ -106,7 +106,17 @@ export type CompactionRecord =
       summaryModel?: string;
       instructions?: string;
     })
-  | (CompactionBase & { kind: "truncation"; trigger: "hard_limit"; strategy: "truncation" })
+  | (CompactionBase & {
+      kind: "truncation";
+      trigger: "hard_limit";
+      strategy: "truncation";
+      /**
+       * The truncation before this one, which it takes the place of: that one's children
+       * become this one's and it is withdrawn, so that truncations never nest in a chain
+       * one level per cut (a summarizer down for a long conversation would make one).
+       */
+      absorbsId?: string;
+    })
   /**
    * Old tool results cleared from the model's view (level 0): every tool result in the
    * range but `keptSeqs` is sent as a one-line note, its call as it was. It replaces no

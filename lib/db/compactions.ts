@@ -86,9 +86,21 @@ async function insertCompaction(tx: Tx, conversationId: string, record: Compacti
     },
     select: { id: true },
   });
-  const merged = new Set(record.childIds);
+  const absorbs = record.kind === "truncation" ? record.absorbsId : undefined;
+  const merged = new Set(absorbs ? [...record.childIds, absorbs] : record.childIds);
   if (overlapping.some((row) => !merged.has(row.id))) throw compactedFirst(record);
   await tx.compaction.create({ data: compactionData(conversationId, record) });
+  if (absorbs) {
+    // The truncation before this one hands its children up and is withdrawn (undone by
+    // the engine, as a rewind undoes; no user's name on it): one record per cut would
+    // otherwise nest in a chain. Undoing this one brings back everything both covered.
+    await tx.compaction.updateMany({ where: { conversationId, supersededById: absorbs }, data: { supersededById: record.id } });
+    const { count } = await tx.compaction.updateMany({
+      where: { id: absorbs, conversationId, kind: "truncation", supersededById: null, undoneAt: null },
+      data: { undoneAt: new Date() },
+    });
+    if (count !== 1) throw compactedFirst(record);
+  }
   if (record.childIds.length > 0) {
     const { count } = await tx.compaction.updateMany({
       where: { id: { in: record.childIds }, conversationId, supersededById: null, undoneAt: null },

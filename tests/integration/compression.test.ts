@@ -162,6 +162,21 @@ describe("a long conversation", () => {
     expect(failed.length).toBeGreaterThan(0);
     expect(failed[0]!.reason).toMatch(/500/);
     expect(await h.db.message.count({ where: { conversationId: conversation.id } })).toBe(80);
+
+    // Each cut took the place of the one before (its children moved up, it was withdrawn
+    // without a user's name, as a rewind undoes): one active cut at level 1, no chain.
+    expect(compactions.length).toBeGreaterThan(1);
+    const active = compactions.filter((c) => c.undoneAt === null && c.supersededById === null);
+    expect(active).toHaveLength(1);
+    expect(compactions.map((c) => c.level)).toEqual(compactions.map(() => 1));
+    const withdrawn = compactions.filter((c) => c.undoneAt !== null);
+    expect(withdrawn).toHaveLength(compactions.length - 1);
+    expect(withdrawn.every((c) => c.undoneBy === null && c.supersededById === null)).toBe(true);
+    // The Activity panel lists undos people made, not these.
+    expect((await ops.attempts(h.user, conversation.id)).undone).toEqual([]);
+    // Undoing the one cut brings back everything the cuts covered.
+    await ops.undoCompaction(h.user, { compactionId: active[0]!.id });
+    expect((await activeTranscript(h.user.id, conversation.id)).messages).toHaveLength(80);
   }, 60_000);
 });
 

@@ -109,6 +109,8 @@ export function problemsOf(result: SimResult): string[] {
   // summarized again at most once per level it climbs.
   const height = heightBound(result.messages, result.scenario.settings?.keepRecentCount ?? DEFAULT_SETTINGS.keepRecentCount);
   if (result.highestLevel > height) problems.push(`level ${result.highestLevel} reached (bound ${height} for ${result.messages} messages)`);
+  // A cut stands one level above what it takes and absorbs the cut before it: one level more at most.
+  if (result.highestRecordLevel > height + 1) problems.push(`a record at level ${result.highestRecordLevel} (bound ${height + 1} for ${result.messages} messages, a cut included)`);
   if (result.passes.max > result.highestLevel) problems.push(`a planted fact was summarized ${result.passes.max} times, more than the tree's height ${result.highestLevel}`);
   const bound = callBound(result);
   // Turn digests make one call per turn of a range by design; what is bounded is how often a range is compacted.

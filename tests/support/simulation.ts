@@ -76,6 +76,8 @@ export type SimResult = {
   attempts: { applied: number; failed: number; skipped: number; failedReasons: Record<string, number> };
   /** The highest level of any summary written. */
   highestLevel: number;
+  /** The highest level of any record in the tree (truncations included; withdrawn ones aside). */
+  highestRecordLevel: number;
   /** Messages the conversation has at the end. */
   messages: number;
   /** Per planted fact: how many summaries were written over its message (each one a pass of a summarizer over it). */
@@ -164,9 +166,12 @@ export class OutsideSummarizer implements Summarizer {
 }
 
 /** What lib/db keeps: every message, every compaction with its parent link. */
+type StoredRecord = CompactionRecord & { supersededById?: string; withdrawn?: boolean };
+
 export class MemoryStore {
   readonly messages: TranscriptMessage[] = [];
-  readonly compactions = new Map<string, CompactionRecord & { supersededById?: string }>();
+  /** `withdrawn`: a truncation the next one absorbed (CompactionRecord.absorbsId), as the database marks it undone. */
+  readonly compactions = new Map<string, StoredRecord>();
 
   /**
    * With `offers`, the transcript carries the tools a turn would offer for it (the history
@@ -184,7 +189,7 @@ export class MemoryStore {
   }
 
   active(): Transcript {
-    const all = [...this.compactions.values()].filter((c) => !c.supersededById).sort((a, b) => a.fromSeq - b.fromSeq);
+    const all = [...this.compactions.values()].filter((c) => !c.supersededById && !c.withdrawn).sort((a, b) => a.fromSeq - b.fromSeq);
     // Clearings cover nothing: their messages stay, shown as notes (as lib/db/transcript.ts loads them).
     const compactions = all.filter((c) => c.kind !== "clearing");
     const clearings = all.filter((c): c is ClearingRecord & { supersededById?: string } => c.kind === "clearing");
@@ -209,10 +214,18 @@ export class MemoryStore {
         if (!child || child.supersededById) throw new Error(`compaction ${record.id} merges ${childId}, which is not active`);
         child.supersededById = record.id;
       }
+      const absorbs = record.kind === "truncation" ? record.absorbsId : undefined;
+      if (absorbs) {
+        const absorbed = this.compactions.get(absorbs);
+        if (!absorbed || absorbed.supersededById || absorbed.withdrawn || absorbed.kind !== "truncation") throw new Error(`truncation ${record.id} absorbs ${absorbs}, which is not an active truncation`);
+        for (const child of this.compactions.values()) if (child.supersededById === absorbs) child.supersededById = record.id;
+        absorbed.withdrawn = true;
+      }
       // A clearing overlaps only clearings (it absorbs them); summaries and truncations only each other.
       const overlap = [...this.compactions.values()].find(
         (c) =>
           !c.supersededById &&
+          !c.withdrawn &&
           c.id !== record.id &&
           (c.kind === "clearing") === (record.kind === "clearing") &&
           !record.childIds.includes(c.id) &&
@@ -261,12 +274,13 @@ export class MemoryStore {
     const problems: string[] = [];
     for (const compaction of this.compactions.values()) {
       const seen = new Set<string>();
-      let node: (CompactionRecord & { supersededById?: string }) | undefined = compaction;
+      if (compaction.withdrawn) continue;
+      let node: StoredRecord | undefined = compaction;
       while (node?.supersededById && !seen.has(node.id)) {
         seen.add(node.id);
-        const parent: (CompactionRecord & { supersededById?: string }) | undefined = this.compactions.get(node.supersededById);
-        if (!parent) {
-          problems.push(`compaction ${node.id} is merged into ${node.supersededById}, which is not stored`);
+        const parent: StoredRecord | undefined = this.compactions.get(node.supersededById);
+        if (!parent || parent.withdrawn) {
+          problems.push(`compaction ${node.id} is merged into ${node.supersededById}, which is ${parent ? "withdrawn" : "not stored"}`);
           break;
         }
         // A clearing absorbs earlier clearings at its own level 0; every other parent stands above its children.
@@ -544,6 +558,7 @@ export async function simulate(scenario: Scenario): Promise<SimResult> {
     turns: scenario.turns,
     ...result,
     highestLevel: Math.max(0, ...everything.map((c) => c.level)),
+    highestRecordLevel: Math.max(0, ...[...store.compactions.values()].filter((c) => !c.withdrawn).map((c) => c.level)),
     messages: store.messages.length,
     passes: { median: perFact.length ? perFact[Math.floor((perFact.length - 1) / 2)]! : 0, max: Math.max(0, ...perFact), perFact },
     cachedShare: result.promptTokens > 0 ? cachedTokens / result.promptTokens : 0,

@@ -46,6 +46,24 @@ describe("a tree, not a chain (default settings, 400 turns, a lossy summarizer)"
   }
 });
 
+describe("truncations when summaries fail: one cut takes the place of the one before, never a chain", () => {
+  it("a summarizer that always fails: every cut at level 1, however many", async () => {
+    const result = await simulate({ window: 4096, turns: 300, size: "short", summarizer: { mode: "lossy", failRate: 1 }, factEvery: 10, seed: 1 });
+    expect(problemsOf(result)).toEqual([]);
+    // 38 cuts on this run; each nested the one before it, one level higher, up to level 38.
+    expect(result.made.truncations).toBeGreaterThan(20);
+    expect(result.highestRecordLevel).toBe(1);
+    expect(result.overWindow).toBe(0);
+  }, 60_000);
+
+  it("a summarizer that fails most calls: a cut stands one level above the summaries it takes", async () => {
+    const result = await simulate({ window: 4096, turns: 300, size: "short", summarizer: { mode: "lossy", failRate: 0.7 }, factEvery: 10, seed: 1 });
+    expect(problemsOf(result)).toEqual([]);
+    expect(result.made.truncations).toBeGreaterThan(1);
+    expect(result.highestRecordLevel).toBeLessThanOrEqual(result.highestLevel + 1);
+  }, 60_000);
+});
+
 describe("property: random long runs against the outside model", () => {
   it("height bound, passes per fact, coverage, nothing lost, no request over the window", async () => {
     await fc.assert(fc.asyncProperty(treeRuns, checkTreeRun), { numRuns: 8, seed: 20_261_126 });
