@@ -15,6 +15,7 @@ import { conversationChangeState } from "../db/turn-lease";
 import { AppError } from "../errors";
 import { ModelError, streamChat } from "../llm/client";
 import { modelCatalog } from "../llm/models";
+import { splitUnopenedThinking } from "../llm/reasoning";
 import { learnServerWindow } from "./server-window";
 import { countMessageTokensAsync } from "../llm/token-pool";
 import { logger } from "../log/logger";
@@ -274,6 +275,10 @@ export async function* streamReply(input: ReplyInput): AsyncGenerator<TurnEvent>
         failure = error;
       }
       endModel();
+      // A reply that began inside a thinking block its template opened shows its closing
+      // tag only at the end: the stored reply is the answer after it (the stream showed it all).
+      const unopened = reasoning || target.kind === "continuation" ? null : splitUnopenedThinking(text);
+      if (unopened) ({ text, reasoning } = unopened);
 
       const stopped = turn.signal.aborted;
       if (stopped || failure) {

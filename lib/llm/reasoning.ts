@@ -20,6 +20,25 @@ export function splitThinking(content: string): { reasoning: string; text: strin
 }
 
 /**
+ * Some chat templates open the thinking block in the prompt (DeepSeek-R1's, served by vLLM
+ * without a reasoning parser), so the reply starts inside it and only its closing tag
+ * arrives: everything before the first `</think>` that no `<think>` opens is thinking. A
+ * stream cannot tell that until the tag comes, so a turn applies this to the whole reply
+ * when the stream found no thinking; null when there is no such tag.
+ */
+export function splitUnopenedThinking(content: string): { reasoning: string; text: string } | null {
+  const close = content.indexOf("</think>");
+  if (close < 0 || content.lastIndexOf("<think>", close) >= 0) return null;
+  return { reasoning: content.slice(0, close).trim(), text: content.slice(close + "</think>".length).trimStart() };
+}
+
+/** A whole reply's thinking and answer, whichever way the thinking came in its content. */
+export function thinkingOf(content: string): { reasoning: string; text: string } {
+  const split = splitThinking(content);
+  return split.reasoning ? split : (splitUnopenedThinking(content) ?? split);
+}
+
+/**
  * The same split over a stream of content deltas: thinking goes out as it arrives, and
  * nothing is held longer than it takes to tell a tag from text (a tag may arrive cut
  * across deltas). `splitThinking` of the whole content gives the same parts once the

@@ -9,7 +9,7 @@ import { getModelEndpoint, maxTokensParam, supportsTemperature, toWireMessages, 
 import { abortedError, malformedError, toModelError } from "./errors";
 import { promptCacheKey, usageOf } from "./usage";
 import { sendToServer } from "./strict-servers";
-import { splitThinking } from "./reasoning";
+import { thinkingOf } from "./reasoning";
 
 export type SummarizerOptions = {
   /** Defaults to getModelEndpoint() on every call (so env changes and the demo server are picked up). */
@@ -50,7 +50,7 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
         const usage = completion.usage ? usageOf(completion.usage) : null;
         return {
           // A model that thinks in its content (<think>…</think>) would put its thinking in the summary.
-          text: splitThinking(choice.message?.content ?? "").text,
+          text: thinkingOf(choice.message?.content ?? "").text,
           ...(choice.finish_reason ? { finishReason: choice.finish_reason } : {}),
           ...(usage ? { usage } : {}),
         };

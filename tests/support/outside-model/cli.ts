@@ -1,6 +1,6 @@
 // npx tsx tests/support/outside-model/cli.ts --port 4020 [--summary extractive] [--titles follow|ignore] [--cite exact|wild] [--chat directed|search|ignore]
 //   [--usage always|never|random] [--context-window 8192] [--seed 1] [--summary-latency-ms 0] [--chat-latency-ms 0] [--fail-rate 0] [--hang]
-//   [--strict openai|nim|fastapi] [--thinking none|tags|field]
+//   [--strict openai|nim|fastapi] [--thinking none|tags|field|unopened]
 import { parseArgs } from "node:util";
 import { CHAT_MODES, CITE_MODES, SUMMARY_MODES, TITLE_MODES, type ChatMode, type CiteMode, type SummaryMode, type TitleMode } from "./behaviour";
 import { STRICT_STYLES, THINKING_MODES, startOutsideModel, type OutsideModelOptions, type OutsideModelPatch, type StrictStyle, type ThinkingMode } from "./server";

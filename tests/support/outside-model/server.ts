@@ -84,12 +84,14 @@ export type OutsideModelOptions = {
   /**
    * A reasoning model's thinking before every text answer (chat and summary): `tags` puts it
    * in the content as a leading `<think>…</think>` block (Qwen, DeepSeek-R1 without a
-   * reasoning parser), `field` sends it as `reasoning_content` (vLLM, DeepSeek's API).
+   * reasoning parser), `field` sends it as `reasoning_content` (vLLM, DeepSeek's API),
+   * `unopened` as `tags` without the opening tag (a chat template that opens the block in
+   * the prompt, as DeepSeek-R1's does).
    */
   thinking?: ThinkingMode;
 };
 
-export const THINKING_MODES = ["none", "tags", "field"] as const;
+export const THINKING_MODES = ["none", "tags", "field", "unopened"] as const;
 export type ThinkingMode = (typeof THINKING_MODES)[number];
 
 export const STRICT_STYLES = ["openai", "nim", "fastapi"] as const;
@@ -376,7 +378,8 @@ export async function startOutsideModel(options: OutsideModelPatch = {}): Promis
       ...(toolCall ? { toolCall } : {}),
       ...(thought ? { thought } : {}),
     };
-    if (thought && config.thinking === "tags" && reply.kind === "text") reply = { ...reply, text: `<think>\n${thought}\n</think>\n\n${reply.text}` };
+    if (thought && reply.kind === "text" && config.thinking === "tags") reply = { ...reply, text: `<think>\n${thought}\n</think>\n\n${reply.text}` };
+    if (thought && reply.kind === "text" && config.thinking === "unopened") reply = { ...reply, text: `${thought}\n</think>\n\n${reply.text}` };
     const reasoningField = thought && config.thinking === "field" ? thought : undefined;
     entry.status = 200;
 

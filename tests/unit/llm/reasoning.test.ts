@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { splitThinking, ThinkingSplitter, type ReasoningPart } from "@/lib/llm/reasoning";
+import { splitThinking, splitUnopenedThinking, thinkingOf, ThinkingSplitter, type ReasoningPart } from "@/lib/llm/reasoning";
 
 /** What the streaming splitter makes of `chunks`, joined by kind. */
 function streamed(chunks: string[]): { reasoning: string; text: string } {
@@ -27,6 +27,24 @@ describe("splitThinking", () => {
     ["", "", ""],
   ])("%j → thinking %j, reply %j", (content, reasoning, text) => {
     expect(splitThinking(content)).toEqual({ reasoning, text });
+  });
+});
+
+describe("thinking whose opening tag the template wrote", () => {
+  it.each([
+    ["Weigh it.\n</think>\n\nThe answer.", { reasoning: "Weigh it.", text: "The answer." }],
+    ["</think>The answer.", { reasoning: "", text: "The answer." }],
+    ["No tag at all.", null],
+    ["<think>a</think>b", null],
+    ["Say <think> then </think> literally.", null],
+  ])("%j → %j", (content, split) => {
+    expect(splitUnopenedThinking(content)).toEqual(split);
+  });
+
+  it("is the fallback of a reply whose content opens no block", () => {
+    expect(thinkingOf("<think>a</think>b")).toEqual({ reasoning: "a", text: "b" });
+    expect(thinkingOf("a</think>b")).toEqual({ reasoning: "a", text: "b" });
+    expect(thinkingOf("plain")).toEqual({ reasoning: "", text: "plain" });
   });
 });
 
