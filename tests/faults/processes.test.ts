@@ -136,7 +136,9 @@ describe("several server processes on one port", () => {
   it("SIGTERM ends every process and the primary exits cleanly", async () => {
     const before = workers();
     expect(before).toHaveLength(2);
-    const exited = new Promise<number | null>((resolve) => server.once("exit", (code) => resolve(code)));
+    // "close", not "exit": the workers write to the same pipe, and what the last of them wrote
+    // just before it exited may still be unread when the primary's "exit" arrives.
+    const exited = new Promise<number | null>((resolve) => server.once("close", (code) => resolve(code)));
     process.kill(server.pid!, "SIGTERM");
     const stalled = new Promise<never>((_, reject) =>
       setTimeout(() => reject(new Error(`still running 60 s after SIGTERM (processes: ${workers().join(", ")}):\n${output.slice(-3000)}`)), 60_000).unref(),
