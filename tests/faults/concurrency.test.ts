@@ -36,7 +36,8 @@ function runChild(conversationId: string, seed: number): Promise<{ code: number 
     child.stderr.on("data", (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
     const guard = setTimeout(() => child.kill("SIGKILL"), 110_000);
     child.on("error", reject);
-    child.on("exit", (code) => {
+    // "close": by "exit" the last of its output may still be unread.
+    child.on("close", (code) => {
       clearTimeout(guard);
       resolve({ code, stderr });
     });

@@ -203,7 +203,7 @@ beforeAll(async () => {
     let err = "";
     cli.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
     cli.stderr.on("data", (chunk: Buffer) => (err += chunk.toString()));
-    cli.on("exit", (code) => (code === 0 ? resolve(out.trim()) : reject(new Error(`user:create failed: ${err}`))));
+    cli.on("close", (code) => (code === 0 ? resolve(out.trim()) : reject(new Error(`user:create failed: ${err}`))));
     cli.stdin.end(PASSWORD);
   });
   const settings = await api(a, "/api/settings", { method: "PUT", body: SMALL_WINDOW });

@@ -19,7 +19,8 @@ function run(args: string[], env: Record<string, string>): Promise<{ code: numbe
     // Should it go on to build or serve, the test fails on its output, not on a hang.
     const timer = setTimeout(() => process.kill(-child.pid!, "SIGKILL"), 20_000);
     child.on("error", reject);
-    child.on("exit", (code) => {
+    // "close": by "exit" the last of its output may still be unread.
+    child.on("close", (code) => {
       clearTimeout(timer);
       resolve({ code, stdout, stderr });
     });

@@ -24,7 +24,8 @@ function run(args: string[], env: Record<string, string>, stdin = ""): Promise<{
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
     child.on("error", reject);
-    child.on("exit", (code) => resolve({ code, stdout, stderr }));
+    // "close": by "exit" the last of its output may still be unread.
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
     child.stdin.end(stdin);
   });
 }
