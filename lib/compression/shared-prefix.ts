@@ -89,7 +89,11 @@ export function sharedPrefix(
   // just wrote, or the merge before): from there on nothing is cached, so what follows
   // them would only be paid for in full. A summary of messages keeps the messages after
   // its range: they were in the chat request just sent, and cost little from the cache.
-  const kept = material.kind === "merge" ? entries.slice(0, end + 1) : entries;
+  // A reply that ends the conversation was not in that request (it answered it): after a
+  // reply, the summary request is the chat request just sent plus the instruction.
+  const last = entries.at(-1)!.chat;
+  const answered = entries.length - 1 > end && last.role === "assistant" && !last.tool_calls?.length;
+  const kept = material.kind === "merge" ? entries.slice(0, end + 1) : answered ? entries.slice(0, -1) : entries;
   const after = kept.length - 1 - end;
   const named = {
     count: span.length,
@@ -107,6 +111,6 @@ export function sharedPrefix(
     rangeLine,
     otherSummaries: transcript.compactions.filter((c) => c.kind === "summary" && c.outOfView === undefined && !ids.has(c.id)),
     background: transcript.compactions.filter((c) => c.kind === "summary" && !ids.has(c.id)).map((c) => c.outOfView ?? c.summary),
-    after: kept.slice(end + 1).map((entry) => (typeof entry.chat.content === "string" ? entry.chat.content : "")),
+    after: (material.kind === "merge" ? kept : entries).slice(end + 1).map((entry) => (typeof entry.chat.content === "string" ? entry.chat.content : "")),
   };
 }

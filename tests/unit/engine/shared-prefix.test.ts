@@ -38,10 +38,12 @@ function conversation(): Transcript {
 }
 
 describe("a summary request with the summary model equal to the chat model", () => {
-  it("is the chat request (same tools in the same order, same system prompt and messages) followed by one instruction naming the material", async () => {
+  it("is the chat request the last reply answered (same tools in the same order, same system prompt and messages) followed by one instruction naming the material", async () => {
     const { manager, summarizer } = engine(8000);
     const transcript = conversation();
-    const chatRequest = manager.buildRequest(transcript, SAME_MODEL).messages;
+    expect(transcript.messages.at(-1)!.role).toBe("assistant");
+    // The request that reply answered: the reply itself is no part of any cached prefix yet.
+    const chatRequest = manager.buildRequest({ ...transcript, messages: transcript.messages.slice(0, -1) }, SAME_MODEL).messages;
     const change = await manager.compactNow(transcript, SAME_MODEL);
     expect(change.attempts.map((a) => a.outcome)).toEqual(["applied"]);
     const record = change.created[0]!;
@@ -63,6 +65,17 @@ describe("a summary request with the summary model equal to the chat model", () 
     // A provider serves all of the chat request from its cache.
     const cached = outside.cachedTokens({ messages: chatRequest as unknown as outside.Message[], tools: TOOLS }, request);
     expect(cached / outside.promptTokens(request)).toBeGreaterThanOrEqual(0.7);
+  });
+
+  it("before a model call (the user's message last), is the chat request about to be sent followed by the instruction", async () => {
+    const { manager, summarizer } = engine(8000);
+    const whole = conversation();
+    const transcript = { ...whole, messages: whole.messages.slice(0, -1) };
+    expect(transcript.messages.at(-1)!.role).toBe("user");
+    const chatRequest = manager.buildRequest(transcript, SAME_MODEL).messages;
+    const change = await manager.compactNow(transcript, SAME_MODEL);
+    expect(change.attempts.map((a) => a.outcome)).toEqual(["applied"]);
+    expect(summarizer.requests[0]!.messages.slice(0, -1)).toEqual(chatRequest);
   });
 
   it("falls back to the compact framing when the shared request would not fit the window", async () => {
