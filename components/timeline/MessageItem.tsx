@@ -181,6 +181,12 @@ export const MessageItem = memo(function MessageItem({ message, nested = false, 
         <>
           {message.role === "assistant" && message.reasoning ? <ReasoningBlock text={message.reasoning} /> : null}
           {message.content ? message.role === "user" ? <UserMessageBody message={message} /> : <Markdown text={message.content} breaks={false} /> : null}
+          {/* Stopped while the model was still thinking: the thinking is kept, there is no answer yet. */}
+          {message.role === "assistant" && message.status === "stopped" && !message.content && !message.toolCalls.length ? (
+            <p data-testid="stopped-before-answer" className="text-[12.5px] italic text-neutral-600 dark:text-neutral-400">
+              Stopped before the answer began.
+            </p>
+          ) : null}
           {message.role === "assistant" && message.toolCalls.length > 0 ? (
             <ToolCallList replyId={message.id} calls={message.toolCalls} results={tools?.results} open={tools?.open ?? false} />
           ) : null}

@@ -126,7 +126,7 @@ async function* opening(input: ReplyInput): AsyncGenerator<TurnEvent> {
 type Usage = CallUsage;
 type Interruption = { stopped: boolean; failure: ModelError | undefined };
 
-/** Stores what arrived before a Stop or a model failure (only called with some text). */
+/** Stores what arrived before a Stop or a model failure (only called with some text or thinking). */
 async function storeInterrupted(
   input: ReplyInput,
   reply: { text: string; reasoning: string; model: string; requestTokens: number; usage: Usage | undefined },
@@ -282,8 +282,9 @@ export async function* streamReply(input: ReplyInput): AsyncGenerator<TurnEvent>
 
       const stopped = turn.signal.aborted;
       if (stopped || failure) {
-        // Keep whatever arrived.
-        if (text) {
+        // Keep whatever arrived: a reply stopped while its model was still thinking keeps
+        // the thinking the user watched (it has no answer, so the model's requests leave it out).
+        if (text || (reasoning.trim() && target.kind !== "continuation")) {
           const partial = await storeInterrupted(input, { text, reasoning, model, requestTokens, usage }, { stopped, failure });
           if (partial) yield { type: "message", message: partial };
         }

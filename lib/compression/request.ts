@@ -53,6 +53,9 @@ function ordered(transcript: Transcript, deps: MeasureDeps): Entry[] {
     });
   }
   for (const message of transcript.messages) {
+    // A reply stopped before its answer began holds only the model's thinking (stored beside
+    // it, never sent): an empty assistant message tells the model nothing, and some servers refuse one.
+    if (message.role === "assistant" && !message.content.trim() && !message.toolCalls?.length) continue;
     items.push({ position: message.seq, rank: 1, entry: { chat: toChat(message), tokens: message.tokens, source: "message", seq: message.seq } });
   }
   items.sort((a, b) => a.position - b.position || a.rank - b.rank);

@@ -69,3 +69,35 @@ test("a model that thinks in its reply: the thinking folded above the answer, ne
     await context.close();
   }
 });
+
+test("a reply stopped while its model thinks keeps the thinking, and Continue answers after it", async ({ browser }) => {
+  const { page, request, context } = await signedUpOn(browser, OUTSIDE_APP);
+  expect((await request.post(`${OUTSIDE_MODEL}/admin/reset`)).ok()).toBeTruthy();
+  // The server pauses between its thinking and its answer.
+  expect((await request.post(`${OUTSIDE_MODEL}/admin/config`, { data: { thinking: "field", thinkingPauseMs: 30_000 } })).ok()).toBeTruthy();
+  try {
+    await page.goto("/");
+    await newConversation(page);
+    await page.getByTestId("composer").fill("Which harbour do we sail from? <<reply 15>>");
+    await page.getByTestId("composer").press("Enter");
+    // The thought has streamed (its sentence ends so) and no answer has: stop.
+    await page.getByTestId("reasoning").locator("summary").click();
+    await expect(page.getByTestId("reasoning-text")).toHaveText(/\(private thought \d+\)\.$/);
+    await page.getByTestId("stop-button").click();
+    const reply = page.getByTestId("message").filter({ has: page.getByTestId("reasoning") });
+    await expect(reply).toHaveAttribute("data-status", "stopped");
+    await expect(reply.getByTestId("stopped-before-answer")).toHaveText("Stopped before the answer began.");
+    await reply.getByTestId("reasoning").locator("summary").click();
+    await expect(reply.getByTestId("reasoning-text")).toHaveText(/^Let me weigh this before I answer \(private thought \d+\)\.$/);
+
+    expect((await request.post(`${OUTSIDE_MODEL}/admin/config`, { data: { thinkingPauseMs: 0 } })).ok()).toBeTruthy();
+    await reply.getByTestId("continue-reply").click();
+    await expect(reply).toHaveAttribute("data-status", "complete");
+    await expect(reply.getByTestId("stopped-before-answer")).toHaveCount(0);
+    await expect(reply).toContainText(/[a-z]+ [a-z]+ [a-z]+/, { useInnerText: true });
+    await expect(reply.getByTestId("reasoning")).toHaveCount(1);
+  } finally {
+    await request.post(`${OUTSIDE_MODEL}/admin/config`, { data: { thinking: "none", thinkingPauseMs: 0 } });
+    await context.close();
+  }
+});

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { get_encoding } from "tiktoken";
 import * as ops from "@/lib/chat/operations";
-import { newConversation, send, setupHarness } from "../support/harness";
+import { collect, newConversation, send, setupHarness } from "../support/harness";
 import { startOutsideModel, type OutsideModel, type ThinkingMode } from "../support/outside-model/server";
 
 const h = setupHarness();
@@ -83,5 +83,39 @@ describe.each<ThinkingMode>(["tags", "field", "unopened"])("a model that thinks 
     expect(compaction!.summary).not.toMatch(THOUGHT);
     // Nor does the summary request carry the earlier replies' thinking.
     expect(JSON.stringify(summaryCall.body)).not.toMatch(THOUGHT);
+  });
+});
+
+describe("a reply stopped while its model is still thinking", () => {
+  it("keeps the thinking with no answer, sends no empty reply to the model, and Continue answers after it", async () => {
+    // The server pauses between its thinking and its answer: the user stops it in between.
+    outside.configure({ thinking: "field", thinkingPauseMs: 5_000 });
+    const conversation = await newConversation();
+    let watched = "";
+    for await (const event of await ops.startTurn(h.user, { conversationId: conversation.id, content: "Where do we meet? <<reply 12>>" })) {
+      expect(event.type).not.toBe("delta");
+      if (event.type !== "reasoning") continue;
+      watched += event.text;
+      // The whole thought has arrived (its sentence ends so): stop.
+      if (watched.trim().endsWith(").")) void ops.stop(h.user, conversation.id);
+    }
+    const thought = outside.requests().filter((request) => request.kind === "chat").at(-1)!.reply!.thought!;
+    expect(watched.trim()).toBe(thought);
+    const rows = () => h.db.message.findMany({ where: { conversationId: conversation.id }, orderBy: { seq: "asc" } });
+    const [, stopped] = await rows();
+    expect([stopped!.role, stopped!.status, stopped!.content, stopped!.reasoning]).toEqual(["assistant", "stopped", "", thought]);
+
+    // Continue: the request ends with the user's message (no empty assistant message, no thought), and the answer joins the reply.
+    outside.configure({ thinkingPauseMs: 0 });
+    const continued = await collect(await ops.startTurn(h.user, { conversationId: conversation.id, continueSeq: stopped!.seq }));
+    expect(continued.at(-1)?.type).toBe("done");
+    const request = outside.requests().filter((entry) => entry.kind === "chat").at(-1)!;
+    const sent = (request.body as { messages: { role: string; content: unknown }[] }).messages;
+    expect(sent.map((m) => m.role)).toEqual(["system", "user"]);
+    expect(JSON.stringify(sent)).not.toMatch(THOUGHT);
+    const [, reply] = await rows();
+    expect(reply!.content).toMatch(/^[a-z ]{48}$/);
+    expect([reply!.status, reply!.reasoning]).toEqual(["complete", thought]);
+    outside.configure({ thinking: "none" });
   });
 });

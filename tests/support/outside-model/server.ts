@@ -89,6 +89,8 @@ export type OutsideModelOptions = {
    * the prompt, as DeepSeek-R1's does).
    */
   thinking?: ThinkingMode;
+  /** With `thinking: "field"`: how long it pauses between its thinking and its answer (a test stops a reply while it thinks). */
+  thinkingPauseMs?: number;
 };
 
 export const THINKING_MODES = ["none", "tags", "field", "unopened"] as const;
@@ -158,6 +160,7 @@ const optionsPatch = z
     alternatingModels: z.array(z.string()),
     truncateAt: z.number().int().positive().nullable(),
     thinking: z.enum(THINKING_MODES),
+    thinkingPauseMs: z.number().min(0),
   })
   .partial()
   .strict();
@@ -173,7 +176,7 @@ type Config = Required<Omit<OutsideModelOptions, "port" | "contextWindow" | "ima
   truncateAt?: number;
 };
 
-const DEFAULTS: Config = { summaryMode: "extractive", titles: "follow", cite: false, citeMode: "exact", chatMode: "directed", usage: "always", seed: 1, summaryLatencyMs: 0, chatLatencyMs: 0, failRate: 0, hang: false, strictAlsoKnows: [], reasoningModels: [], toollessModels: [], alternatingModels: [], thinking: "none" };
+const DEFAULTS: Config = { summaryMode: "extractive", titles: "follow", cite: false, citeMode: "exact", chatMode: "directed", usage: "always", seed: 1, summaryLatencyMs: 0, chatLatencyMs: 0, failRate: 0, hang: false, strictAlsoKnows: [], reasoningModels: [], toollessModels: [], alternatingModels: [], thinking: "none", thinkingPauseMs: 0 };
 
 /** Separate streams per purpose, so e.g. chunking does not shift which request fails. */
 function generators(seed: number) {
@@ -394,7 +397,7 @@ export async function startOutsideModel(options: OutsideModelPatch = {}): Promis
     const meta = { id: `outside-${++ids}`, created: Math.floor(Date.now() / 1000), model: body.model ?? "outside-small" };
 
     if (body.stream) {
-      streamReply(res, meta, reply, toolCall, finishReason, body.stream_options?.include_usage ? usage : undefined, rng.chunks, reasoningField);
+      await streamReply(res, meta, reply, toolCall, finishReason, body.stream_options?.include_usage ? usage : undefined, rng.chunks, reasoningField ? { text: reasoningField, pause: () => sleep(config.thinkingPauseMs) } : undefined);
     } else {
       sendJson(res, 200, {
         ...meta,
@@ -493,7 +496,7 @@ function includeUsage(mode: Config["usage"], rng: () => number): boolean {
   return true;
 }
 
-function streamReply(
+async function streamReply(
   res: http.ServerResponse,
   meta: { id: string; created: number; model: string },
   reply: ChatReply,
@@ -501,8 +504,8 @@ function streamReply(
   finishReason: string,
   usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number; prompt_tokens_details: { cached_tokens: number } } | undefined,
   rng: () => number,
-  reasoning?: string,
-): void {
+  reasoning?: { text: string; pause: () => Promise<void> },
+): Promise<void> {
   res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
   const send = (payload: unknown) => res.write(`data: ${JSON.stringify(payload)}\n\n`);
   const chunk = (delta: object, finish: string | null) =>
@@ -520,7 +523,12 @@ function streamReply(
     });
   } else {
     // Thinking in its own field comes first, in pieces, as reasoning servers stream it.
-    if (reasoning) contentPieces(reasoning, rng).forEach((piece, i) => chunk(i === 0 ? { role: "assistant", reasoning_content: piece } : { reasoning_content: piece }, null));
+    if (reasoning) {
+      contentPieces(reasoning.text, rng).forEach((piece, i) => chunk(i === 0 ? { role: "assistant", reasoning_content: piece } : { reasoning_content: piece }, null));
+      await reasoning.pause();
+      // The client stopped the reply while it was thinking.
+      if (res.destroyed) return;
+    }
     const pieces = contentPieces(reply.kind === "text" ? reply.text : "", rng);
     pieces.forEach((piece, i) => {
       const lastPiece = i === pieces.length - 1;

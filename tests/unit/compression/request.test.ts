@@ -30,6 +30,18 @@ describe("buildRequest", () => {
     expect(request.breakdown.totalTokens).toBe(Math.ceil(ours * request.breakdown.calibration.factor));
   });
 
+  it("leaves out a reply with no text and no tool calls (stopped while its model was thinking)", () => {
+    const { manager } = setup();
+    const transcript = transcriptOf([msg("user", "q", { seq: 1 }), msg("assistant", "  ", { seq: 2 }), msg("user", "again", { seq: 3 }), msg("assistant", "a", { seq: 4 })]);
+    const request = manager.buildRequest(transcript);
+    expect(request.messages.map((m) => [m.role, m.content])).toEqual([
+      ["system", "You are a helpful assistant."],
+      ["user", "q"],
+      ["user", "again"],
+      ["assistant", "a"],
+    ]);
+  });
+
   it("drops orphan tool results and strips tool calls whose results are missing", async () => {
     const { manager } = setup();
     const transcript = transcriptOf(
