@@ -38,6 +38,15 @@ function toChat(message: TranscriptMessage): ChatMessage {
 }
 
 /** Summaries sit at their fromSeq; a pinned message inside a range follows its summary. */
+/**
+ * A reply stopped before its answer began holds only the model's thinking (stored beside
+ * it, never sent): an assistant message with neither text nor tool calls tells the model
+ * nothing, and some servers refuse one.
+ */
+export function sentToModel(message: TranscriptMessage): boolean {
+  return message.role !== "assistant" || message.content.trim() !== "" || (message.toolCalls?.length ?? 0) > 0;
+}
+
 function ordered(transcript: Transcript, deps: MeasureDeps): Entry[] {
   const items: { position: number; rank: number; entry: Entry }[] = [];
   for (const compaction of compactionsInRequest(transcript.compactions)) {
@@ -53,9 +62,7 @@ function ordered(transcript: Transcript, deps: MeasureDeps): Entry[] {
     });
   }
   for (const message of transcript.messages) {
-    // A reply stopped before its answer began holds only the model's thinking (stored beside
-    // it, never sent): an empty assistant message tells the model nothing, and some servers refuse one.
-    if (message.role === "assistant" && !message.content.trim() && !message.toolCalls?.length) continue;
+    if (!sentToModel(message)) continue;
     items.push({ position: message.seq, rank: 1, entry: { chat: toChat(message), tokens: message.tokens, source: "message", seq: message.seq } });
   }
   items.sort((a, b) => a.position - b.position || a.rank - b.rank);

@@ -5,7 +5,7 @@
 // from that cache; one that wraps the material in its own framing pays for all of it.
 import { sharedMergeLine, sharedRangeLine, type SharedAnchor } from "./framing";
 import { budgetFor, calibrationOf, contextWindowFor, toServerTokens, type MeasureDeps } from "./measure";
-import { assembleEntries, entryTokens, type Entry } from "./request";
+import { assembleEntries, entryTokens, sentToModel, type Entry } from "./request";
 import type { CompressionSettings } from "./settings";
 import type { ChatMessage, CompactionRecord, RequestTool, Transcript } from "./types";
 
@@ -76,7 +76,8 @@ export function sharedPrefix(
   const span = entries.slice(start, end + 1);
   if (!span.every(inMaterial)) return null;
   // A tool result sits in the request as an entry of its own; every message and summary of the material must be there.
-  if (span.length !== seqs.size + ids.size) return null;
+  const sent = transcript.messages.filter((message) => seqs.has(message.seq) && sentToModel(message)).length;
+  if (span.length !== sent + ids.size) return null;
 
   const calibration = calibrationOf(transcript.messages);
   const ours = entryTokens(entries) + transcript.toolTokens;

@@ -78,6 +78,19 @@ describe("a summary request with the summary model equal to the chat model", () 
     expect(summarizer.requests[0]!.messages.slice(0, -1)).toEqual(chatRequest);
   });
 
+  it("still reuses the prefix when the material holds a reply stopped before its answer (no text, not sent)", async () => {
+    const { manager, summarizer } = engine(8000);
+    const whole = conversation();
+    // The second reply was stopped while its model thought: stored without text.
+    const transcript = { ...whole, messages: whole.messages.map((m) => (m.seq === whole.messages[3]!.seq ? { ...m, content: "" } : m)).slice(0, -1) };
+    expect(transcript.messages[3]).toMatchObject({ role: "assistant", content: "" });
+    const chatRequest = manager.buildRequest(transcript, SAME_MODEL).messages;
+    const change = await manager.compactNow(transcript, SAME_MODEL);
+    expect(change.attempts.map((a) => a.outcome)).toEqual(["applied"]);
+    expect(change.created[0]!.fromSeq).toBeLessThanOrEqual(transcript.messages[3]!.seq);
+    expect(summarizer.requests[0]!.messages.slice(0, -1)).toEqual(chatRequest);
+  });
+
   it("falls back to the compact framing when the shared request would not fit the window", async () => {
     // The same conversation, in a window it nearly fills: the whole chat request plus the instruction and the reply would not fit.
     const transcript = conversation();
