@@ -154,8 +154,8 @@ async function storeInterrupted(
   return partial && toMessageView(partial);
 }
 
-function extension(reply: { text: string; requestTokens: number; usage: Usage | undefined }, status: ReplyExtension["status"]): ReplyExtension {
-  return { text: reply.text, status, requestTokens: reply.requestTokens, ...(reply.usage ? { usage: reply.usage } : {}) };
+function extension(reply: { text: string; reasoning: string; requestTokens: number; usage: Usage | undefined }, status: ReplyExtension["status"]): ReplyExtension {
+  return { text: reply.text, reasoning: reply.reasoning.trim(), status, requestTokens: reply.requestTokens, ...(reply.usage ? { usage: reply.usage } : {}) };
 }
 
 function countReplyTokens(content: string): Promise<number> {
@@ -284,7 +284,7 @@ export async function* streamReply(input: ReplyInput): AsyncGenerator<TurnEvent>
       if (stopped || failure) {
         // Keep whatever arrived: a reply stopped while its model was still thinking keeps
         // the thinking the user watched (it has no answer, so the model's requests leave it out).
-        if (text || (reasoning.trim() && target.kind !== "continuation")) {
+        if (text || reasoning.trim()) {
           const partial = await storeInterrupted(input, { text, reasoning, model, requestTokens, usage }, { stopped, failure });
           if (partial) yield { type: "message", message: partial };
         }
@@ -305,7 +305,7 @@ export async function* streamReply(input: ReplyInput): AsyncGenerator<TurnEvent>
         yield { type: "notice", message: learned.notice };
       }
       if (target.kind === "continuation") {
-        const view = await span("append", () => extendReply(db, userId, conversationId, target.messageId, extension({ text, requestTokens, usage }, "complete"), countReplyTokens));
+        const view = await span("append", () => extendReply(db, userId, conversationId, target.messageId, extension({ text, reasoning, requestTokens, usage }, "complete"), countReplyTokens));
         yield { type: "message", message: view };
         // The reply changed in place and the request counted no tool definitions: the meter loads the context afresh.
         break;

@@ -147,6 +147,8 @@ export async function lastShownMessage(db: Db, userId: string, conversationId: s
 
 export type ReplyExtension = {
   text: string;
+  /** The continuation's own thinking: it follows the reply's, which it does not replace. */
+  reasoning: string;
   status: "complete" | "stopped";
   usage?: CallUsage;
   requestTokens: number;
@@ -179,6 +181,7 @@ export async function extendReply(
       data: {
         content,
         tokenCount: await countTokens(content),
+        reasoning: [row.reasoning, extension.reasoning].filter(Boolean).join("\n\n") || null,
         status: extension.status,
         requestTokens: extension.requestTokens,
         ...(extension.usage

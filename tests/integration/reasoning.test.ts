@@ -87,7 +87,7 @@ describe.each<ThinkingMode>(["tags", "field", "unopened"])("a model that thinks 
 });
 
 describe("a reply stopped while its model is still thinking", () => {
-  it("keeps the thinking with no answer, sends no empty reply to the model, and Continue answers after it", async () => {
+  it("keeps the thinking with no answer, sends no empty reply to the model, and Continue answers after it, keeping both thoughts", async () => {
     // The server pauses between its thinking and its answer: the user stops it in between.
     outside.configure({ thinking: "field", thinkingPauseMs: 5_000 });
     const conversation = await newConversation();
@@ -113,9 +113,12 @@ describe("a reply stopped while its model is still thinking", () => {
     const sent = (request.body as { messages: { role: string; content: unknown }[] }).messages;
     expect(sent.map((m) => m.role)).toEqual(["system", "user"]);
     expect(JSON.stringify(sent)).not.toMatch(THOUGHT);
+    // The continuation thought again: its thinking follows the first, which stays.
+    const again = request.reply!.thought!;
+    expect(again).not.toBe(thought);
     const [, reply] = await rows();
     expect(reply!.content).toMatch(/^[a-z ]{48}$/);
-    expect([reply!.status, reply!.reasoning]).toEqual(["complete", thought]);
+    expect([reply!.status, reply!.reasoning]).toEqual(["complete", `${thought}\n\n${again}`]);
     outside.configure({ thinking: "none" });
   });
 });

@@ -99,7 +99,7 @@ describe.skipIf(TEST_DB === "embedded")("the active context kept between turns, 
     await expectCurrent();
 
     const reply = await other.message.findFirstOrThrow({ where: { conversationId, seq: 14 } });
-    await extendReply(other, h.user.id, conversationId, reply.id, { text: " and more", status: "complete", requestTokens: 10 }, (content) =>
+    await extendReply(other, h.user.id, conversationId, reply.id, { text: " and more", reasoning: "", status: "complete", requestTokens: 10 }, (content) =>
       countMessageTokens({ role: "assistant", content }),
     );
     expect((await expectCurrent()).messages.find((m) => m.seq === 14)?.content).toMatch(/ and more$/);
