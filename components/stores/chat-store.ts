@@ -232,7 +232,7 @@ export const useChat = create<ChatState>()((set, get) => {
 
   // The live view of a turn this tab did not start; one at a time, ended when the conversation changes.
   let watch: AbortController | null = null;
-  const WATCHED = new Set<TurnEvent["type"]>(["message", "status", "compaction", "assistant_start", "delta", "done"]);
+  const WATCHED = new Set<TurnEvent["type"]>(["message", "status", "compaction", "assistant_start", "reasoning", "delta", "done"]);
   const watchRemoteTurn = (conversationId: string) => {
     if (watch) return;
     const controller = new AbortController();

@@ -1,7 +1,7 @@
 // A running turn as another tab (or device) of its owner sees it: the tab that sent the
 // message reads the turn's own stream; any other open view of the conversation asks for
 // the live stream and gets what the turn has done so far (its stored messages, the
-// compactions it made, the stage it is at, the reply streamed up to now) and then every
+// compactions it made, the stage it is at, the reply and its thinking streamed up to now) and then every
 // event as it happens, until the turn ends. Kept in this process: a turn running on
 // another instance is not relayed (the other tab shows the reply once it is stored).
 import type { TurnEvent } from "./events";
@@ -12,7 +12,7 @@ type Listener = (event: TurnEvent | null) => void;
 type LiveTurn = {
   stored: TurnEvent[];
   status: TurnEvent | null;
-  streaming: { model: string; text: string } | null;
+  streaming: { model: string; reasoning: string; text: string } | null;
   listeners: Set<Listener>;
 };
 
@@ -20,7 +20,7 @@ const globalForLive = globalThis as unknown as { strataLiveTurns?: Map<string, L
 const live = (globalForLive.strataLiveTurns ??= new Map());
 
 /** The events other views act on: the sending tab's own notices (errors, approvals) stay with it or come by polling. */
-const RELAYED = new Set<TurnEvent["type"]>(["message", "status", "compaction", "assistant_start", "delta", "done"]);
+const RELAYED = new Set<TurnEvent["type"]>(["message", "status", "compaction", "assistant_start", "reasoning", "delta", "done"]);
 
 /** Passes a turn's events through unchanged while other views of the conversation watch them. */
 export async function* publishedTurn(conversationId: string, events: AsyncGenerator<TurnEvent>): AsyncGenerator<TurnEvent> {
@@ -51,8 +51,11 @@ function remember(turn: LiveTurn, event: TurnEvent): void {
       turn.status = event;
       break;
     case "assistant_start":
-      turn.streaming = { model: event.model, text: "" };
+      turn.streaming = { model: event.model, reasoning: "", text: "" };
       turn.status = null;
+      break;
+    case "reasoning":
+      if (turn.streaming) turn.streaming.reasoning += event.text;
       break;
     case "delta":
       if (turn.streaming) turn.streaming.text += event.text;
@@ -83,6 +86,7 @@ export async function* watchTurn(conversationId: string, signal?: AbortSignal): 
   if (turn.status) sofar.push(turn.status);
   if (turn.streaming) {
     sofar.push({ type: "assistant_start", model: turn.streaming.model });
+    if (turn.streaming.reasoning) sofar.push({ type: "reasoning", text: turn.streaming.reasoning });
     if (turn.streaming.text) sofar.push({ type: "delta", text: turn.streaming.text });
   }
   try {

@@ -101,3 +101,28 @@ test("a reply stopped while its model thinks keeps the thinking, and Continue an
     await context.close();
   }
 });
+
+test("another tab of the conversation shows the model's thinking while it is written", async ({ browser }) => {
+  const { page, request, context } = await signedUpOn(browser, OUTSIDE_APP);
+  expect((await request.post(`${OUTSIDE_MODEL}/admin/reset`)).ok()).toBeTruthy();
+  expect((await request.post(`${OUTSIDE_MODEL}/admin/config`, { data: { thinking: "field", thinkingPauseMs: 30_000 } })).ok()).toBeTruthy();
+  try {
+    await page.goto("/");
+    const id = await newConversation(page);
+    const second = await context.newPage();
+    await second.goto(`/c/${id}`);
+    await expect(second.getByTestId("conversation")).toHaveAttribute("data-ready", "true");
+    await page.getByTestId("composer").fill("Which harbour do we sail from? <<reply 15>>");
+    await page.getByTestId("composer").press("Enter");
+    // The second tab draws the turn from its live stream: the thinking, while no answer has come.
+    const live = second.getByTestId("streaming-reply");
+    await expect(live.getByTestId("reasoning").locator("summary")).toHaveText("Thinking…", { timeout: 20_000 });
+    await live.getByTestId("reasoning").locator("summary").click();
+    await expect(live.getByTestId("reasoning-text")).toHaveText(/^Let me weigh this before I answer \(private thought \d+\)\.$/);
+    await page.getByTestId("stop-button").click();
+    await expect(second.getByTestId("stopped-before-answer")).toBeVisible({ timeout: 15_000 });
+  } finally {
+    await request.post(`${OUTSIDE_MODEL}/admin/config`, { data: { thinking: "none", thinkingPauseMs: 0 } });
+    await context.close();
+  }
+});

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { get_encoding } from "tiktoken";
 import * as ops from "@/lib/chat/operations";
+import type { TurnEvent } from "@/lib/chat/events";
 import { collect, newConversation, send, setupHarness } from "../support/harness";
 import { startOutsideModel, type OutsideModel, type ThinkingMode } from "../support/outside-model/server";
 
@@ -120,5 +121,35 @@ describe("a reply stopped while its model is still thinking", () => {
     expect(reply!.content).toMatch(/^[a-z ]{48}$/);
     expect([reply!.status, reply!.reasoning]).toEqual(["complete", `${thought}\n\n${again}`]);
     outside.configure({ thinking: "none" });
+  });
+});
+
+describe("another view of a conversation while its model thinks", () => {
+  it("gets the thinking so far, then the rest of it and the answer, as the sending view does", async () => {
+    outside.configure({ thinking: "field" });
+    const conversation = await newConversation();
+    let watched: Promise<TurnEvent[]> | undefined;
+    for await (const event of await ops.startTurn(h.user, { conversationId: conversation.id, content: "Where do we meet? <<reply 12>>" })) {
+      // A second view opens after the first piece of thinking: it gets that piece as what the
+      // turn has done so far, and the rest as it comes (its first event is read before the
+      // sending view reads on, so from then on it misses nothing).
+      if (event.type === "reasoning" && !watched) {
+        const stream = await ops.watchRunningTurn(h.user, conversation.id);
+        const first = await stream.next();
+        watched = collect(stream).then((rest) => [first.value as TurnEvent, ...rest]);
+      }
+    }
+    expect(watched).toBeDefined();
+    const events = await watched!;
+    const thought = outside.requests().filter((request) => request.kind === "chat").at(-1)!.reply!.thought!;
+    const joined = (type: "delta" | "reasoning") => events.flatMap((event) => (event.type === type ? [event.text] : [])).join("");
+    expect(joined("reasoning").trim()).toBe(thought);
+    const [, reply] = await h.db.message.findMany({ where: { conversationId: conversation.id }, orderBy: { seq: "asc" } });
+    expect(joined("delta")).toBe(reply!.content);
+    // Drawn in the sending view's order: the reply starts, its thinking, then its answer.
+    const kinds = events.map((event) => event.type).filter((type) => ["assistant_start", "reasoning", "delta"].includes(type));
+    expect(kinds.indexOf("assistant_start")).toBe(0);
+    expect(kinds.lastIndexOf("reasoning")).toBeLessThan(kinds.indexOf("delta"));
+    outside.configure({ thinking: "none", thinkingPauseMs: 0 });
   });
 });
