@@ -1,6 +1,6 @@
 // The app in the browser against a model server that shares nothing with it: its own
 // token count (it refuses any request over its window), its own terse summaries.
-import { expect, test } from "@playwright/test";
+import { expect, test, type Browser, type Page } from "@playwright/test";
 import { signedUpOn } from "./support/accounts";
 import { newConversation, OUTSIDE_APP, OUTSIDE_MODEL, saveTestSettings, scriptTurns, sendMessage } from "./support/helpers";
 
@@ -70,16 +70,33 @@ test("a model that thinks in its reply: the thinking folded above the answer, ne
   }
 });
 
-test("a reply stopped while its model thinks keeps the thinking, and Continue answers after it", async ({ browser }) => {
-  const { page, request, context } = await signedUpOn(browser, OUTSIDE_APP);
+/**
+ * Signed up on the app served by the outside model, which thinks in its own field and then
+ * pauses 30 s before its answer (a turn can be watched and stopped while it thinks).
+ */
+async function whileTheModelThinks(browser: Browser, run: (session: Awaited<ReturnType<typeof signedUpOn>>) => Promise<void>): Promise<void> {
+  const session = await signedUpOn(browser, OUTSIDE_APP);
+  const { request, context } = session;
   expect((await request.post(`${OUTSIDE_MODEL}/admin/reset`)).ok()).toBeTruthy();
-  // The server pauses between its thinking and its answer.
   expect((await request.post(`${OUTSIDE_MODEL}/admin/config`, { data: { thinking: "field", thinkingPauseMs: 30_000 } })).ok()).toBeTruthy();
   try {
+    await run(session);
+  } finally {
+    await request.post(`${OUTSIDE_MODEL}/admin/config`, { data: { thinking: "none", thinkingPauseMs: 0 } });
+    await context.close();
+  }
+}
+
+async function askWhichHarbour(page: Page): Promise<void> {
+  await page.getByTestId("composer").fill("Which harbour do we sail from? <<reply 15>>");
+  await page.getByTestId("composer").press("Enter");
+}
+
+test("a reply stopped while its model thinks keeps the thinking, and Continue answers after it", async ({ browser }) => {
+  await whileTheModelThinks(browser, async ({ page, request }) => {
     await page.goto("/");
     await newConversation(page);
-    await page.getByTestId("composer").fill("Which harbour do we sail from? <<reply 15>>");
-    await page.getByTestId("composer").press("Enter");
+    await askWhichHarbour(page);
     // The thought has streamed (its sentence ends so) and no answer has: stop.
     await page.getByTestId("reasoning").locator("summary").click();
     await expect(page.getByTestId("reasoning-text")).toHaveText(/\(private thought \d+\)\.$/);
@@ -96,24 +113,17 @@ test("a reply stopped while its model thinks keeps the thinking, and Continue an
     await expect(reply.getByTestId("stopped-before-answer")).toHaveCount(0);
     await expect(reply).toContainText(/[a-z]+ [a-z]+ [a-z]+/, { useInnerText: true });
     await expect(reply.getByTestId("reasoning")).toHaveCount(1);
-  } finally {
-    await request.post(`${OUTSIDE_MODEL}/admin/config`, { data: { thinking: "none", thinkingPauseMs: 0 } });
-    await context.close();
-  }
+  });
 });
 
 test("another tab of the conversation shows the model's thinking while it is written", async ({ browser }) => {
-  const { page, request, context } = await signedUpOn(browser, OUTSIDE_APP);
-  expect((await request.post(`${OUTSIDE_MODEL}/admin/reset`)).ok()).toBeTruthy();
-  expect((await request.post(`${OUTSIDE_MODEL}/admin/config`, { data: { thinking: "field", thinkingPauseMs: 30_000 } })).ok()).toBeTruthy();
-  try {
+  await whileTheModelThinks(browser, async ({ page, context }) => {
     await page.goto("/");
     const id = await newConversation(page);
     const second = await context.newPage();
     await second.goto(`/c/${id}`);
     await expect(second.getByTestId("conversation")).toHaveAttribute("data-ready", "true");
-    await page.getByTestId("composer").fill("Which harbour do we sail from? <<reply 15>>");
-    await page.getByTestId("composer").press("Enter");
+    await askWhichHarbour(page);
     // The second tab draws the turn from its live stream: the thinking, while no answer has come.
     const live = second.getByTestId("streaming-reply");
     await expect(live.getByTestId("reasoning").locator("summary")).toHaveText("Thinking…", { timeout: 20_000 });
@@ -121,8 +131,5 @@ test("another tab of the conversation shows the model's thinking while it is wri
     await expect(live.getByTestId("reasoning-text")).toHaveText(/^Let me weigh this before I answer \(private thought \d+\)\.$/);
     await page.getByTestId("stop-button").click();
     await expect(second.getByTestId("stopped-before-answer")).toBeVisible({ timeout: 15_000 });
-  } finally {
-    await request.post(`${OUTSIDE_MODEL}/admin/config`, { data: { thinking: "none", thinkingPauseMs: 0 } });
-    await context.close();
-  }
+  });
 });
