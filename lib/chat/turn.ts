@@ -142,7 +142,8 @@ async function storeInterrupted(
   const stored = await appendReply(db, userId, conversationId, {
     role: "assistant",
     content: reply.text,
-    tokenCount: await countReplyTokens(reply.text),
+    // Thinking alone is never sent (sentToModel), so such a reply costs a request nothing.
+    tokenCount: reply.text ? await countReplyTokens(reply.text) : 0,
     model: reply.model,
     status: stopped ? "stopped" : "error",
     reasoning: reply.reasoning.trim(),

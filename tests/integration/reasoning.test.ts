@@ -105,6 +105,8 @@ describe("a reply stopped while its model is still thinking", () => {
     const rows = () => h.db.message.findMany({ where: { conversationId: conversation.id }, orderBy: { seq: "asc" } });
     const [, stopped] = await rows();
     expect([stopped!.role, stopped!.status, stopped!.content, stopped!.reasoning]).toEqual(["assistant", "stopped", "", thought]);
+    // It is never sent, so it counts nothing toward the context.
+    expect(stopped!.tokenCount).toBe(0);
 
     // Continue: the request ends with the user's message (no empty assistant message, no thought), and the answer joins the reply.
     outside.configure({ thinkingPauseMs: 0 });
@@ -120,6 +122,7 @@ describe("a reply stopped while its model is still thinking", () => {
     const [, reply] = await rows();
     expect(reply!.content).toMatch(/^[a-z ]{48}$/);
     expect([reply!.status, reply!.reasoning]).toEqual(["complete", `${thought}\n\n${again}`]);
+    expect(reply!.tokenCount).toBe(3 + o200k.encode_ordinary("assistant").length + o200k.encode_ordinary(reply!.content).length);
     outside.configure({ thinking: "none" });
   });
 });
