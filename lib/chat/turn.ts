@@ -142,8 +142,7 @@ async function storeInterrupted(
   const stored = await appendReply(db, userId, conversationId, {
     role: "assistant",
     content: reply.text,
-    // Thinking alone is never sent (sentToModel), so such a reply costs a request nothing.
-    tokenCount: reply.text ? await countReplyTokens(reply.text) : 0,
+    tokenCount: await countReplyTokens(reply.text),
     model: reply.model,
     status: stopped ? "stopped" : "error",
     reasoning: reply.reasoning.trim(),
@@ -159,8 +158,9 @@ function extension(reply: { text: string; reasoning: string; requestTokens: numb
   return { text: reply.text, reasoning: reply.reasoning.trim(), status, requestTokens: reply.requestTokens, ...(reply.usage ? { usage: reply.usage } : {}) };
 }
 
+/** A reply with no text (stopped while its model thought) is never sent (sentToModel): it costs a request nothing. */
 function countReplyTokens(content: string): Promise<number> {
-  return countMessageTokensAsync({ role: "assistant", content });
+  return content.trim() ? countMessageTokensAsync({ role: "assistant", content }) : Promise.resolve(0);
 }
 
 /**
