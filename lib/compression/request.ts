@@ -37,7 +37,6 @@ function toChat(message: TranscriptMessage): ChatMessage {
   }
 }
 
-/** Summaries sit at their fromSeq; a pinned message inside a range follows its summary. */
 /**
  * A reply stopped before its answer began holds only the model's thinking (stored beside
  * it, never sent): an assistant message with neither text nor tool calls tells the model
@@ -47,6 +46,7 @@ export function sentToModel(message: TranscriptMessage): boolean {
   return message.role !== "assistant" || message.content.trim() !== "" || (message.toolCalls?.length ?? 0) > 0;
 }
 
+/** Summaries sit at their fromSeq; a pinned message inside a range follows its summary. */
 function ordered(transcript: Transcript, deps: MeasureDeps): Entry[] {
   const items: { position: number; rank: number; entry: Entry }[] = [];
   for (const compaction of compactionsInRequest(transcript.compactions)) {
