@@ -111,6 +111,60 @@ export function planSetAside(transcript: Transcript, budget: ContextBudget, toke
 }
 
 /**
+ * What the next compaction would set aside, set aside now when this one already
+ * changes the request there. A merge writes a summary that is often the oldest in
+ * view; when the next summary (taken at half its bound, as planFold does) would make
+ * planMerge set exactly that summary aside, it would leave the view one compaction
+ * later and the request would change a second time from the same early place —
+ * everything after it read again uncached. Only a summary this pass's merges wrote
+ * (`mergedIds`) leaves ahead of time: the request is new from there anyway; a summary
+ * the model has already seen in its place keeps it until it must go. When the next
+ * compaction would merge instead (and so keep that summary's content in view), nothing
+ * leaves.
+ */
+export function planSetAsideAhead(
+  transcript: Transcript,
+  budget: ContextBudget,
+  tokens: TokenCounter,
+  cap: number,
+  mergedIds: ReadonlySet<string>,
+): LevelPlan | null {
+  const oldest = inViewSummaries(transcript)[0];
+  const upcoming = summarizable(transcript)[0];
+  if (!oldest || !mergedIds.has(oldest.id) || !upcoming) return null;
+  const expected = Math.round(budget.summaryMaxTokens / 2);
+  const next: CompactionRecord = {
+    ...oldest,
+    id: `${oldest.id}:next`,
+    level: 1,
+    fromSeq: upcoming.seq,
+    toSeq: upcoming.seq,
+    summary: NEXT_SUMMARY,
+    childIds: [],
+    keptSeqs: [],
+    summaryTokens: expected,
+  };
+  delete next.title;
+  delete next.outOfView;
+  // The next summary's text is not written yet: it counts as the size it is expected to have.
+  const counting: TokenCounter = { count: (text) => (text.endsWith(NEXT_SUMMARY) ? expected : tokens.count(text)) };
+  const withNext: Transcript = {
+    ...transcript,
+    compactions: [...transcript.compactions, next].sort((a, b) => a.fromSeq - b.fromSeq),
+    messages: transcript.messages.filter((m) => m.seq !== upcoming.seq),
+  };
+  const plan = planMerge(withNext, budget, counting, cap);
+  if (plan?.kind !== "set_aside" || plan.compaction.id !== oldest.id) return null;
+  return {
+    kind: "set_aside",
+    compaction: oldest,
+    reason: `the next summary would make the summary of messages ${oldest.fromSeq}–${oldest.toSeq} (level ${oldest.level}) leave the model's view, and this merge already changes the request from there: it leaves now`,
+  };
+}
+
+const NEXT_SUMMARY = "\u0000next summary\u0000";
+
+/**
  * When the new summary would make level 1 full (FAN_OUT blocks, or over its budget),
  * the level-1 summaries right before the selection (at most FAN_OUT − 1) are folded
  * into it: one call writes one level-2 summary of them and the new messages, instead

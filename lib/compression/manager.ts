@@ -5,7 +5,7 @@ import { boundText } from "./condense";
 import { reconcileFacts } from "./facts";
 import { factSources, factsOfCompactions, factsOfMessages } from "./finalize";
 import { enforceHardLimit } from "./hard-limit";
-import { inViewSummaries, levelCap, planFold, planMerge, planSetAside, summaryRuns, type MergePlan } from "./levels";
+import { inViewSummaries, levelCap, planFold, planMerge, planSetAside, planSetAsideAhead, summaryRuns, type MergePlan } from "./levels";
 import { standIns } from "./out-of-view";
 import { budgetFor, calibrationOf, measureTranscript, toOurTokens } from "./measure";
 import { planClearing } from "./clearing";
@@ -432,7 +432,7 @@ export class AutoCompressionManager {
       const plan = mergeFailed
         ? planSetAside(change.transcript, context.budget, this.deps.tokens, "the summarizer could not merge them shorter")
         : planMerge(change.transcript, context.budget, this.deps.tokens, this.cap(change.transcript, context));
-      if (!plan) return merged;
+      if (!plan) return this.setAsideAhead(change, context) || merged;
       if (plan.kind === "set_aside") this.setAside(change, plan.compaction, plan.reason, context);
       else if (!(await this.merge(change, plan, carrying(context)))) {
         mergeFailed = true;
@@ -441,6 +441,19 @@ export class AutoCompressionManager {
       merged = true;
     }
     return merged;
+  }
+
+  /** See planSetAsideAhead. */
+  private setAsideAhead(change: ChangeBuilder, context: RunContext): boolean {
+    const merged = new Set(change.created.filter((c) => c.kind === "summary" && c.childIds.length > 0).map((c) => c.id));
+    if (merged.size === 0) return false;
+    const plan = planSetAsideAhead(change.transcript, context.budget, this.deps.tokens, this.cap(change.transcript, context), merged);
+    if (!plan || plan.kind !== "set_aside") return false;
+    // Not when the other stand-ins would have to give up room for it: that is a loss now, for a saving later.
+    const texts = standIns(change.transcript.compactions, plan.compaction, context.budget, this.deps.tokens, context.settings.preserveFactLines);
+    if (texts.length > 1) return false;
+    this.setAside(change, plan.compaction, plan.reason, context);
+    return true;
   }
 
   /**

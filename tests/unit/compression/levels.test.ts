@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { contextBudget, FAN_OUT, MAX_SUMMARY_BLOCKS } from "@/lib/compression/budget";
-import { planMerge, type LevelPlan } from "@/lib/compression/levels";
+import { planMerge, planSetAsideAhead, type LevelPlan } from "@/lib/compression/levels";
 import { DEFAULT_SETTINGS } from "@/lib/compression/settings";
 import { extractFacts } from "@/lib/compression/facts";
 import { DEFAULT_SUMMARY_INSTRUCTIONS } from "@/lib/compression/prompts";
@@ -153,5 +153,43 @@ describe("what a level of summaries costs", () => {
     // A merge takes summaries of one level, and the lowest level first (it sits after the older ones).
     expect(new Set(plan.children.map((c) => c.level))).toEqual(new Set([2]));
     expect(planMerge(run(levels.slice(0, MAX_SUMMARY_BLOCKS), 20), budget, counter, 10)).toBeNull();
+  });
+});
+
+describe("a summary a merge just wrote, that the next summary would push out of view", () => {
+  // Summary budget 720, level budget 500, summaries bounded at 240 tokens (the next one counts as 120).
+  const budget = contextBudget(3000, { ...DEFAULT_SETTINGS, keepRecentCount: 6, hardLimitReserve: 400, maxSummaryTokensPerLevel: 500 }, 0);
+  const standIn = compaction("s0", 1, 40, { level: 3, outOfView: "[#1–#40, not shown] the start" });
+  /** The stand-in, then `shown` in view, then messages from #81 on (the next summary starts there). */
+  const state = (...shown: CompactionRecord[]) => {
+    resetSeq(81);
+    return transcriptOf([msg("user", `later ${text(200)}`), msg("assistant", `ok ${text(200)}`), msg("user", "now")], { compactions: [standIn, ...shown] });
+  };
+
+  it("leaves the view with the merge that wrote it, when the next summary would set exactly it aside", () => {
+    expect(budget.summaryBudgetTokens).toBe(720);
+    const merged = compaction("m", 41, 80, { level: 2, summary: text(2400), childIds: ["a", "b"] });
+    const transcript = state(merged);
+    // Within the budget now: nothing must leave yet.
+    expect(planMerge(transcript, budget, counter, 10)).toBeNull();
+    const plan = planSetAsideAhead(transcript, budget, counter, 10, new Set(["m"]));
+    expect(plan).toMatchObject({ kind: "set_aside", compaction: { id: "m" } });
+    expect(plan!.reason).toMatch(/^the next summary would make the summary of messages 41–80 \(level 2\) leave the model's view/);
+    // A summary the model already saw in that place (not written by this pass) keeps it until it must go.
+    expect(planSetAsideAhead(transcript, budget, counter, 10, new Set())).toBeNull();
+  });
+
+  it("stays while the next summary leaves room for it", () => {
+    const merged = compaction("m", 41, 80, { level: 2, summary: text(1600), childIds: ["a", "b"] });
+    expect(planSetAsideAhead(state(merged), budget, counter, 10, new Set(["m"]))).toBeNull();
+  });
+
+  it("stays when the next compaction would merge instead (its content stays in view)", () => {
+    // The newest level-1 summary and the next one outgrow level 1: they merge, nothing is set aside first.
+    const merged = compaction("m", 41, 60, { level: 2, summary: text(800), childIds: ["a", "b"] });
+    const levelOne = compaction("k", 61, 80, { level: 1, summary: text(1500) });
+    const transcript = state(merged, levelOne);
+    expect(planMerge(transcript, budget, counter, 10)).toBeNull();
+    expect(planSetAsideAhead(transcript, budget, counter, 10, new Set(["m"]))).toBeNull();
   });
 });

@@ -30,10 +30,13 @@ describe("a tree, not a chain (default settings, 400 turns, a lossy summarizer)"
     // A pre-emptive compaction that would free little waits for the conversation to grow
     // (docs/design.md, "When compression runs"): 8.75 summary calls per 100 turns and 90.4%
     // of all prompt tokens cacheable, against 10 and 89.8% when it started at 65% regardless.
+    // A summary a merge has just written leaves the view with that merge when the next
+    // summary would set it aside anyway (docs/design.md, "A stable prefix"): 90.75% and
+    // 8.25 calls per 100 turns, against 90.56% and 8.75 when it left one compaction later.
     expect(result.cachedShare).toBeGreaterThanOrEqual(0.9);
     expect(result.summaryCachedShare).toBeGreaterThanOrEqual(0.7);
-    expect(result.allCachedShare).toBeGreaterThanOrEqual(0.9);
-    expect(result.summaryCallsPer100Turns).toBeLessThanOrEqual(9);
+    expect(result.allCachedShare).toBeGreaterThanOrEqual(0.907);
+    expect(result.summaryCallsPer100Turns).toBeLessThanOrEqual(8.5);
   }, 60_000);
 
   for (const window of [2048, 32_768]) {
