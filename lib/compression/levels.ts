@@ -113,7 +113,8 @@ export function planSetAside(transcript: Transcript, budget: ContextBudget, toke
 /**
  * What the next compaction would set aside, set aside now when this one already
  * changes the request there. A merge writes a summary that is often the oldest in
- * view; when the next summary (taken at half its bound, as planFold does) would make
+ * view; when the next summary (as large as the one this pass wrote from messages, else
+ * half its bound, as planFold takes it) would make
  * planMerge set exactly that summary aside, it would leave the view one compaction
  * later and the request would change a second time from the same early place —
  * everything after it read again uncached. Only a summary this pass's merges wrote
@@ -128,11 +129,12 @@ export function planSetAsideAhead(
   tokens: TokenCounter,
   cap: number,
   mergedIds: ReadonlySet<string>,
+  nextTokens = Math.round(budget.summaryMaxTokens / 2),
 ): LevelPlan | null {
   const oldest = inViewSummaries(transcript)[0];
   const upcoming = summarizable(transcript)[0];
   if (!oldest || !mergedIds.has(oldest.id) || !upcoming) return null;
-  const expected = Math.round(budget.summaryMaxTokens / 2);
+  const expected = nextTokens;
   const next: CompactionRecord = {
     ...oldest,
     id: `${oldest.id}:next`,
