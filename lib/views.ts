@@ -80,6 +80,8 @@ export type CompactionView = {
   createdAt: string;
   /** Lower-level compactions merged into this one. */
   childCount: number;
+  /** Original messages it covers that none of those children does (a fold's new messages). */
+  looseMessageCount: number;
 };
 
 /** The way down the tree to one message: the compactions covering it, outermost first. */

@@ -14,6 +14,14 @@ const FIELDS = [
 type Draft = { model: string; inputPerMillion: string; cachedInputPerMillion: string; outputPerMillion: string };
 const EMPTY: Draft = { model: "", inputPerMillion: "", cachedInputPerMillion: "", outputPerMillion: "" };
 
+const LABELS: Record<string, string> = { model: "Model", ...Object.fromEntries(FIELDS.map((field) => [field.key, field.label])) };
+
+/** The server names the field by its key ("inputPerMillion: …"): say it with the form's label. */
+function refusal(error: { message: string; fields?: Record<string, string[]> }): string {
+  const [key, messages] = Object.entries(error.fields ?? {})[0] ?? [];
+  return key && LABELS[key] && messages?.[0] ? `${LABELS[key]}: ${messages[0]}` : error.message;
+}
+
 // An empty field is "no price"; anything else goes to the server as typed (a non-number
 // as NaN), where the schema says what is wrong with it.
 const priceOf = (text: string): number | null => (text.trim() === "" ? null : Number(text));
@@ -31,7 +39,7 @@ export function PriceTable({ initialPrices, models }: { initialPrices: ModelPric
     const result = await savePriceAction(price);
     setSaving(false);
     if (!result.ok) {
-      setError(result.error.message);
+      setError(refusal(result.error));
       return false;
     }
     setPrices(result.data);

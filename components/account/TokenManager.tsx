@@ -154,8 +154,9 @@ export function TokenManager({ initialTokens }: { initialTokens: TokenView[] }) 
       <ul className="divide-y divide-neutral-100 dark:divide-neutral-800" data-testid="token-list">
         {tokens.length === 0 ? <li className="py-2 text-[12px] text-neutral-500">No tokens.</li> : null}
         {tokens.map((token) => (
-          <li key={token.id} className="flex items-center gap-3 py-2 text-[12.5px]" data-testid="token-row">
-            <span className="min-w-0 flex-1 truncate font-medium">{token.name}</span>
+          <li key={token.id} className="flex flex-wrap items-center gap-x-3 gap-y-1 py-2 text-[12.5px]" data-testid="token-row">
+            {/* On a phone the name takes a line of its own: squeezed beside the dates it shrank to nothing. */}
+            <span className="min-w-0 flex-1 truncate font-medium max-sm:basis-full">{token.name}</span>
             <code className="font-mono text-[11.5px] text-neutral-500" data-testid="token-start">
               {token.start ? `${token.start}…` : ""}
             </code>

@@ -8,7 +8,18 @@ const INPUT =
   "h-8 w-full rounded-md border border-neutral-300 bg-white px-2.5 text-[13px] dark:border-neutral-700 dark:bg-neutral-950";
 
 /** The sign-in and sign-up form; on success a full load of `next` starts the app fresh for this user. */
-export function AuthForm({ mode, providers = [], next = "/" }: { mode: "sign-in" | "sign-up"; providers?: string[]; next?: string }) {
+export function AuthForm({
+  mode,
+  providers = [],
+  next = "/",
+  signupsOpen = true,
+}: {
+  mode: "sign-in" | "sign-up";
+  providers?: string[];
+  next?: string;
+  /** Sign-in only: without open sign-ups the "Create an account" link leads to a closed door, so it is left out. */
+  signupsOpen?: boolean;
+}) {
   const [error, setError] = useState<string | null>(null);
   const [working, setWorking] = useState(false);
   const signUp = mode === "sign-up";
@@ -99,10 +110,12 @@ export function AuthForm({ mode, providers = [], next = "/" }: { mode: "sign-in"
           <>
             Have an account? <Link href="/sign-in" className="font-medium text-sky-700 hover:underline dark:text-sky-400">Sign in</Link>
           </>
-        ) : (
+        ) : signupsOpen ? (
           <>
             New here? <Link href="/sign-up" className="font-medium text-sky-700 hover:underline dark:text-sky-400">Create an account</Link>
           </>
+        ) : (
+          "No account yet? Ask the admin for one."
         )}
       </p>
     </form>

@@ -17,6 +17,8 @@ export function CompactionPreview({
   const applyProposal = useChat((state) => state.applyProposal);
   const [summary, setSummary] = useState(proposal.summary);
   const [applying, setApplying] = useState(false);
+  // Why Apply did not apply, said here: the page's notice is behind this modal dialog.
+  const [failure, setFailure] = useState<string | null>(null);
   const empty = summary.trim().length === 0;
 
   return (
@@ -45,6 +47,11 @@ export function CompactionPreview({
           The summary is empty.
         </p>
       ) : null}
+      {failure ? (
+        <p role="alert" data-testid="preview-apply-error" className="text-[12px] text-red-600 dark:text-red-400">
+          {failure}
+        </p>
+      ) : null}
       <div className="flex justify-end gap-2">
         <Button variant="ghost" data-testid="preview-discard" onClick={onDiscard} disabled={applying}>
           Discard
@@ -55,9 +62,11 @@ export function CompactionPreview({
           disabled={applying || empty}
           onClick={async () => {
             setApplying(true);
+            setFailure(null);
             const applied = await applyProposal({ ...proposal, summary });
             setApplying(false);
-            if (applied) onDone();
+            if (applied === true) onDone();
+            else setFailure(applied);
           }}
         >
           {applying ? "Applying…" : "Apply summary"}

@@ -44,8 +44,8 @@ export function requestCut(meter: Pick<ContextMeterView, "totalTokens" | "hardLi
 export function cutExplanation(meter: Pick<ContextMeterView, "totalTokens" | "hardLimit" | "contextWindow">): string {
   return (
     `Cut: the conversation needs ${formatCount(meter.totalTokens)} tokens, more than the hard limit of ${formatCount(meter.hardLimit)} ` +
-    `(the ${formatCount(meter.contextWindow)}-token window minus room for the reply), so the request was cut to ` +
-    `${formatCount(meter.hardLimit)} tokens before it went to the model: the oldest messages left its view and oversized ones were shortened. ` +
+    `(the ${formatCount(meter.contextWindow)}-token window minus room for the reply): a request is compressed first, and what still does not fit is cut to ` +
+    `${formatCount(meter.hardLimit)} tokens before it goes to the model (the oldest messages leave its view, oversized ones are shortened). ` +
     "Nothing stored is lost."
   );
 }

@@ -1,4 +1,5 @@
 "use client";
+import { MAX_SEARCH_CHARS } from "@/lib/chat/search-limits";
 import { useEffect, useRef, useState } from "react";
 import { Button } from "../ui/Button";
 import { ChevronIcon, CloseIcon } from "../ui/icons";
@@ -60,6 +61,7 @@ export function FindBar({ conversationId }: { conversationId: string }) {
         autoFocus
         type="search"
         data-testid="find-input"
+        maxLength={MAX_SEARCH_CHARS}
         aria-label="Find in this conversation"
         placeholder="Find in this conversation, compressed messages included"
         value={query}

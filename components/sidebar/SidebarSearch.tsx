@@ -1,4 +1,5 @@
 "use client";
+import { MAX_SEARCH_CHARS } from "@/lib/chat/search-limits";
 import { useEffect, useRef } from "react";
 import { SearchResults } from "../search/SearchResults";
 import { useSearch } from "../search/use-search";
@@ -26,6 +27,7 @@ export function SidebarSearch({ query, onQuery }: { query: string; onQuery: (que
         ref={input}
         type="search"
         data-testid="sidebar-search"
+        maxLength={MAX_SEARCH_CHARS}
         aria-label="Search all conversations"
         placeholder="Search everything ( / )"
         value={query}

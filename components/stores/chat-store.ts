@@ -103,7 +103,8 @@ type ChatState = {
   reloadAfterChange: (options?: { list?: boolean }) => Promise<void>;
   compactNow: (instructions: string) => Promise<boolean>;
   previewCompaction: (instructions: string) => Promise<Proposal | null>;
-  applyProposal: (proposal: Proposal) => Promise<boolean>;
+  /** True once applied; else why not (also a notice, which a modal dialog hides). */
+  applyProposal: (proposal: Proposal) => Promise<true | string>;
   setPinned: (messageId: string, seq: number, pinned: boolean) => Promise<void>;
   deleteLastTurn: () => Promise<void>;
 };
@@ -532,8 +533,8 @@ export const useChat = create<ChatState>()((set, get) => {
 
     async applyProposal(proposal) {
       const conversationId = get().conversationId;
-      if (!conversationId || get().busy) return false;
-      return busyChange(conversationId, { compressing: false, after: () => get().reloadAfterChange() }, async () => {
+      if (!conversationId || get().busy) return "Wait until the reply or compaction in progress has finished.";
+      return busyChange(conversationId, { compressing: false, after: () => get().reloadAfterChange() }, async (): Promise<true | string> => {
         const result = await applyProposalAction({
           conversationId,
           summary: proposal.summary,
@@ -542,11 +543,13 @@ export const useChat = create<ChatState>()((set, get) => {
           ...(proposal.instructions ? { instructions: proposal.instructions } : {}),
         });
         if (!result.ok) {
-          notify("error", `Could not apply the summary: ${result.error.message}`);
-          return false;
+          const why = `Could not apply the summary: ${result.error.message}`;
+          notify("error", why);
+          return why;
         }
-        for (const failed of result.data.failed) notify("warning", `Compression ${failed.outcome}: ${failed.error ?? failed.reason}`);
-        return result.data.compactions.length > 0;
+        const reasons = result.data.failed.map((failed) => `Compression ${failed.outcome}: ${failed.error ?? failed.reason}`);
+        for (const reason of reasons) notify("warning", reason);
+        return result.data.compactions.length > 0 ? true : (reasons[0] ?? "The summary was not applied.");
       });
     },
 

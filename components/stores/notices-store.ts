@@ -32,11 +32,12 @@ export const useNotices = create<NoticesState>()((set) => ({
   notify(tone, text, about) {
     const id = ++noticeIds;
     // A notice every turn repeats (tools left out for lack of room) is on screen once, and not again once dismissed.
-    set((state) =>
-      state.dismissed.has(text) || state.notices.some((notice) => notice.text === text)
-        ? state
-        : { notices: [...state.notices.slice(-(MAX_NOTICES - 1)), { id, tone, text, ...(about ? { about } : {}) }] },
-    );
+    set((state) => {
+      if (state.dismissed.has(text) || state.notices.some((notice) => notice.text === text)) return state;
+      // One message is in the box: a newer refusal of it ("try again in 35 s") replaces the older ones.
+      const kept = about ? state.notices.filter((notice) => notice.about !== about) : state.notices;
+      return { notices: [...kept.slice(-(MAX_NOTICES - 1)), { id, tone, text, ...(about ? { about } : {}) }] };
+    });
   },
   dismissAbout(about) {
     set((state) => ({ notices: state.notices.filter((notice) => notice.about !== about) }));

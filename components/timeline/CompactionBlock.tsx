@@ -5,7 +5,7 @@ import { formatCount, formatDuration, formatTime, plural, strategyLabel, trigger
 import type { CompactionView } from "@/lib/views";
 import { ChevronIcon } from "../ui/icons";
 import { dataAttributes } from "../ui/data-attributes";
-import { blockLabel, blockRange, blockTitle } from "./block-title";
+import { blockLabel, blockRange, blockTitle, openLabel } from "./block-title";
 import { CompactionChildren } from "./CompactionChildren";
 import { CompactionCost } from "./CompactionCost";
 import { CompactionSummary } from "./CompactionSummary";
@@ -15,11 +15,6 @@ import { PinnedStrip } from "./PinnedStrip";
 import { UndoCompaction } from "./UndoCompaction";
 import { blockFrame } from "./tree-layout";
 import { useReadOnly } from "./read-only";
-
-function openLabel(compaction: CompactionView): string {
-  if (compaction.level >= 2 && compaction.childCount > 0) return `${plural(compaction.childCount, "summary", "summaries")} inside`;
-  return `show ${plural(compaction.coveredMessageCount, "original message")}`;
-}
 
 const NO_ANCESTORS: CompactionView[] = [];
 

@@ -2,6 +2,7 @@
 // its title, and beside it the range, so two blocks never read alike.
 import { clipTitle, deriveTitle } from "@/lib/compression/title";
 import type { CompactionView } from "@/lib/views";
+import { plural } from "@/components/format";
 
 type TitledBlock = Pick<CompactionView, "kind" | "level" | "fromSeq" | "toSeq" | "summary" | "coveredMessageCount" | "title">;
 
@@ -25,4 +26,11 @@ export function blockTitle(block: TitledBlock): string {
 /** Everything the header shows in one line, for its title attribute and for screen readers. */
 export function blockLabel(block: TitledBlock): string {
   return `L${block.level} · ${blockTitle(block)} · ${blockRange(block)}`;
+}
+
+/** What opening a block shows: its originals, or the summaries it merged (and a fold's new messages beside them). */
+export function openLabel(block: Pick<CompactionView, "level" | "childCount" | "looseMessageCount" | "coveredMessageCount">): string {
+  if (block.level < 2 || block.childCount === 0) return `show ${plural(block.coveredMessageCount, "original message")}`;
+  const summaries = plural(block.childCount, "summary", "summaries");
+  return block.looseMessageCount > 0 ? `${summaries} and ${plural(block.looseMessageCount, "message")} inside` : `${summaries} inside`;
 }

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { config } from "../config";
 import { overridesPatchSchema } from "../settings-layers";
 import { instructionsSchema } from "./instructions";
+import { MAX_SEARCH_CHARS } from "./search-limits";
 
 /** STRATA_MAX_MESSAGE_CHARS, read when asked so that a changed setting applies without a restart of the module graph. */
 export function maxMessageChars(): number {
@@ -86,8 +87,6 @@ export const timelineInput = z.object({
 
 /** Shows another version of a message (lib/db/versions.ts). */
 export const switchVersionInput = z.object({ conversationId: idSchema, messageId: idSchema });
-
-export const MAX_SEARCH_CHARS = 200;
 
 export const searchInput = z.object({
   q: z

@@ -113,7 +113,14 @@ export function breakdownOf(
 }
 
 /** The context as the transcript stands (the usage ratio the triggers read), before request assembly drops anything. */
-export function measureTranscript(transcript: Transcript, settings: CompressionSettings, deps: MeasureDeps): ContextBreakdown {
+export function measureTranscript(
+  transcript: Transcript,
+  settings: CompressionSettings,
+  deps: MeasureDeps,
+  // Before and after one change are compared at one calibration: compacting away the replies
+  // that reported usage must not read as tokens saved.
+  calibration: Calibration = calibrationOf(transcript.messages),
+): ContextBreakdown {
   const summaryTokens = compactionsInRequest(transcript.compactions).reduce((sum, c) => sum + renderedCompactionTokens(c, deps.tokens), 0);
   const messageTokens = transcript.messages.reduce((sum, m) => sum + m.tokens, 0);
   const contextWindow = contextWindowFor(transcript.model, settings, deps.models);
@@ -125,7 +132,7 @@ export function measureTranscript(transcript: Transcript, settings: CompressionS
       messageTokens,
       toolTokens: transcript.toolTokens,
     },
-    calibrationOf(transcript.messages),
+    calibration,
     contextWindow,
   );
 }

@@ -33,6 +33,7 @@ export class Recorder {
   /** Completes a record with id, size, the messages it keeps beside itself and the context figures around it. */
   make(transcript: Transcript, settings: CompressionSettings, fields: RecordFields): CompactionRecord {
     const held = heldSeqs(transcript);
+    const before = measureTranscript(transcript, settings, this.deps);
     const draft: CompactionRecord = {
       ...fields,
       id: this.deps.newId(),
@@ -44,12 +45,12 @@ export class Recorder {
         .map((m) => m.seq),
       messagesBefore: contextEntryCount(transcript),
       messagesAfter: 0,
-      tokensBefore: measureTranscript(transcript, settings, this.deps).totalTokens,
+      tokensBefore: before.totalTokens,
       tokensAfter: 0,
       createdAt: this.deps.now(),
     };
     const after = applyCompaction(transcript, draft, this.deps.tokens);
-    return { ...draft, messagesAfter: contextEntryCount(after), tokensAfter: measureTranscript(after, settings, this.deps).totalTokens };
+    return { ...draft, messagesAfter: contextEntryCount(after), tokensAfter: measureTranscript(after, settings, this.deps, before.calibration).totalTokens };
   }
 
   attemptBase(transcript: Transcript, context: AttemptContext) {

@@ -1,6 +1,6 @@
 import type { Db } from "./client.ts";
 import type { Prisma } from "./generated/client.ts";
-import { attemptColumns, toAttemptView, toCompactionView, toMessageView } from "./mappers.ts";
+import { attemptColumns, toAttemptView, toCompactionView, toMessageView, type ChildrenOf } from "./mappers.ts";
 import { viewsWithVersions } from "./versions.ts";
 import { undoneTimelineItems } from "./undo.ts";
 import { unapplied } from "../compression/records";
@@ -177,14 +177,15 @@ export async function listAttempts(db: Db, userId: string, conversationId: strin
   return rows.map(toAttemptView);
 }
 
-async function childCounts(db: Db, ids: string[]): Promise<Map<string, number>> {
+async function childrenOf(db: Db, ids: string[]): Promise<Map<string, ChildrenOf>> {
   if (ids.length === 0) return new Map();
   const groups = await db.compaction.groupBy({
     by: ["supersededById"],
     where: { supersededById: { in: ids } },
     _count: { _all: true },
+    _sum: { coveredMessageCount: true },
   });
-  return new Map(groups.map((group) => [group.supersededById ?? "", group._count._all]));
+  return new Map(groups.map((group) => [group.supersededById ?? "", { count: group._count._all, coveredMessages: group._sum.coveredMessageCount ?? 0 }]));
 }
 
 function bySeq(a: TimelineItem, b: TimelineItem): number {
@@ -224,13 +225,13 @@ export async function loadTimeline(
   const hasEarlier = rows.length > options.limit;
   const messages = rows.slice(0, options.limit);
   const oldestLoaded = messages.at(-1)?.seq ?? upTo + 1;
-  const counts = await childCounts(db, compactions.map((c) => c.id));
+  const counts = await childrenOf(db, compactions.map((c) => c.id));
   const underSummary = (c: { fromSeq: number; toSeq: number }) => covering.some((s) => s.fromSeq <= c.fromSeq && c.toSeq <= s.toSeq);
   const shownCompactions = compactions.filter(
     (c) => c.fromSeq <= upTo && (hasEarlier ? c.fromSeq >= oldestLoaded : true) && !(c.kind === "clearing" && underSummary(c)),
   );
   const items: TimelineItem[] = [
-    ...shownCompactions.map((c) => ({ type: "compaction" as const, compaction: toCompactionView(c, counts.get(c.id) ?? 0) })),
+    ...shownCompactions.map((c) => ({ type: "compaction" as const, compaction: toCompactionView(c, counts.get(c.id)) })),
     // Before the messages: an undone record stands above the first message it gave back.
     ...(await undoneTimelineItems(db, conversationId, { oldestSeq: hasEarlier ? oldestLoaded : 1, upToSeq: upTo, covering })),
     ...(await viewsWithVersions(db, conversationId, messages)).map((message) => ({ type: "message" as const, message })),
@@ -266,10 +267,10 @@ export async function loadCompactionChildren(
   const more = rows.length > options.limit;
   const messages = rows.slice(0, options.limit);
   const lastLoadedSeq = more ? (messages.at(-1)?.seq ?? parent.toSeq) : parent.toSeq;
-  const counts = await childCounts(db, children.map((c) => c.id));
+  const counts = await childrenOf(db, children.map((c) => c.id));
   const shownChildren = parent.kind === "clearing" ? [] : children.filter((c) => c.fromSeq >= start && c.fromSeq <= lastLoadedSeq);
   const items: TimelineItem[] = [
-    ...shownChildren.map((c) => ({ type: "compaction" as const, compaction: toCompactionView(c, counts.get(c.id) ?? 0) })),
+    ...shownChildren.map((c) => ({ type: "compaction" as const, compaction: toCompactionView(c, counts.get(c.id)) })),
     ...messages.map((row) => ({ type: "message" as const, message: toMessageView(row) })),
   ];
   return { items: items.sort(bySeq), nextAfterSeq: more ? lastLoadedSeq : null };
@@ -278,6 +279,6 @@ export async function loadCompactionChildren(
 export async function getCompactionView(db: Db, userId: string, compactionId: string): Promise<CompactionView> {
   const row = await db.compaction.findFirst({ where: { id: compactionId, conversation: { userId } } });
   if (!row) throw notFound("compaction", compactionId);
-  const counts = await childCounts(db, [row.id]);
-  return toCompactionView(row, counts.get(row.id) ?? 0);
+  const counts = await childrenOf(db, [row.id]);
+  return toCompactionView(row, counts.get(row.id));
 }

@@ -181,10 +181,15 @@ export function compactionColumns(row: Compaction) {
   };
 }
 
-export function toCompactionView(row: Compaction, childCount: number): CompactionView {
+/** What a compaction holds one level down: its children, and the messages they cover between them. */
+export type ChildrenOf = { count: number; coveredMessages: number };
+const NO_CHILDREN: ChildrenOf = { count: 0, coveredMessages: 0 };
+
+export function toCompactionView(row: Compaction, children: ChildrenOf = NO_CHILDREN): CompactionView {
   // A summary stored before titles existed gets one derived from its text, so a collapsed tree of an old conversation reads too.
   const title = row.title ?? (row.kind === "summary" ? deriveTitle(row.summary) : null);
-  return { id: row.id, ...compactionColumns(row), title, createdAt: row.createdAt.toISOString(), childCount };
+  const looseMessageCount = children.count > 0 ? Math.max(0, row.coveredMessageCount - children.coveredMessages) : row.coveredMessageCount;
+  return { id: row.id, ...compactionColumns(row), title, createdAt: row.createdAt.toISOString(), childCount: children.count, looseMessageCount };
 }
 
 export function toConversationView(row: Conversation, messageCount: number): ConversationView {

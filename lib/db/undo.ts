@@ -113,7 +113,7 @@ export async function undoneTimelineItems(
   return rows.map((row) => ({
     type: "undone" as const,
     // Its merged records are active again: it holds none now.
-    compaction: toCompactionView(row, 0),
+    compaction: toCompactionView(row),
     undone: { at: row.undoneAt.toISOString(), by: names.get(row.undoneBy) ?? "a deleted user" },
   }));
 }
@@ -128,7 +128,7 @@ export async function listUndone(db: Db, conversationId: string, limit = 100): P
     level: row.level,
     fromSeq: row.fromSeq,
     toSeq: row.toSeq,
-    title: toCompactionView(row, 0).title,
+    title: toCompactionView(row).title,
     at: row.undoneAt.toISOString(),
     by: names.get(row.undoneBy) ?? "a deleted user",
   }));

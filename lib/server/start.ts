@@ -20,6 +20,8 @@ export async function startServer(): Promise<void> {
   holder.strataServerStarted = true;
   const settings = config();
   installShutdown(settings.STRATA_SHUTDOWN_GRACE_MS);
+  // From here a SIGTERM drains this process's turns; until here Next's own handler (or none) ends it.
+  logger.info({ pid: process.pid }, "server process started");
   void warmTokenCounting().catch((error: unknown) => logger.error({ err: error }, "token counting could not be made ready"));
   answerMetricsReports();
   if (!settings.DATABASE_URL) {

@@ -144,6 +144,10 @@ test("the admin can close sign-ups; a visitor then finds the form closed", async
     await visitor.goto("/sign-up");
     await expect(visitor.getByTestId("signups-closed")).toBeVisible();
     await expect(visitor.getByTestId("sign-up-form")).toHaveCount(0);
+    // The sign-in page does not send the visitor to that closed door.
+    await visitor.goto("/sign-in");
+    await expect(visitor.getByTestId("sign-in-form")).toContainText("No account yet? Ask the admin for one.");
+    await expect(visitor.getByRole("link", { name: "Create an account" })).toHaveCount(0);
     const direct = await visitor.request.post("/api/auth/sign-up/email", {
       data: { email: someone(), password: "a long passphrase", name: "x" },
       headers: { origin: new URL(visitor.url()).origin },

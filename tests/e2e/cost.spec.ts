@@ -39,6 +39,10 @@ test("the conversation's cost in the header and on /account is the admin's price
   // The admin's price table.
   await page.goto("/admin");
   await page.getByTestId("price-model").fill("outside-small");
+  // A refused price is named as the form names it, not by the API's field key.
+  await page.getByTestId("price-inputPerMillion").fill("-1");
+  await page.getByTestId("price-save").click();
+  await expect(page.getByTestId("price-error")).toHaveText(/^Input[^:]*: a price cannot be negative/);
   await page.getByTestId("price-inputPerMillion").fill(String(PRICE.input));
   await page.getByTestId("price-cachedInputPerMillion").fill(String(PRICE.cached));
   await page.getByTestId("price-outputPerMillion").fill(String(PRICE.output));

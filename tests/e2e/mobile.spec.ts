@@ -266,3 +266,19 @@ test("home screen: the manifest and its icons load without a session (browsers f
     await anonymous.dispose();
   }
 });
+
+test("at 390×844: an API token's name stays readable in the list (it takes its own line)", async ({ page }) => {
+  await page.goto("/account");
+  const name = `phone token ${Date.now()}`;
+  await page.getByTestId("token-name").fill(name);
+  await page.getByTestId("token-create").click();
+  await expect(page.getByTestId("token-value")).toBeVisible();
+  const row = page.getByTestId("token-row").filter({ hasText: name });
+  const label = row.locator("span.font-medium").first();
+  await expect(label).toHaveText(name);
+  const box = (await label.boundingBox())!;
+  // Squeezed beside the dates it used to shrink to nothing.
+  expect(box.width).toBeGreaterThan(150);
+  const fits = await label.evaluate((el) => el.scrollWidth <= el.clientWidth + 1);
+  expect(fits).toBe(true);
+});

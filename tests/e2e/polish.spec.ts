@@ -2,7 +2,7 @@
 // blocks that name their language, message actions on a touch screen, the conversation
 // dialog's messages in words, "/" for search, Continue's missing space, and the label of
 // a summary the user edited.
-import type { Locator, Page } from "@playwright/test";
+import type { APIRequestContext, Locator, Page } from "@playwright/test";
 import { expect, test } from "./support/fixtures";
 import {
   newConversation,
@@ -188,20 +188,38 @@ test("Continue after Stop puts a space between the stopped text and the continua
   expect(stored.startsWith(`${partial} `)).toBe(true);
 });
 
-test('a summary applied from the preview reads "edited by you", without a duration', async ({ page, request }) => {
+/** A conversation of `turns` short FACT turns, and Compress now's preview of it, open. */
+async function previewOf(page: Page, request: APIRequestContext, turns: string[]): Promise<{ preview: Locator; summary: Locator }> {
   await saveTestSettings(request, { ...SMALL_WINDOW, threshold: 0.95, maxSummaryTokensPerLevel: 3000 });
   await page.goto("/");
   const id = await newConversation(page);
-  await scriptTurns(request, id, ["FACT city=Lisbon hello", "FACT pet=otter", "FACT tool=vim", "FACT lang=rust", "FACT os=linux"]);
+  await scriptTurns(request, id, turns);
   await page.reload();
   await page.getByTestId("compress-now").click();
   await page.getByTestId("compact-preview-button").click();
   const preview = page.getByTestId("compaction-preview");
   const summary = preview.getByTestId("preview-summary");
   await expect(summary).toHaveValue(/FACT city=Lisbon/);
+  return { preview, summary };
+}
+
+test('a summary applied from the preview reads "edited by you", without a duration', async ({ page, request }) => {
+  const { preview, summary } = await previewOf(page, request, ["FACT city=Lisbon hello", "FACT pet=otter", "FACT tool=vim", "FACT lang=rust", "FACT os=linux"]);
   await summary.fill(`${await summary.inputValue()}\nMy own note.`);
   await untilSettled(page, () => preview.getByTestId("preview-apply").click());
   const block = page.locator('[data-testid=compaction-block][data-trigger="manual"]');
   await expect(block.getByTestId("compaction-source")).toHaveText("edited by you");
   await expect(block.locator("header")).not.toContainText(/\d ms\b/);
+});
+
+test("a summary from the preview that cannot be applied says why inside the dialog, which stays open with the text", async ({ page, request }) => {
+  const { preview, summary } = await previewOf(page, request, ["FACT city=Lisbon hello", "FACT pet=otter", "FACT tool=vim"]);
+  // Longer than the messages it would replace: the server refuses it.
+  const tooLong = `${await summary.inputValue()}\n${"A much longer note than the short messages it stands for. ".repeat(60)}`;
+  await summary.fill(tooLong);
+  await preview.getByTestId("preview-apply").click();
+  await expect(preview.getByTestId("preview-apply-error")).toContainText(/Could not apply the summary|not shorter/);
+  await expect(preview).toBeVisible();
+  await expect(summary).toHaveValue(tooLong);
+  await expect(page.locator('[data-testid=compaction-block][data-trigger="manual"]')).toHaveCount(0);
 });

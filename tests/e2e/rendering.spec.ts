@@ -109,9 +109,9 @@ test("the context meter: the click after a hover keeps its popover open; a reque
   await expect(page.getByTestId("context-meter-label")).toHaveText("cut");
   expect(Number(await meter.getAttribute("data-percent"))).toBeGreaterThan(100);
   // "cut" in words: by how much, what left the model's view, and that nothing stored is lost.
-  await expect(meter).toHaveAccessibleName(/over the limit.*more than the hard limit of 3,800.*oldest messages left its view.*Nothing stored is lost/);
+  await expect(meter).toHaveAccessibleName(/over the limit.*more than the hard limit of 3,800.*oldest messages leave its view.*Nothing stored is lost/);
   await meter.click();
-  await expect(page.getByTestId("context-meter-cut")).toContainText("the request was cut to 3,800 tokens");
+  await expect(page.getByTestId("context-meter-cut")).toContainText("is cut to 3,800 tokens");
 });
 
 // Issue 20: a collapsed block shows its title only. It used to show the summary's first

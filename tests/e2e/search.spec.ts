@@ -58,4 +58,12 @@ test("a word only in a level-2 compaction's originals: the hit opens the tree to
   // Syntax-only input gets an answer, not an error page.
   await page.getByTestId("sidebar-search").fill('"((( OR -');
   await expect(page.getByTestId("search-error")).toContainText("Nothing to search for");
+
+  // A pasted query longer than the API takes stops at its limit instead of an error that names the "q" field.
+  const box = page.getByTestId("sidebar-search");
+  await box.fill("");
+  await box.focus();
+  await page.keyboard.insertText(`k3 ${"padding ".repeat(40)}`);
+  expect((await box.inputValue()).length).toBe(200);
+  await expect(page.getByTestId("search-error")).toHaveCount(0);
 });

@@ -16,7 +16,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
   return (
     <>
       <h1 className="mb-4 text-lg font-semibold tracking-tight">Sign in</h1>
-      <AuthForm mode="sign-in" providers={providers} next={next} />
+      <AuthForm mode="sign-in" providers={providers} next={next} signupsOpen={allowed} />
     </>
   );
 }

@@ -17,7 +17,7 @@ const OWNED_QUERY =
 const LOCAL_HELPERS: Record<string, string> = {
   "compactions.ts:insertCompaction": "called only by saveCompressionChange, inside its transaction, after the owned conversation row was locked",
   "compactions.ts:setOutOfView": "called only by saveCompressionChange, inside its transaction, after the owned conversation row was locked",
-  "compactions.ts:childCounts": "counts children of compactions the caller has just loaded through an owned query",
+  "compactions.ts:childrenOf": "counts children of compactions the caller has just loaded through an owned query, and the messages they cover",
   "messages.ts:checkToolResults": "called only by appendRowsInTx, which locks the owned conversation row first",
   "transcript.ts:readActive": "called only by readTranscript, after readHead read the conversation row filtered on the owner",
   "versions.ts:versionsOf": "reads the versions of messages the caller has just loaded through an owned query",

@@ -165,9 +165,19 @@ describe("a summary stored before titles", () => {
         messagesAfter: 0, tokensBefore: 0, tokensAfter: 0, durationMs: 0, background: false, supersededById: null, undoneAt: null, createdAt: new Date(0),
         ...extra,
       }) as Compaction;
-    expect(toCompactionView(row({}), 0).title).toBe("Project Falcon-3 uses port 4021 in production");
-    expect(toCompactionView(row({ title: "Ports" }), 0).title).toBe("Ports");
-    expect(toCompactionView(row({ kind: "truncation", strategy: "truncation", trigger: "hard_limit" }), 0).title).toBeNull();
+    expect(toCompactionView(row({})).title).toBe("Project Falcon-3 uses port 4021 in production");
+    expect(toCompactionView(row({ title: "Ports" })).title).toBe("Ports");
+    expect(toCompactionView(row({ kind: "truncation", strategy: "truncation", trigger: "hard_limit" })).title).toBeNull();
+  });
+
+  it("counts the messages a fold holds beside the summaries it took; a merge holds none", () => {
+    const row = { id: "r", conversationId: "c", level: 2, kind: "summary", trigger: "auto", strategy: "ai_summary", fromSeq: 1, toSeq: 15, summary: "s", title: "t",
+      outOfView: null, sections: null, summaryModel: null, instructions: null, summaryTokens: 10, keptSeqs: [], coveredMessageCount: 15, coveredTokens: 900,
+      messagesBefore: 0, messagesAfter: 0, tokensBefore: 0, tokensAfter: 0, durationMs: 0, background: false, supersededById: null, undoneAt: null, undoneBy: null,
+      callPromptTokens: null, callCachedTokens: null, callCompletionTokens: null, createdAt: new Date(0) } as Compaction;
+    expect(toCompactionView(row, { count: 1, coveredMessages: 10 })).toMatchObject({ childCount: 1, looseMessageCount: 5 });
+    expect(toCompactionView(row, { count: 2, coveredMessages: 15 })).toMatchObject({ childCount: 2, looseMessageCount: 0 });
+    expect(toCompactionView({ ...row, level: 1 })).toMatchObject({ childCount: 0, looseMessageCount: 15 });
   });
 });
 

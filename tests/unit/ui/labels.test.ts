@@ -17,8 +17,8 @@ describe("cutExplanation", () => {
   it("says what was cut, from what, and why", () => {
     const text = cutExplanation({ totalTokens: 5_120, hardLimit: 3_800, contextWindow: 4_000 });
     expect(text).toContain("needs 5,120 tokens, more than the hard limit of 3,800");
-    expect(text).toContain("the request was cut to 3,800 tokens");
-    expect(text).toContain("the oldest messages left its view");
+    expect(text).toContain("is cut to 3,800 tokens");
+    expect(text).toContain("the oldest messages leave its view");
     expect(text).toContain("Nothing stored is lost");
   });
 });

@@ -16,6 +16,16 @@ describe("notices", () => {
     expect(useNotices.getState().notices.map((notice) => notice.text)).toEqual(["Compression failed: the summarizer timed out."]);
   });
 
+  it("a newer refusal of the message in the box replaces the older ones (their countdowns are stale)", () => {
+    notify("error", "You can send at most 30 messages a minute. Try again in 41 s. Your message was not sent; it is still in the box.", "unsent");
+    notify("warning", "Compression failed: the summarizer timed out.");
+    notify("error", "You can send at most 30 messages a minute. Try again in 38 s. Your message was not sent; it is still in the box.", "unsent");
+    expect(useNotices.getState().notices.map((notice) => notice.text)).toEqual([
+      "Compression failed: the summarizer timed out.",
+      "You can send at most 30 messages a minute. Try again in 38 s. Your message was not sent; it is still in the box.",
+    ]);
+  });
+
   it("a repeated notice is on screen once; dismissed, it does not come back until another conversation opens", () => {
     const repeated = "The tools of tool server \"memory\" were not offered for this reply.";
     notify("warning", repeated);

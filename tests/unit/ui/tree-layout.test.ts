@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { blockLabel, blockRange, blockTitle } from "../../../components/timeline/block-title";
+import { blockLabel, blockRange, blockTitle, openLabel } from "../../../components/timeline/block-title";
 import { clipTitle, deriveTitle, MAX_TITLE_CHARS } from "../../../lib/compression/title";
 import { parseMessageNumber } from "../../../components/timeline/jump";
 import { blockFrame, blocksToExpand, EXPAND_ALL_LIMIT, pathCrumbs } from "../../../components/timeline/tree-layout";
@@ -11,7 +11,7 @@ function block(over: Partial<CompactionView> & { id?: string } = {}): Compaction
     level: 1, kind: "summary", trigger: "auto", strategy: "ai_summary", fromSeq: 1, toSeq: 40,
     summary: "Summary of the conversation so far.", title: null, outOfView: null, sections: null, summaryModel: null, instructions: null,
     summaryTokens: 10, coveredMessageCount: 40, coveredTokens: 400, tokensBefore: 0, tokensAfter: 0,
-    messagesBefore: 0, messagesAfter: 0, durationMs: 1, background: false, createdAt: "2026-11-26T00:00:00.000Z", childCount: 0,
+    messagesBefore: 0, messagesAfter: 0, durationMs: 1, background: false, createdAt: "2026-11-26T00:00:00.000Z", childCount: 0, looseMessageCount: 40,
     ...over,
   };
 }
@@ -92,5 +92,13 @@ describe("parseMessageNumber", () => {
   it("reads a number with or without #", () => {
     expect(["12", "#12", " # 12 "].map(parseMessageNumber)).toEqual([12, 12, 12]);
     expect(["", "0", "twelve", "1.5", "-3", "#"].map(parseMessageNumber)).toEqual([null, null, null, null, null, null]);
+  });
+});
+
+describe("openLabel", () => {
+  it("says what opening a block shows: originals, the summaries it merged, and a fold's messages beside them", () => {
+    expect(openLabel(block({ level: 1, coveredMessageCount: 12 }))).toBe("show 12 original messages");
+    expect(openLabel(block({ level: 2, childCount: 3, looseMessageCount: 0 }))).toBe("3 summaries inside");
+    expect(openLabel(block({ level: 2, childCount: 1, looseMessageCount: 5 }))).toBe("1 summary and 5 messages inside");
   });
 });
