@@ -2,6 +2,7 @@ import { modelInfoIfAvailable } from "@/lib/chat/operations";
 import { requirePageUser } from "@/lib/auth/current-user";
 import { DemoBadge } from "@/components/chat/DemoBadge";
 import { HomeComposer } from "@/components/chat/HomeComposer";
+import { maxAttachmentBytes } from "@/lib/attachments/limits";
 import { maxMessageChars } from "@/lib/chat/inputs";
 import { LayersIcon } from "@/components/ui/icons";
 
@@ -20,7 +21,7 @@ export default async function HomePage() {
           and every compaction opens back up to the original words.
         </p>
         <div className="mt-5">
-          <HomeComposer maxChars={maxMessageChars()} />
+          <HomeComposer maxChars={maxMessageChars()} maxAttachmentBytes={maxAttachmentBytes()} />
         </div>
         {info ? (
           <p className="mt-4 flex items-center justify-center gap-2 text-[12px] text-neutral-500">

@@ -20,6 +20,11 @@ export function CompactionPreview({
   // Why Apply did not apply, said here: the page's notice is behind this modal dialog.
   const [failure, setFailure] = useState<string | null>(null);
   const empty = summary.trim().length === 0;
+  // The server counted the summary as proposed; an edited one is estimated by its length
+  // (the browser has no tokenizer). Apply compares the exact counts.
+  const estimate =
+    summary === proposal.summary ? proposal.proposedTokens : Math.round((proposal.proposedTokens * summary.length) / Math.max(1, proposal.summary.length));
+  const notShorter = !empty && estimate >= proposal.replacedTokens;
 
   return (
     <section data-testid="compaction-preview" aria-label="Proposed summary" className="space-y-2">
@@ -42,6 +47,15 @@ export function CompactionPreview({
         rows={12}
         className="w-full resize-y rounded-md border border-neutral-300 bg-neutral-50 px-2.5 py-2 font-mono text-[12px] leading-relaxed dark:border-neutral-700 dark:bg-neutral-950"
       />
+      <p data-testid="preview-size" className="text-[12px] text-neutral-500">
+        {summary === proposal.summary ? "" : "About "}
+        {formatCount(estimate)} tokens in place of the {formatCount(proposal.replacedTokens)} the messages cost
+      </p>
+      {notShorter ? (
+        <p role="status" data-testid="preview-not-shorter" className="text-[12px] text-amber-700 dark:text-amber-400">
+          Not shorter than the messages it replaces, so it would save nothing and Apply will refuse it. Shorten it, or Discard.
+        </p>
+      ) : null}
       {empty ? (
         <p role="alert" className="text-[12px] text-red-600 dark:text-red-400">
           The summary is empty.

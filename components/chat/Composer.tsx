@@ -25,10 +25,13 @@ export const COMPOSER_ID = "composer";
  */
 export function Composer({
   maxChars,
+  maxAttachmentBytes,
   start,
   shownConversationId,
 }: {
   maxChars: number;
+  /** The server's attachment limit: a larger file is refused in the browser. */
+  maxAttachmentBytes: number;
   start?: (content: string, files: File[]) => Promise<boolean>;
   /** The conversation on screen (the store opens it just after the first render). */
   shownConversationId?: string;
@@ -47,8 +50,8 @@ export function Composer({
   const conversationId = useChat((state) => (start ? null : state.conversationId));
   // Files go with messages of an open conversation; on the home page they wait in the
   // browser until the first message has made one to upload them to.
-  const attachments = useAttachmentDraft(conversationId);
-  const picked = usePickedFiles();
+  const attachments = useAttachmentDraft(conversationId, maxAttachmentBytes);
+  const picked = usePickedFiles(maxAttachmentBytes);
   const tray = start ? picked : attachments;
   const canAttach = Boolean(start ?? conversationId);
 
@@ -56,7 +59,7 @@ export function Composer({
   // The store describes the open conversation; the home page has none.
   const blocked = start ? starting : busy || remoteTurn || deleted;
   // A message may be files only.
-  const hasFiles = start ? picked.files.length > 0 : attachments.ids.length > 0;
+  const hasFiles = start ? picked.raw.length > 0 : attachments.ids.length > 0;
   const sendable = (content: string, withFiles = hasFiles) =>
     !blocked && !tray.uploading && (content.trim().length > 0 || withFiles) && content.length <= maxChars;
 

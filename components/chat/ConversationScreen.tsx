@@ -41,6 +41,7 @@ export function ConversationScreen({
   initialMeter,
   initialVersion,
   maxMessageChars,
+  maxAttachmentBytes,
   demo,
 }: {
   conversation: ConversationView;
@@ -50,6 +51,7 @@ export function ConversationScreen({
   /** The conversation's change state when the page was rendered (see useChat.sync). */
   initialVersion: string | null;
   maxMessageChars: number;
+  maxAttachmentBytes: number;
   demo: boolean;
 }) {
   const ready = useChat((state) => state.conversationId === conversation.id);
@@ -142,7 +144,7 @@ export function ConversationScreen({
           )}
           <ToolApprovals />
           <ChatStatus />
-          <Composer key={conversation.id} maxChars={maxMessageChars} shownConversationId={conversation.id} />
+          <Composer key={conversation.id} maxChars={maxMessageChars} maxAttachmentBytes={maxAttachmentBytes} shownConversationId={conversation.id} />
         </div>
         {activityOpen && ready ? <ActivityPanel /> : null}
       </div>

@@ -13,7 +13,7 @@ import { upload } from "./use-attachment-draft";
  * image for a model that takes none, a file too large) removes the conversation again,
  * says why, and leaves the text and the files in the box.
  */
-export function HomeComposer({ maxChars }: { maxChars: number }) {
+export function HomeComposer({ maxChars, maxAttachmentBytes }: { maxChars: number; maxAttachmentBytes: number }) {
   const router = useRouter();
   const refresh = useConversationList((state) => state.refresh);
   const [error, setError] = useState<string | null>(null);
@@ -21,6 +21,7 @@ export function HomeComposer({ maxChars }: { maxChars: number }) {
     <div data-testid="home-composer" className="w-full text-left">
       <Composer
         maxChars={maxChars}
+        maxAttachmentBytes={maxAttachmentBytes}
         start={async (content, files) => {
           setError(null);
           const result = await createConversationAction({});

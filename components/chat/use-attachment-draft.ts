@@ -4,6 +4,7 @@
 import { useCallback, useEffect, useState } from "react";
 import { useChat } from "@/components/stores/chat-store";
 import { useAttachments } from "@/components/stores/attachment-store";
+import { tooLargeMessage } from "@/lib/attachments/format";
 import type { AttachmentView } from "@/lib/db/attachments";
 
 export type DraftFile =
@@ -33,7 +34,11 @@ export async function upload(conversationId: string, file: File): Promise<Attach
   return body.attachment;
 }
 
-export function useAttachmentDraft(conversationId: string | null) {
+/**
+ * `maxBytes`: the server's limit (STRATA_ATTACHMENT_MAX_BYTES). A larger file is refused
+ * here, before a byte of it is sent: the server would refuse it only after reading it all.
+ */
+export function useAttachmentDraft(conversationId: string | null, maxBytes: number) {
   // Each file remembers its conversation: another conversation starts with an empty tray.
   const [all, setFiles] = useState<(DraftFile & { conversationId: string })[]>([]);
   const files: DraftFile[] = all.filter((entry) => entry.conversationId === conversationId);
@@ -49,6 +54,10 @@ export function useAttachmentDraft(conversationId: string | null) {
       for (const file of Array.from(picked)) {
         const key = draftKey();
         const name = named(file).name;
+        if (file.size > maxBytes) {
+          setFiles((current) => [...current, { key, conversationId, name, size: file.size, state: "failed", error: tooLargeMessage(name, maxBytes) }]);
+          continue;
+        }
         setFiles((current) => [...current, { key, conversationId, name, size: file.size, state: "uploading" }]);
         upload(conversationId, named(file)).then(
           (attachment) => setFiles((current) => current.map((entry) => (entry.key === key ? { key, conversationId, name, size: file.size, state: "ready", attachment } : entry))),
@@ -59,7 +68,7 @@ export function useAttachmentDraft(conversationId: string | null) {
         );
       }
     },
-    [conversationId],
+    [conversationId, maxBytes],
   );
 
   const remove = useCallback((key: string) => {

@@ -41,7 +41,8 @@ export const TIMELINE_PAGE_SIZE = 200;
 /** A tool call the running turn waits on: the user approves or denies it. */
 export type PendingApproval = ToolApprovalPrompt & { answering: boolean };
 
-export type Proposal = { summary: string; fromSeq: number; toSeq: number; instructions: string };
+/** A proposed summary; the token figures are the server's, for the text as proposed (see CompactResult). */
+export type Proposal = { summary: string; fromSeq: number; toSeq: number; replacedTokens: number; proposedTokens: number; instructions: string };
 
 type ChatState = {
   conversationId: string | null;

@@ -1,7 +1,6 @@
 // Upload limits, shared by the route and the importer.
 import { z } from "zod";
 import { config } from "../config";
-import { formatBytes } from "./format";
 import { imageSize, type ImageSize } from "./image-size";
 import type { ImageMediaType } from "./kinds";
 
@@ -34,9 +33,6 @@ export function boundedImageSize(name: string, mediaType: ImageMediaType, bytes:
   return { size };
 }
 
-export function tooLargeMessage(name: string, max: number): string {
-  return `“${name}” is larger than the attachment limit of ${formatBytes(max)} (STRATA_ATTACHMENT_MAX_BYTES).`;
-}
 
 /** A file name as stored and shown: one line, no path, at most 255 characters. */
 export const attachmentNameSchema = z

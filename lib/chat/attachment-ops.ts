@@ -3,7 +3,8 @@
 import { z } from "zod";
 import { composeContent, imageStandIn, type ComposedPart, type CutFile } from "../attachments/compose";
 import { isImageType as isImage, sniffAttachment, type ImageMediaType } from "../attachments/kinds";
-import { attachmentIdsSchema, attachmentNameSchema, boundedImageSize, maxAttachmentBytes, tooLargeMessage } from "../attachments/limits";
+import { tooLargeMessage } from "../attachments/format";
+import { attachmentIdsSchema, attachmentNameSchema, boundedImageSize, maxAttachmentBytes } from "../attachments/limits";
 import { pdfText } from "../attachments/pdf";
 import { keptOnEdit, type KeptFile } from "../attachments/kept";
 import { getDb } from "../db/client";

@@ -8,6 +8,7 @@ import { attemptRecordToView } from "../db/mappers";
 import { activeTranscript, compressionManager, contextMeter, pendingBackgroundWork, compactUnderLock, type AppliedChange } from "./compressor";
 import { applyProposalInput, compactInput, idSchema } from "./inputs";
 import { countMessageSend } from "./send-limit";
+import type { CompactionProposal } from "../compression/types";
 import type { ActivityView, AttemptView, CompactionView } from "../views";
 import { type Actor, parse } from "./actor";
 
@@ -26,7 +27,7 @@ export async function attempts(actor: Actor, conversationId: unknown): Promise<A
 export type CompactResult = {
   compactions: CompactionView[];
   failed: AttemptView[];
-  proposal: { summary: string; fromSeq: number; toSeq: number } | null;
+  proposal: Pick<CompactionProposal, "summary" | "fromSeq" | "toSeq" | "replacedTokens" | "proposedTokens"> | null;
 };
 
 function compactResult(applied: AppliedChange): CompactResult {
@@ -52,7 +53,13 @@ export async function compactNow(actor: Actor, input: unknown): Promise<CompactR
       compactions: [],
       failed: result.attempts.filter((a) => a.outcome !== "applied").map((a) => attemptRecordToView(a)),
       proposal: result.proposal
-        ? { summary: result.proposal.summary, fromSeq: result.proposal.fromSeq, toSeq: result.proposal.toSeq }
+        ? {
+            summary: result.proposal.summary,
+            fromSeq: result.proposal.fromSeq,
+            toSeq: result.proposal.toSeq,
+            replacedTokens: result.proposal.replacedTokens,
+            proposedTokens: result.proposal.proposedTokens,
+          }
         : null,
     };
   }

@@ -214,6 +214,8 @@ export class AutoCompressionManager {
           strategy: context.strategy,
           ...(output.sections ? { sections: output.sections } : {}),
           ...(output.model ? { summaryModel: output.model } : {}),
+          replacedTokens: selection.tokens,
+          proposedTokens: renderedCompactionTokens({ kind: "summary", level: 1, fromSeq: selection.fromSeq, toSeq: selection.toSeq, summary: output.summary, ...(output.title ? { title: output.title } : {}) }, this.deps.tokens),
         };
         const reason = `preview only: summary of messages ${selection.fromSeq}–${selection.toSeq} proposed, not applied`;
         change.attempt(this.recorder.skipped(transcript, context, reason, written.durationMs, output.model, written.usage));

@@ -330,6 +330,9 @@ export type CompactionProposal = {
   toSeq: number;
   strategy: CompactionSource;
   summaryModel?: string;
+  /** What the range costs in the request, and what the summary would cost there instead (our count, as applying compares them). */
+  replacedTokens: number;
+  proposedTokens: number;
 };
 
 export type ApplyProvidedInput = {

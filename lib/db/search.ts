@@ -9,6 +9,7 @@ import type { Db } from "./client.ts";
 import { Prisma } from "./generated/client.ts";
 import { AppError } from "../errors.ts";
 import type { SearchHit, SnippetPart } from "../views";
+import { plainSnippetText } from "./snippet-text.ts";
 
 // ts_headline wraps each match in these. Control characters cannot be typed into a
 // message by accident, and the snippet is split on them into text parts that the
@@ -43,7 +44,10 @@ export function snippetParts(headline: string): SnippetPart[] {
   for (const piece of headline.split(new RegExp(`([${HIT_START}${HIT_END}])`))) {
     if (piece === HIT_START) hit = true;
     else if (piece === HIT_END) hit = false;
-    else if (piece) parts.push({ text: piece, hit });
+    else if (piece) {
+      const text = plainSnippetText(piece);
+      if (text) parts.push({ text, hit });
+    }
   }
   return parts;
 }

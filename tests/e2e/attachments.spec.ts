@@ -108,3 +108,30 @@ test("at 390×844: dropped files become chips, a refused file says why, and the 
   await page.screenshot({ path: screenshotPath("attachments-phone") });
   expect(await seriousAxeViolations(page)).toEqual([]);
 });
+
+test("a file over the attachment limit is refused in the browser, before any of it is sent, in a conversation and on the home page", async ({ page }) => {
+  await page.setViewportSize({ width: 1366, height: 900 });
+  const uploads: string[] = [];
+  page.on("request", (sent) => {
+    if (sent.method() === "POST" && sent.url().includes("/attachments")) uploads.push(sent.url());
+  });
+  // One byte over the default limit (STRATA_ATTACHMENT_MAX_BYTES, 10 MB).
+  const huge = { name: "huge.log", mimeType: "text/plain", buffer: Buffer.alloc(10 * 1024 * 1024 + 1, "a") };
+
+  await page.goto("/");
+  await page.getByTestId("attach-input").setInputFiles([huge]);
+  const homeChip = page.getByTestId("draft-attachment");
+  await expect(homeChip).toHaveAttribute("data-state", "failed");
+  await expect(homeChip.getByTestId("attachment-error")).toContainText("“huge.log” is larger than the attachment limit of 10.0 MB");
+  // A message of that file alone has nothing to send.
+  await expect(page.getByTestId("send-button")).toBeDisabled();
+
+  await newConversation(page);
+  await page.getByTestId("attach-input").setInputFiles([huge, { name: "small.md", mimeType: "text/markdown", buffer: Buffer.from("fits") }]);
+  const chips = page.getByTestId("draft-attachment");
+  await expect(chips).toHaveCount(2);
+  await expect(chips.nth(0)).toHaveAttribute("data-state", "failed");
+  await expect(chips.nth(0).getByTestId("attachment-error")).toContainText("larger than the attachment limit of 10.0 MB");
+  await expect(chips.nth(1)).toHaveAttribute("data-state", "ready");
+  expect(uploads).toHaveLength(1);
+});

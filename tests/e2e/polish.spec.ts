@@ -205,7 +205,11 @@ async function previewOf(page: Page, request: APIRequestContext, turns: string[]
 
 test('a summary applied from the preview reads "edited by you", without a duration', async ({ page, request }) => {
   const { preview, summary } = await previewOf(page, request, ["FACT city=Lisbon hello", "FACT pet=otter", "FACT tool=vim", "FACT lang=rust", "FACT os=linux"]);
+  // The server's counts for the summary as proposed; an edit is estimated ("About").
+  await expect(preview.getByTestId("preview-size")).toHaveText(/^[\d,]+ tokens in place of the [\d,]+ the messages cost$/);
+  await expect(preview.getByTestId("preview-not-shorter")).toHaveCount(0);
   await summary.fill(`${await summary.inputValue()}\nMy own note.`);
+  await expect(preview.getByTestId("preview-size")).toHaveText(/^About [\d,]+ tokens in place of/);
   await untilSettled(page, () => preview.getByTestId("preview-apply").click());
   const block = page.locator('[data-testid=compaction-block][data-trigger="manual"]');
   await expect(block.getByTestId("compaction-source")).toHaveText("edited by you");
@@ -217,6 +221,8 @@ test("a summary from the preview that cannot be applied says why inside the dial
   // Longer than the messages it would replace: the server refuses it.
   const tooLong = `${await summary.inputValue()}\n${"A much longer note than the short messages it stands for. ".repeat(60)}`;
   await summary.fill(tooLong);
+  // Said before Apply is pressed.
+  await expect(preview.getByTestId("preview-not-shorter")).toContainText("Not shorter than the messages it replaces");
   await preview.getByTestId("preview-apply").click();
   await expect(preview.getByTestId("preview-apply-error")).toContainText(/Could not apply the summary|not shorter/);
   await expect(preview).toBeVisible();

@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { COMPRESS_CONTEXT_TOOL, providedSummaryOf } from "@/lib/compression/tools";
-import { chat, compaction, msg, resetSeq, setup, text, transcriptOf } from "./fakes";
+import { renderedCompactionTokens } from "@/lib/compression/render";
+import { chat, compaction, counter, msg, resetSeq, setup, text, transcriptOf } from "./fakes";
 
 beforeEach(() => resetSeq());
 
@@ -103,6 +104,22 @@ describe("compactNow", () => {
     const edited = `${preview.proposal!.summary}\n- also: user prefers tea`;
     const applied = manager.applyProvided(transcript, { summary: edited, trigger: "manual", fromSeq: preview.proposal!.fromSeq, toSeq: preview.proposal!.toSeq }, settings.snapshot());
     expect(applied.created[0]).toMatchObject({ summary: edited, strategy: "model_provided", trigger: "manual", level: 1 });
+  });
+
+  it("a proposal says what its summary would cost and what its range costs, as applying it compares them", async () => {
+    const { manager, settings } = setup({ keepRecentCount: 2 });
+    const transcript = transcriptOf(chat(4, 200));
+    const { proposal } = await manager.compactNow(transcript, { preview: true });
+    const inRange = transcript.messages.filter((m) => m.seq >= proposal!.fromSeq && m.seq <= proposal!.toSeq);
+    expect(proposal!.replacedTokens).toBe(inRange.reduce((sum, m) => sum + m.tokens, 0));
+    const range = { trigger: "manual" as const, fromSeq: proposal!.fromSeq, toSeq: proposal!.toSeq };
+    const applied = manager.applyProvided(transcript, { ...range, summary: proposal!.summary }, settings.snapshot());
+    expect(renderedCompactionTokens(applied.created[0]!, counter)).toBe(proposal!.proposedTokens);
+    expect(proposal!.proposedTokens).toBeLessThan(proposal!.replacedTokens);
+    // A summary as long as its range is refused, as the preview warns.
+    const refused = manager.applyProvided(transcript, { ...range, summary: `${proposal!.summary}\n${"more words here ".repeat(proposal!.replacedTokens)}` }, settings.snapshot());
+    expect(refused.created).toEqual([]);
+    expect(refused.attempts[0]!.reason).toMatch(/is not shorter than the [\d,]+ tokens it replaces/);
   });
 
   it("a failed preview reports the failure and no proposal", async () => {

@@ -1,5 +1,6 @@
 import { notFound } from "next/navigation";
 import { changeState, getConversation, meter, timeline } from "@/lib/chat/operations";
+import { maxAttachmentBytes } from "@/lib/attachments/limits";
 import { maxMessageChars } from "@/lib/chat/inputs";
 import { requirePageUser } from "@/lib/auth/current-user";
 import { isDemoMode } from "@/lib/llm/client";
@@ -35,6 +36,7 @@ export default async function ConversationPage({ params }: { params: Promise<{ i
       initialMeter={context}
       initialVersion={changes.version}
       maxMessageChars={maxMessageChars()}
+      maxAttachmentBytes={maxAttachmentBytes()}
       demo={isDemoMode()}
     />
   );
