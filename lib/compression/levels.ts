@@ -134,7 +134,6 @@ export function planSetAsideAhead(
   const oldest = inViewSummaries(transcript)[0];
   const upcoming = summarizable(transcript)[0];
   if (!oldest || !mergedIds.has(oldest.id) || !upcoming) return null;
-  const expected = nextTokens;
   const next: CompactionRecord = {
     ...oldest,
     id: `${oldest.id}:next`,
@@ -144,12 +143,12 @@ export function planSetAsideAhead(
     summary: NEXT_SUMMARY,
     childIds: [],
     keptSeqs: [],
-    summaryTokens: expected,
+    summaryTokens: nextTokens,
   };
   delete next.title;
   delete next.outOfView;
   // The next summary's text is not written yet: it counts as the size it is expected to have.
-  const counting: TokenCounter = { count: (text) => (text.endsWith(NEXT_SUMMARY) ? expected : tokens.count(text)) };
+  const counting: TokenCounter = { count: (text) => (text.endsWith(NEXT_SUMMARY) ? nextTokens : tokens.count(text)) };
   const withNext: Transcript = {
     ...transcript,
     compactions: [...transcript.compactions, next].sort((a, b) => a.fromSeq - b.fromSeq),

@@ -455,7 +455,7 @@ export class AutoCompressionManager {
     // Not when the other stand-ins would have to give up room for it: that is a loss now, for a saving later.
     const texts = standIns(change.transcript.compactions, plan.compaction, context.budget, this.deps.tokens, context.settings.preserveFactLines);
     if (texts.length > 1) return false;
-    this.setAside(change, plan.compaction, plan.reason, context);
+    this.setAside(change, plan.compaction, plan.reason, context, texts);
     return true;
   }
 
@@ -463,8 +463,13 @@ export class AutoCompressionManager {
    * A summary leaves the model's view without a model call: the request keeps one line
    * for it (title and range); the record stays in the tree, in search and in exports.
    */
-  private setAside(change: ChangeBuilder, compaction: CompactionRecord, reason: string, context: RunContext): void {
-    const texts = standIns(change.transcript.compactions, compaction, context.budget, this.deps.tokens, context.settings.preserveFactLines);
+  private setAside(
+    change: ChangeBuilder,
+    compaction: CompactionRecord,
+    reason: string,
+    context: RunContext,
+    texts = standIns(change.transcript.compactions, compaction, context.budget, this.deps.tokens, context.settings.preserveFactLines),
+  ): void {
     for (const { id, text } of texts) change.setOutOfView(id, text);
     this.deps.logger.info({ conversationId: change.transcript.conversationId, compactionId: compaction.id, level: compaction.level }, reason);
   }
