@@ -33,7 +33,6 @@ export function boundedImageSize(name: string, mediaType: ImageMediaType, bytes:
   return { size };
 }
 
-
 /** A file name as stored and shown: one line, no path, at most 255 characters. */
 export const attachmentNameSchema = z
   .string({ message: "Give the file's name (?name=)." })
