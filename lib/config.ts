@@ -104,6 +104,8 @@ export const configSchema = z.object({
   STRATA_QUEUE: oneOf(["0", "1"], "1"),
   /** "0": requests carry no prompt_cache_key (for a server that rejects parameters it does not know). */
   STRATA_PROMPT_CACHE_KEY: oneOf(["0", "1"], "1"),
+  /** Node's own switch: "1" sends fetch (and so model calls) through HTTP_PROXY / HTTPS_PROXY, minus NO_PROXY. */
+  NODE_USE_ENV_PROXY: oneOf(["0", "1"], "0"),
 });
 
 export type Config = z.infer<typeof configSchema>;

@@ -10,8 +10,9 @@ import { toActionError } from "../errors";
 export const DELTA_INTERVAL_MS = 100;
 
 /**
- * A turn's events as a ReadableStream of objects (a server action's value, or the
- * source of the NDJSON API). The turn runs to its end whatever happens to the reader:
+ * A turn's events as a ReadableStream: of the events themselves (a server action's value),
+ * or of each event as `encode` gives it (the NDJSON API's lines, without a second stream
+ * to pass every event through). The turn runs to its end whatever happens to the reader:
  * a reader that goes away must not leave a reply unsaved, so cancelling only stops
  * the delivery. Stopping the turn itself is the caller's signal (or stopTurnAction).
  *
@@ -20,12 +21,14 @@ export const DELTA_INTERVAL_MS = 100;
  * event (thinking before text included), so the order of events never changes. The first
  * text of a reply goes out at once.
  */
-export function eventStream(events: AsyncGenerator<TurnEvent>): ReadableStream<TurnEvent> {
+export function eventStream(events: AsyncGenerator<TurnEvent>): ReadableStream<TurnEvent>;
+export function eventStream<T>(events: AsyncGenerator<TurnEvent>, encode: (event: TurnEvent) => T): ReadableStream<T>;
+export function eventStream<T>(events: AsyncGenerator<TurnEvent>, encode?: (event: TurnEvent) => T): ReadableStream<T | TurnEvent> {
   let delivering = true;
-  return new ReadableStream<TurnEvent>({
+  return new ReadableStream<T | TurnEvent>({
     start(controller) {
       const enqueue = (event: TurnEvent) => {
-        if (delivering) controller.enqueue(event);
+        if (delivering) controller.enqueue(encode ? encode(event) : event);
       };
       const text = heldText(enqueue);
       void (async () => {

@@ -111,13 +111,7 @@ export async function handleUser(request: Request, work: (user: CurrentUser) => 
 /** Streams turn events as NDJSON, one event per line. */
 export function ndjsonResponse(events: AsyncGenerator<TurnEvent>): Response {
   const encoder = new TextEncoder();
-  const lines = eventStream(events).pipeThrough(
-    new TransformStream<TurnEvent, Uint8Array>({
-      transform(event, controller) {
-        controller.enqueue(encoder.encode(`${JSON.stringify(event)}\n`));
-      },
-    }),
-  );
+  const lines = eventStream(events, (event) => encoder.encode(`${JSON.stringify(event)}\n`));
   return new Response(lines, {
     headers: { "content-type": "application/x-ndjson; charset=utf-8", "cache-control": "no-store" },
   });

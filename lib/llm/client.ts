@@ -31,6 +31,8 @@ import type { DemoServer } from "./demo-server";
 import { promptCacheKey, usageOf } from "./usage";
 import { refusesTools, sendToServer } from "./strict-servers";
 import { ThinkingSplitter, type ReasoningPart } from "./reasoning";
+import { chatChunks } from "./chat-stream";
+import { modelFetch } from "./model-fetch";
 
 export { ModelError, isModelError, type ModelErrorKind } from "./errors";
 
@@ -87,6 +89,7 @@ export function createModelEndpoint(options: {
     logLevel: "off",
     // Our own idle timeout and callers' signals bound every call; this only backs them up.
     timeout: 10 * 60_000,
+    fetch: modelFetch,
   });
   return { client, baseURL: options.baseURL, demo: options.demo ?? false };
 }
@@ -261,16 +264,16 @@ export async function* streamChat(options: StreamChatOptions): AsyncGenerator<Ch
 
   try {
     arm();
-    let stream: AsyncIterable<OpenAI.Chat.Completions.ChatCompletionChunk>;
+    let response: Response;
     try {
       // Timed apart from the stream: serializing and sending the request and the server's wait before its first byte.
-      stream = await span("modelRequest", () =>
-        sendToServer(endpoint.client, params, (sent) => endpoint.client.chat.completions.create(sent, { signal: controller.signal })),
+      response = await span("modelRequest", () =>
+        sendToServer(endpoint.client, params, (sent) => endpoint.client.chat.completions.create(sent, { signal: controller.signal }).asResponse()),
       );
     } catch (error) {
       throw toModelError(error, context);
     }
-    const iterator = stream[Symbol.asyncIterator]();
+    const iterator = chatChunks(response);
     const calls = new Map<number, ToolCall>();
     const thinkingSplitter = new ThinkingSplitter();
     let callsEmitted = false;

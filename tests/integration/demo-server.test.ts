@@ -25,6 +25,7 @@ import { createSummarizer } from "@/lib/llm/summarizer";
 import { startDemoServer } from "@/lib/llm/demo-server";
 import { IDLE_KEEP_ALIVE_MS } from "@/lib/llm/demo-server/http";
 import { startTestServer, type TestServer } from "../support/test-model";
+import { modelError } from "../support/model-error";
 import { countRequestTokens } from "@/lib/llm/tokens";
 import { buildPromptMessages, DEFAULT_SUMMARY_INSTRUCTIONS, DIGEST_INSTRUCTIONS, STRUCTURED_INSTRUCTIONS } from "@/lib/compression/prompts";
 import { builtinTools, runTool } from "@/lib/llm/tools";
@@ -52,16 +53,6 @@ async function collect(options: Omit<StreamChatOptions, "endpoint">): Promise<Ch
 
 function textOf(events: ChatStreamEvent[]): string {
   return events.map((e) => (e.type === "text" ? e.delta : "")).join("");
-}
-
-async function modelError(promise: Promise<unknown>): Promise<ModelError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(ModelError);
-    return error as ModelError;
-  }
-  throw new Error("expected a ModelError, but the call succeeded");
 }
 
 const summarizer = () => createSummarizer({ endpoint });
