@@ -318,7 +318,7 @@ export async function* streamChat(options: StreamChatOptions): AsyncGenerator<Ch
       arm();
     }
 
-    // The openai stream ends quietly when aborted; turn that into the right error.
+    // An abort can also end the stream without an error (between two reads); turn that into the right error.
     if (controller.signal.aborted) throw context.timedOut ? timeoutError(timeoutMs) : abortedError(options.signal?.reason);
     if (!finishReason) throw malformedError("the stream ended before the reply was complete");
     for (const part of thinkingSplitter.end()) yield partEvent(part);
