@@ -10,8 +10,8 @@
 //
 // Everything the SDK reads comes as a standard Response: a reply that is not an event
 // stream (errors, summaries, the model list, and a stream sent under another content
-// type) is read whole first. An event stream's body is
-// given to chatChunks() through eventStreamBody(); its Response carries no body.
+// type) is read whole first. An event stream's body is given to chatChunks() through
+// eventStreamBody(); its Response carries no body.
 
 import { Readable } from "node:stream";
 import { Agent, EnvHttpProxyAgent, request, type Dispatcher } from "undici";
@@ -21,10 +21,11 @@ let dispatcher: Dispatcher | undefined;
 
 /** Connections to model servers, kept alive between calls; through the proxy when Node's fetch would use it. */
 function connections(): Dispatcher {
+  if (dispatcher) return dispatcher;
   // undici's own timeouts stay off: the caller's idle timeout and the SDK's request
   // timeout bound every call, and a model may think for minutes before its first byte.
   const options = { headersTimeout: 0, bodyTimeout: 0 };
-  dispatcher ??= config().NODE_USE_ENV_PROXY === "1" ? new EnvHttpProxyAgent(options) : new Agent(options);
+  dispatcher = config().NODE_USE_ENV_PROXY === "1" ? new EnvHttpProxyAgent(options) : new Agent(options);
   return dispatcher;
 }
 
