@@ -11,7 +11,7 @@ import remarkMath from "remark-math";
 import { CITATION_LINK_CLASS, MessageLink, messageSeqOfHref, remarkCitationLinks } from "./citations";
 import { CodeBlock, HighlightContext } from "./CodeBlock";
 import { useLazyModule } from "./lazy-module";
-import { KATEX_OPTIONS, katexPlugin, mayHaveMath, remarkPricesAsText } from "./math";
+import { KATEX_OPTIONS, katexPlugin, mayHaveMath, rehypeMathBoxes, remarkPricesAsText } from "./math";
 import { normalizeMathDelimiters } from "./math-delimiters";
 
 type MdNode = { type: string; value?: string; children?: MdNode[] };
@@ -88,7 +88,7 @@ export const Markdown = memo(function Markdown({
       <HighlightContext value={!streaming}>
         <ReactMarkdown
           remarkPlugins={citations ? citingPlugins : remarkPlugins}
-          rehypePlugins={katex ? [...sanitize, [katex, KATEX_OPTIONS]] : sanitize}
+          rehypePlugins={katex ? [...sanitize, [katex, KATEX_OPTIONS], rehypeMathBoxes] : sanitize}
           components={citations ? CITING_COMPONENTS : COMPONENTS}
         >
           {breaks ? keepLineBreaks(source) : source}

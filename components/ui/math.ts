@@ -50,6 +50,36 @@ export const KATEX_OPTIONS: KatexOptions = {
   strict: "ignore",
 };
 
+type HastNode = { type: string; tagName?: string; properties?: { className?: unknown }; children?: HastNode[] };
+
+const hasClass = (node: HastNode, name: string) => Array.isArray(node.properties?.className) && node.properties.className.includes(name);
+
+/** The class of the box each piece of inline math is put in (app/globals.css). */
+export const MATH_BOX_CLASS = "math-box";
+
+/**
+ * rehype plugin, after rehype-katex: each piece of inline math KaTeX cannot break (a
+ * `katex-base`: it breaks a line only between them, after a relation or an operator) goes
+ * in a box of its own, which scrolls sideways when the piece is wider than the message.
+ * Without one, a long `$…$` widened the message and the whole conversation. KaTeX's own
+ * elements stay as they are: the box is an inline-flex container, which keeps its
+ * content's baseline even as a scroll container (an inline-block would sit on its bottom
+ * edge). Display math scrolls as a whole (`.katex-display`).
+ */
+export function rehypeMathBoxes() {
+  const walk = (node: HastNode) => {
+    if (hasClass(node, "katex-display")) return;
+    if (hasClass(node, "katex-html") && node.children) {
+      node.children = node.children.map((child) =>
+        hasClass(child, "katex-base") ? { type: "element", tagName: "span", properties: { className: [MATH_BOX_CLASS] }, children: [child] } : child,
+      );
+      return;
+    }
+    node.children?.forEach(walk);
+  };
+  return (tree: HastNode) => walk(tree);
+}
+
 /** rehype-katex with KaTeX (≈270 KB): fetched the first time a text may hold math. */
 export const katexPlugin = lazyModule(() => import("rehype-katex").then((module) => module.default));
 

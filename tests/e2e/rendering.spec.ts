@@ -140,3 +140,180 @@ test("a collapsed summary shows its title only; the whole on request", async ({ 
   await more.click();
   await expect(summary).not.toContainText("FACT boat=Albatross");
 });
+
+/** `length` characters of base64's alphabet with no space or line break: a pasted key, blob or minified line. */
+function unbrokenRun(length: number): string {
+  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  let seed = 20_240_611;
+  let run = "";
+  for (let i = 0; i < length; i++) {
+    seed = (Math.imul(seed, 1_103_515_245) + 12_345) >>> 0;
+    run += alphabet[seed >>> 26];
+  }
+  return run;
+}
+
+// Developers paste keys, base64 and minified code: `.markdown`'s overflow-wrap (app/globals.css) is what keeps such a
+// run inside its bubble; without it the bubble grows as wide as the run.
+test("a 100,000-character run with no space wraps inside its message on a phone and a desktop, and stays exact", async ({ page }) => {
+  const run = unbrokenRun(100_000);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto("/");
+  await newConversation(page);
+  const composer = page.getByTestId("composer");
+  // Pasted, as people bring such text.
+  await page.evaluate((text) => navigator.clipboard.writeText(text), run);
+  await composer.focus();
+  await page.keyboard.press("ControlOrMeta+V");
+  await expect(composer).toHaveValue(run);
+  expect(await composer.evaluate((box) => box.scrollWidth <= box.clientWidth), "the composer wraps it").toBe(true);
+  await untilSettled(page, () => composer.press("Enter"));
+
+  const mine = page.locator("[data-testid=message][data-role=user]");
+  // The demo model quotes the message back: the reply holds the same run.
+  const reply = page.locator("[data-testid=message][data-role=assistant]");
+  await expect(reply.locator(".markdown")).toContainText(run.slice(0, 200));
+  for (const viewport of [{ width: 390, height: 844 }, { width: 1366, height: 900 }]) {
+    await page.setViewportSize(viewport);
+    const at = `at ${viewport.width}×${viewport.height}`;
+    for (const message of [mine, reply]) {
+      // Nothing wider than its bubble: the run wraps instead of widening the message or the timeline.
+      const widths = await message.evaluate((article) =>
+        [article, ...article.querySelectorAll<HTMLElement>(".markdown, .markdown *")].map((element) => ({
+          element: `${element.tagName}.${element.className}`,
+          scroll: element.scrollWidth,
+          client: element.clientWidth,
+        })),
+      );
+      for (const { element, scroll, client } of widths) expect(scroll, `${at}: ${element} is wider than its box`).toBeLessThanOrEqual(client);
+    }
+    const sideways = await page.evaluate(() =>
+      [document.documentElement, document.querySelector<HTMLElement>("[data-testid=timeline]")!].map((element) => element.scrollWidth - element.clientWidth),
+    );
+    expect(sideways, `${at}: the page and the timeline do not scroll sideways`).toEqual([0, 0]);
+  }
+
+  // Shown and copied exactly as pasted: nothing cut, escaped or joined.
+  expect(await mine.locator(".markdown").textContent()).toBe(run);
+  expect(await reply.locator(".markdown").textContent()).toContain(run);
+  await mine.hover();
+  await mine.getByTestId("copy-message").click();
+  expect((await page.evaluate(() => navigator.clipboard.readText())) === run, "Copy gives the run as pasted").toBe(true);
+});
+
+/** `\left(x_{1}+x_{2}+…\right)`: a formula KaTeX cannot break (it breaks only after an operator outside any group), written without spaces. */
+function unbreakableFormula(name: string, terms: number): string {
+  return `\\left(${Array.from({ length: terms }, (_, i) => `${name}_{${i + 1}}`).join("+")}\\right)`;
+}
+
+// Issue: a long `$…$` widened its message, and the whole conversation scrolled sideways (display math and tables
+// scrolled in their own box already). Now each piece KaTeX cannot break is in a box that scrolls (rehypeMathBoxes,
+// components/ui/math.ts; `.math-box` in app/globals.css), and a short formula sits on its line as before.
+test("a long inline formula scrolls in its own box, in a paragraph, a list and a table; a short one stays on its line", async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto("/");
+  await newConversation(page);
+  const text = [
+    "Short $x^2$ here and there.",
+    `Then $${unbreakableFormula("a", 60)}$ after.`,
+    "",
+    `- In a list $${unbreakableFormula("b", 40)}$ too`,
+    "",
+    "| formula | note |",
+    "| --- | --- |",
+    `| $${unbreakableFormula("c", 40)}$ | wide |`,
+  ].join("\n");
+  await sendMessage(page, text);
+  const mine = page.locator("[data-testid=message][data-role=user]");
+  // The demo model quotes the message back on one line: the reply holds the same four formulas, in a paragraph.
+  const reply = page.locator("[data-testid=message][data-role=assistant]");
+  await expect(mine.locator(".katex")).toHaveCount(4);
+  await expect(reply.locator(".katex")).toHaveCount(4);
+  await expect(mine.locator("li .katex, td .katex")).toHaveCount(2);
+  await page.evaluate(() => document.fonts.ready);
+
+  for (const viewport of [{ width: 390, height: 844 }, { width: 1366, height: 900 }]) {
+    await page.setViewportSize(viewport);
+    const at = `at ${viewport.width}×${viewport.height}`;
+    const sideways = await page.evaluate(() =>
+      [document.documentElement, document.querySelector<HTMLElement>("[data-testid=timeline]")!].map((element) => element.scrollWidth - element.clientWidth),
+    );
+    expect(sideways, `${at}: the page and the timeline do not scroll sideways`).toEqual([0, 0]);
+
+    for (const message of [mine, reply]) {
+      const formulas = await message.evaluate((article) => {
+        const markdown = article.querySelector(".markdown")!.getBoundingClientRect();
+        return [...article.querySelectorAll<HTMLElement>(".katex")].map((formula) => {
+          const box = formula.getBoundingClientRect();
+          const scroller = formula.closest("table") ?? formula.querySelector<HTMLElement>(".katex-html > *")!;
+          const scrolls = scroller.scrollWidth > scroller.clientWidth;
+          const before = scroller.scrollLeft;
+          scroller.scrollLeft = 60;
+          const moved = scroller.scrollLeft > before;
+          scroller.scrollLeft = before;
+          const outer = formula.closest("table") ?? formula;
+          return {
+            formula: formula.querySelector("annotation")!.textContent!.slice(0, 24),
+            inTable: formula.closest("table") !== null,
+            width: Math.round(box.width),
+            within: outer.getBoundingClientRect().left >= markdown.left - 0.5 && outer.getBoundingClientRect().right <= markdown.right + 0.5,
+            scrolls,
+            moved,
+            markdown: Math.round(markdown.width),
+          };
+        });
+      });
+      for (const { formula, inTable, width, within, scrolls, moved, markdown } of formulas) {
+        const role = `${at}, ${await message.getAttribute("data-role")} message, ${formula}`;
+        // The formula (or, in a table, the table, which scrolls as a whole) stays inside the message.
+        expect(within, `${role}: inside the message`).toBe(true);
+        if (!inTable) expect(width, `${role}: no wider than the message`).toBeLessThanOrEqual(markdown);
+        // A long one scrolls in its own box, a short one does not.
+        const short = formula.startsWith("x^2");
+        expect({ scrolls, moved }, `${role}: ${short ? "does not scroll" : "scrolls in its own box"}`).toEqual({ scrolls: !short, moved: !short });
+      }
+
+      // The short formula sits on its line as before: on the baseline of the text around it, inside the line.
+      const short = await message.evaluate((article) => {
+        const formula = article.querySelector<HTMLElement>(".katex")!;
+        const paragraph = formula.closest("p")!;
+        // An empty inline-block sits on the baseline (its bottom edge); x² has no depth, so KaTeX's strut ends there too.
+        const probe = document.createElement("span");
+        probe.style.display = "inline-block";
+        formula.before(probe);
+        const baseline = probe.getBoundingClientRect().bottom;
+        probe.remove();
+        const range = document.createRange();
+        range.selectNodeContents(formula.previousSibling!);
+        const word = [...range.getClientRects()].at(-1)!;
+        const box = formula.getBoundingClientRect();
+        const lineHeight = parseFloat(getComputedStyle(paragraph).lineHeight);
+        // In my message the formula is on the first line, and the second line starts with "Then".
+        const then = [...paragraph.childNodes].find((node) => node.nodeType === Node.TEXT_NODE && node.textContent!.trimStart().startsWith("Then"));
+        if (then) {
+          const start = then.textContent!.indexOf("Then");
+          range.setStart(then, start);
+          range.setEnd(then, start + 4);
+        }
+        return {
+          baselines: Math.abs(formula.querySelector(".katex-strut")!.getBoundingClientRect().bottom - baseline),
+          sameLine: box.left >= word.right - 0.5 && box.top < word.bottom && box.bottom > word.top,
+          inLine: box.top >= baseline - lineHeight && box.bottom <= baseline + lineHeight / 2,
+          firstLine: then ? { top: box.top - paragraph.getBoundingClientRect().top, bottom: box.bottom - paragraph.getBoundingClientRect().top, lineHeight } : null,
+          lineGap: then ? range.getClientRects()[0]!.top - word.top : null,
+          lineHeight,
+        };
+      });
+      const role = `${at}, ${await message.getAttribute("data-role")} message, x^2`;
+      expect(short.baselines, `${role}: on the text's baseline`).toBeLessThan(0.5);
+      expect(short.sameLine, `${role}: on the same line as the word before it`).toBe(true);
+      expect(short.inLine, `${role}: inside its line`).toBe(true);
+      if (short.firstLine) {
+        // Inside the first line's box, which is no taller than any other line.
+        expect(short.firstLine.top, `${role}: below the line's top`).toBeGreaterThanOrEqual(0);
+        expect(short.firstLine.bottom, `${role}: above the line's bottom`).toBeLessThanOrEqual(short.lineHeight);
+        expect(Math.abs(short.lineGap! - short.lineHeight), `${role}: the next line is one line height below`).toBeLessThan(0.5);
+      }
+    }
+  }
+});

@@ -40,6 +40,17 @@ describe("math in Markdown", () => {
     }
   });
 
+  it("puts each unbreakable piece of inline math in a box of its own, and display math in none", () => {
+    const inline = render("Then $a = \\left(b + c\\right)$ holds.");
+    // KaTeX breaks a line after "=" only: two pieces, each the only child of its box, right inside katex-html.
+    expect(inline.match(/class="katex-base"/g)).toHaveLength(2);
+    expect(inline.match(/<span class="math-box"><span class="katex-base">/g)).toHaveLength(2);
+    expect(inline).toMatch(/<span class="katex-html" aria-hidden="true"><span class="math-box">/);
+    expect(inline).toMatch(/<\/span><\/span><span class="math-box"><span class="katex-base">/);
+    expect(inline).toMatch(/^<div class="markdown "><p>Then <span class="katex"><span class="katex-mathml">/);
+    expect(render("Sum:\n\n$$\na = b + c\n$$\n")).not.toContain("math-box");
+  });
+
   it("keeps markup inside math inert", () => {
     const html = render('$<img src=x onerror="alert(1)">$ and\n\n$$\n<script>alert(2)</script>\n$$\n', true);
     expect(html).not.toMatch(/<img|<script/i);
