@@ -1,16 +1,21 @@
 // The chunks of a streamed chat completion, read from its event stream: the server-sent
 // events parsed by eventsource-parser, each event's JSON one chunk. An error the server
 // sends inside the stream is thrown as the SDK throws it (an APIError without a status),
-// so callers see one kind of failure whichever way the reply was read.
+// so callers see one kind of failure whichever way the reply was read. A server that
+// ignores `stream: true` and answers with the whole completion as JSON is read as one chunk.
 
 import { finished, type Readable } from "node:stream";
 import { createParser, type EventSourceMessage } from "eventsource-parser";
 import { APIError } from "openai";
-import type { ChatCompletionChunk } from "openai/resources/chat/completions";
+import type { ChatCompletion, ChatCompletionChunk } from "openai/resources/chat/completions";
 import { eventStreamBody } from "./model-fetch";
 
 export async function* chatChunks(response: Response): AsyncGenerator<ChatCompletionChunk, void, undefined> {
   const body: Readable = eventStreamBody(response);
+  if (/^application\/(?:[\w.+-]+\+)?json\b/i.test(response.headers.get("content-type") ?? "")) {
+    yield asChunk(await wholeJson(body, response.headers));
+    return;
+  }
   const arrived: ChatCompletionChunk[] = [];
   let failure: unknown;
   let complete = false;
@@ -68,4 +73,51 @@ async function restOf(body: Readable): Promise<void> {
       resolve();
     }, REST_AFTER_DONE_MS);
   });
+}
+
+async function wholeJson(body: Readable, headers: Headers): Promise<ChatCompletion> {
+  const parts: Buffer[] = [];
+  for await (const bytes of body as AsyncIterable<Buffer>) parts.push(bytes);
+  let data: unknown;
+  try {
+    data = JSON.parse(Buffer.concat(parts).toString("utf8"));
+  } catch {
+    throw new SyntaxError("Error reading response: the server answered a streamed request with malformed JSON.");
+  }
+  const sent = data as { error?: unknown; choices?: unknown } | null;
+  if (sent?.error) throw new APIError(undefined, sent.error as object, undefined, headers);
+  if (!Array.isArray(sent?.choices)) throw new SyntaxError("Error reading response: the server answered a streamed request with JSON that is not a chat completion.");
+  return data as ChatCompletion;
+}
+
+/** A whole completion as the one chunk that would have carried all of it. */
+function asChunk(completion: ChatCompletion): ChatCompletionChunk {
+  return {
+    id: completion.id,
+    object: "chat.completion.chunk",
+    created: completion.created,
+    model: completion.model,
+    choices: completion.choices.map((choice) => {
+      // Thinking comes under either name servers give it (not in the SDK's types).
+      const { reasoning_content, reasoning } = choice.message as { reasoning_content?: unknown; reasoning?: unknown };
+      return {
+        index: choice.index,
+        finish_reason: choice.finish_reason,
+        delta: {
+          role: "assistant" as const,
+          ...(choice.message.content ? { content: choice.message.content } : {}),
+          ...(choice.message.refusal ? { refusal: choice.message.refusal } : {}),
+          ...(reasoning_content !== undefined ? { reasoning_content } : reasoning !== undefined ? { reasoning } : {}),
+          ...(choice.message.tool_calls?.length
+            ? {
+                tool_calls: choice.message.tool_calls.flatMap((call, index) =>
+                  call.type === "function" ? [{ index, id: call.id, type: "function" as const, function: { name: call.function.name, arguments: call.function.arguments } }] : [],
+                ),
+              }
+            : {}),
+        },
+      };
+    }),
+    ...(completion.usage ? { usage: completion.usage } : {}),
+  };
 }

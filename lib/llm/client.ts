@@ -32,7 +32,7 @@ import { promptCacheKey, usageOf } from "./usage";
 import { refusesTools, sendToServer } from "./strict-servers";
 import { ThinkingSplitter, type ReasoningPart } from "./reasoning";
 import { chatChunks } from "./chat-stream";
-import { modelFetch } from "./model-fetch";
+import { modelFetch, STREAMED_REPLY } from "./model-fetch";
 
 export { ModelError, isModelError, type ModelErrorKind } from "./errors";
 
@@ -262,13 +262,16 @@ export async function* streamChat(options: StreamChatOptions): AsyncGenerator<Ch
     ...promptCacheKey(options.cacheScope),
   };
 
+  // Whether the server's reply was read to its end: only a stream left early needs the abort
+  // that closes it (an abort builds a DOMException and wakes every listener, once a turn each).
+  let ended = false;
   try {
     arm();
     let response: Response;
     try {
       // Timed apart from the stream: serializing and sending the request and the server's wait before its first byte.
       response = await span("modelRequest", () =>
-        sendToServer(endpoint.client, params, (sent) => endpoint.client.chat.completions.create(sent, { signal: controller.signal }).asResponse()),
+        sendToServer(endpoint.client, params, (sent) => endpoint.client.chat.completions.create(sent, { signal: controller.signal, fetchOptions: STREAMED_REPLY }).asResponse()),
       );
     } catch (error) {
       throw toModelError(error, context);
@@ -287,7 +290,10 @@ export async function* streamChat(options: StreamChatOptions): AsyncGenerator<Ch
         throw toModelError(error, context);
       }
       disarm();
-      if (result.done) break;
+      if (result.done) {
+        ended = true;
+        break;
+      }
       const chunk = result.value;
       const events: ChatStreamEvent[] = [];
       for (const choice of chunk.choices ?? []) {
@@ -327,8 +333,8 @@ export async function* streamChat(options: StreamChatOptions): AsyncGenerator<Ch
   } finally {
     disarm();
     options.signal?.removeEventListener("abort", onAbort);
-    // Stops the HTTP stream when the consumer broke out early; a no-op after a normal end.
-    controller.abort();
+    // Stops the HTTP stream when the consumer broke out early or an error ended the read.
+    if (!ended) controller.abort();
   }
 }
 

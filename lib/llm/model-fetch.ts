@@ -8,10 +8,11 @@
 // Node stream, read by lib/llm/chat-stream.ts; the SDK still builds the request, sets the
 // key, retries and turns refusals into its errors.
 //
-// Everything the SDK reads comes as a standard Response: a reply that is not an event
-// stream (errors, summaries, the model list, and a stream sent under another content
-// type) is read whole first. An event stream's body is given to chatChunks() through
-// eventStreamBody(); its Response carries no body.
+// Everything the SDK reads comes as a standard Response: a reply that is not a stream
+// (errors, summaries, the model list) is read whole first. The body of a 2xx reply to a
+// request that asked for a stream (STREAMED_REPLY) is given to chatChunks() through
+// eventStreamBody(), whatever content type the server labelled it with; its Response
+// carries no body.
 
 import { Readable } from "node:stream";
 import { Agent, EnvHttpProxyAgent, request, type Dispatcher } from "undici";
@@ -30,6 +31,18 @@ function connections(): Dispatcher {
 }
 
 const eventStreams = new WeakMap<Response, Readable>();
+
+const STREAMED = Symbol("strata.streamedReply");
+
+/**
+ * The SDK's `fetchOptions` of a request whose reply is read as a stream. It is the request
+ * that says so, not the reply's content type: a hand-written server streams its events
+ * under text/plain or text/html as often as under text/event-stream, and reading such a
+ * reply whole would show nothing until it ended and count all of it against the idle timeout.
+ */
+export const STREAMED_REPLY: object = { [STREAMED]: true };
+
+const asksForStream = (init: RequestInit | undefined) => (init as Record<symbol, unknown> | undefined)?.[STREAMED] === true;
 
 /** Statuses whose Response may not have a body. */
 const NULL_BODY = new Set([101, 103, 204, 205, 304]);
@@ -56,7 +69,7 @@ export const modelFetch: typeof fetch = async (input, init) => {
     else if (value !== undefined) responseHeaders.set(name, value);
   }
   const status = response.statusCode;
-  if (status >= 200 && status < 300 && responseHeaders.get("content-type")?.startsWith("text/event-stream")) {
+  if (status >= 200 && status < 300 && asksForStream(init)) {
     const streamed = new Response(null, { status, headers: responseHeaders });
     eventStreams.set(streamed, response.body);
     return streamed;
@@ -65,7 +78,7 @@ export const modelFetch: typeof fetch = async (input, init) => {
   return new Response(whole, { status, headers: responseHeaders });
 };
 
-/** The body of a streamed reply as a Node stream (one that was read whole is streamed from its bytes). */
+/** The body of a streamed reply as a Node stream (a Response made elsewhere is streamed from its body). */
 export function eventStreamBody(response: Response): Readable {
   const body = eventStreams.get(response);
   if (body) return body;

@@ -2,7 +2,7 @@
 // against a bare HTTP server that writes the exact bytes each case needs: events split
 // anywhere (inside a character too), CRLF lines and comments, errors sent inside the
 // stream, a server that keeps the connection open after [DONE], connection reuse, a
-// retried 503 and an event stream under another content type.
+// retried 503 and an event stream under another content type, read as it arrives.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -77,6 +77,68 @@ describe("a streamed reply off the wire", () => {
       response.end(reply(["plain ", "text"]));
     };
     expect(textOf(await collect())).toBe("plain text");
+  });
+
+  it("streams an event stream sent under another content type as it arrives, each pause timed on its own", async () => {
+    // Five events 300 ms apart under text/html (a hand-written server's default): 1.2 s in
+    // all, against an idle timeout of 800 ms that no single pause reaches.
+    const words = ["one ", "two ", "three ", "four ", "five"];
+    let written = 0;
+    handler = (_request, _body, response) => {
+      response.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+      const events = [...words.map((word) => event(chunk({ content: word }))), event(chunk({}, "stop")) + event("[DONE]")];
+      const next = () => {
+        response.write(events[written]!);
+        written += 1;
+        if (written < events.length) setTimeout(next, 300);
+        else response.end();
+      };
+      next();
+    };
+    const endpoint = createModelEndpoint({ baseURL, apiKey: "sk-wire", maxRetries: 0 });
+    const writtenAtEachText: number[] = [];
+    let text = "";
+    for await (const each of streamChat({ endpoint, model: "m", messages: [{ role: "user", content: "hi" }], timeoutMs: 800 })) {
+      if (each.type !== "text") continue;
+      writtenAtEachText.push(written);
+      text += each.delta;
+    }
+    expect(text).toBe("one two three four five");
+    // The first word reached the caller while the server had written only it.
+    expect(writtenAtEachText[0]).toBe(1);
+  });
+
+  it("reads the whole completion of a server that ignores stream: true and answers with JSON", async () => {
+    const completion = (message: Record<string, unknown>, finish: string) =>
+      JSON.stringify({
+        id: "c2",
+        object: "chat.completion",
+        created: 0,
+        model: "m",
+        choices: [{ index: 0, message: { role: "assistant", ...message }, finish_reason: finish }],
+        usage: { prompt_tokens: 12, completion_tokens: 3, total_tokens: 15, prompt_tokens_details: { cached_tokens: 8 } },
+      });
+    handler = (_request, _body, response) => {
+      response.writeHead(200, { "content-type": "application/json; charset=utf-8" });
+      response.end(completion({ content: "all at once", reasoning_content: "thought first" }, "stop"));
+    };
+    const events = await collect();
+    expect(textOf(events)).toBe("all at once");
+    expect(events).toContainEqual({ type: "reasoning", delta: "thought first" });
+    expect(events).toContainEqual({ type: "usage", promptTokens: 12, cachedTokens: 8, completionTokens: 3 });
+    expect(events.at(-1)).toEqual({ type: "done", finishReason: "stop" });
+
+    handler = (_request, _body, response) => {
+      response.writeHead(200, { "content-type": "application/json" });
+      response.end(completion({ content: null, tool_calls: [{ id: "call_1", type: "function", function: { name: "lookup", arguments: '{"q":"x"}' } }] }, "tool_calls"));
+    };
+    expect(await collect()).toContainEqual({ type: "tool_calls", calls: [{ id: "call_1", name: "lookup", arguments: '{"q":"x"}' }] });
+
+    handler = (_request, _body, response) => {
+      response.writeHead(200, { "content-type": "application/json" });
+      response.end(JSON.stringify({ error: { message: "context too long for this deployment", type: "invalid_request_error" } }));
+    };
+    expect((await modelError(collect())).message).toContain("context too long for this deployment");
   });
 
   it("counts a last event that the server closed without its blank line", async () => {
