@@ -10,11 +10,12 @@ import { APIError } from "openai";
 import type { ChatCompletion, ChatCompletionChunk } from "openai/resources/chat/completions";
 import { eventStreamBody } from "./model-fetch";
 
-export async function* chatChunks(response: Response): AsyncGenerator<ChatCompletionChunk, void, undefined> {
+/** Yields the chunks; returns whether the server said the reply was complete ([DONE], or a whole JSON completion). */
+export async function* chatChunks(response: Response): AsyncGenerator<ChatCompletionChunk, boolean, undefined> {
   const body: Readable = eventStreamBody(response);
   if (/^application\/(?:[\w.+-]+\+)?json\b/i.test(response.headers.get("content-type") ?? "")) {
     yield asChunk(await wholeJson(body, response.headers));
-    return;
+    return true;
   }
   const arrived: ChatCompletionChunk[] = [];
   let failure: unknown;
@@ -46,12 +47,16 @@ export async function* chatChunks(response: Response): AsyncGenerator<ChatComple
     for (const chunk of arrived) yield chunk;
     arrived.length = 0;
     if (failure !== undefined) throw failure;
-    if (complete) return await restOf(body);
+    if (complete) {
+      await restOf(body);
+      return true;
+    }
   }
   // A last event without its blank line still counts (blank lines after a complete one are nothing).
   parser.feed(`${decoder.decode()}\n\n`);
   for (const chunk of arrived) yield chunk;
   if (failure !== undefined) throw failure;
+  return complete;
 }
 
 /**

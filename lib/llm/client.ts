@@ -281,9 +281,10 @@ export async function* streamChat(options: StreamChatOptions): AsyncGenerator<Ch
     const thinkingSplitter = new ThinkingSplitter();
     let callsEmitted = false;
     let finishReason: string | undefined;
+    let saidComplete = false;
 
     while (true) {
-      let result: IteratorResult<OpenAI.Chat.Completions.ChatCompletionChunk>;
+      let result: IteratorResult<OpenAI.Chat.Completions.ChatCompletionChunk, boolean>;
       try {
         result = await iterator.next();
       } catch (error) {
@@ -292,6 +293,7 @@ export async function* streamChat(options: StreamChatOptions): AsyncGenerator<Ch
       disarm();
       if (result.done) {
         ended = true;
+        saidComplete = result.value;
         break;
       }
       const chunk = result.value;
@@ -326,7 +328,10 @@ export async function* streamChat(options: StreamChatOptions): AsyncGenerator<Ch
 
     // An abort can also end the stream without an error (between two reads); turn that into the right error.
     if (controller.signal.aborted) throw context.timedOut ? timeoutError(timeoutMs) : abortedError(options.signal?.reason);
-    if (!finishReason) throw malformedError("the stream ended before the reply was complete");
+    // A server that ends with [DONE] but never names a finish reason (null or "" in every
+    // chunk) has still sent its whole reply; without either, the stream was cut off.
+    if (!finishReason && !saidComplete) throw malformedError("the stream ended before the reply was complete");
+    finishReason ||= calls.size > 0 ? "tool_calls" : "stop";
     for (const part of thinkingSplitter.end()) yield partEvent(part);
     if (calls.size > 0 && !callsEmitted) yield { type: "tool_calls", calls: assembleCalls(calls) };
     yield { type: "done", finishReason };

@@ -141,6 +141,34 @@ describe("a streamed reply off the wire", () => {
     expect((await modelError(collect())).message).toContain("context too long for this deployment");
   });
 
+  it("takes [DONE] as the end of a reply whose chunks never name a finish reason, and a stream cut off before either as broken", async () => {
+    const noReason = (words: readonly string[], finish: null | "") => words.map((word) => event(chunk({ content: word }, finish))).join("");
+    for (const finish of [null, ""] as const) {
+      handler = (_request, _body, response) => {
+        response.writeHead(200, { "content-type": "text/event-stream" });
+        response.end(noReason(["no ", "reason"], finish) + event("[DONE]"));
+      };
+      const events = await collect();
+      expect(textOf(events)).toBe("no reason");
+      expect(events.at(-1)).toEqual({ type: "done", finishReason: "stop" });
+    }
+
+    handler = (_request, _body, response) => {
+      response.writeHead(200, { "content-type": "text/event-stream" });
+      response.end(event(chunk({ tool_calls: [{ index: 0, id: "call_9", type: "function", function: { name: "lookup", arguments: "{}" } }] })) + event("[DONE]"));
+    };
+    const called = await collect();
+    expect(called).toContainEqual({ type: "tool_calls", calls: [{ id: "call_9", name: "lookup", arguments: "{}" }] });
+    expect(called.at(-1)).toEqual({ type: "done", finishReason: "tool_calls" });
+
+    handler = (_request, _body, response) => {
+      response.writeHead(200, { "content-type": "text/event-stream" });
+      response.end(noReason(["cut ", "off"], null));
+    };
+    const error = await modelError(collect());
+    expect(error.kind).toBe("malformed");
+  });
+
   it("counts a last event that the server closed without its blank line", async () => {
     handler = (_request, _body, response) => {
       response.writeHead(200, { "content-type": "text/event-stream" });
