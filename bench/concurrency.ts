@@ -7,11 +7,13 @@
 //   - model alone: each virtual user keeps a conversation in memory and sends its turns
 //     back to back straight to the model server (stream: true, read to the end);
 //   - through Strata: each user has a Strata conversation and sends its turns back to
-//     back to POST /api/conversations/:id/messages {stream: true} (NDJSON, read to the end).
+//     back to POST /api/conversations/:id/messages {stream: true} (NDJSON, read to the end),
+//     or with `--via action` as the browser does: the sendMessageAction server action
+//     posted to the conversation's page, its React Flight stream read to the end.
 // Reported per phase: turns/s, p50/p95 turn time, errors; for Strata also the CPU its
 // process used per streamed turn and its largest resident memory.
 //
-//   npx tsx bench/concurrency.ts [--levels 100,300,600] [--seconds 30] [--warmup 5] [--processes 1]
+//   npx tsx bench/concurrency.ts [--levels 100,300,600] [--seconds 30] [--warmup 5] [--processes 1] [--via api|action]
 import "./lib/env";
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync, readdirSync } from "node:fs";
@@ -29,6 +31,9 @@ const SECONDS = Number(option("seconds", "30"));
 // Server processes of the instance (STRATA_PROCESSES), as `npm start` would run them.
 const PROCESSES = Number(option("processes", "1"));
 const WARMUP = Number(option("warmup", "5"));
+// How turns reach Strata: its NDJSON API (what the issue's figures measured) or the server action a browser calls.
+const VIA = option("via", "api");
+if (VIA !== "api" && VIA !== "action") throw new Error(`--via must be api or action, not ${VIA}`);
 const MODEL = "gpt-4o-mini";
 const REPLY_MS = 2000;
 const TICKS_PER_SECOND = 100;
@@ -137,6 +142,16 @@ async function runPhase(users: number, turn: (user: number, index: number) => Pr
   return turns;
 }
 
+/** The id under which the build serves a server action of app/actions.ts. */
+function actionId(buildDir: string, name: string): string {
+  const manifest = JSON.parse(readFileSync(path.join(buildDir, ".next", "server", "server-reference-manifest.json"), "utf8")) as {
+    node: Record<string, { exportedName?: string }>;
+  };
+  const found = Object.entries(manifest.node).find(([, entry]) => entry.exportedName === name);
+  if (!found) throw new Error(`no server action ${name} in the build`);
+  return found[0];
+}
+
 const userText = (user: number, index: number) => `User ${user}, turn ${index}: tell me more about streaming under load.`;
 
 async function main() {
@@ -204,9 +219,22 @@ async function main() {
       const pid = next.child.pid!;
       let rss = rssMb(pid);
       const cpuBefore = treeCpuMs(pid);
+      const sendAction = VIA === "action" ? actionId(build.dir, "sendMessageAction") : "";
       const strataTurns = await runPhase(
         users,
         async (user, index) => {
+          if (VIA === "action") {
+            // As the page's client calls it: the action's arguments as JSON, the reply a Flight stream.
+            const response = await fetch(`${next.url}/c/${ids[user]}`, {
+              method: "POST",
+              headers: { "next-action": sendAction, "content-type": "text/plain;charset=UTF-8", accept: "text/x-component", origin: next.url, ...auth },
+              body: JSON.stringify([{ conversationId: ids[user], content: userText(user, index) }]),
+            });
+            const text = await response.text();
+            if (!response.ok) return `HTTP ${response.status} ${text.slice(0, 200)}`;
+            if (text.includes('"type":"error"')) return `error event: ${text.slice(text.indexOf('"type":"error"'), text.indexOf('"type":"error"') + 200)}`;
+            return text.includes('"role":"assistant"') ? undefined : `no assistant message: ${text.slice(0, 200)}`;
+          }
           const response = await fetch(`${next.url}/api/conversations/${ids[user]}/messages`, {
             method: "POST",
             headers: { "content-type": "application/json", ...auth },
@@ -244,7 +272,7 @@ async function main() {
   const p95s = (phase: Phase) => p95(ok(phase).map((turn) => turn.ms)) / 1000;
   const errors = (phase: Phase) => phase.turns.filter((turn) => turn.error).length;
   const table: Table = {
-    headers: ["conversations", "model alone: turns/s, p50 / p95", "through Strata: turns/s, p50 / p95", "p50 ratio", "errors (alone / Strata)", "Strata CPU per turn", "Strata RSS max"],
+    headers: ["conversations", "model alone: turns/s, p50 / p95", `through Strata (${VIA === "action" ? "server action" : "NDJSON API"}): turns/s, p50 / p95`, "p50 ratio", "errors (alone / Strata)", "Strata CPU per turn", "Strata RSS max"],
     rows: results.map(({ users, alone, strata }) => [
       users,
       `${fmt(rate(alone), 1)}, ${fmt(p50(alone))} / ${fmt(p95s(alone))} s`,
@@ -275,12 +303,14 @@ async function main() {
     },
   ].filter((verdict): verdict is Verdict => verdict !== null);
   printTable("Targets", verdictTable(verdicts));
-  writeResults("concurrency", "Concurrent streaming conversations: one instance beside the model server alone", {
+  writeResults(VIA === "action" ? "concurrency-action" : "concurrency", `Concurrent streaming conversations${VIA === "action" ? " through the server action" : ""}: one instance beside the model server alone`, {
+    ...(VIA === "action" ? { command: `npx tsx bench/concurrency.ts --via action${PROCESSES === 1 ? "" : ` --processes ${PROCESSES}`}` } : {}),
     load: `load average before ${loadBefore}, after ${load()}`,
     intro:
       `\`next start\` (production build${build.built ? ", rebuilt for this run" : ""}), ${PROCESSES === 1 ? "one process" : `${PROCESSES} processes on one port (STRATA_PROCESSES=${PROCESSES})`}, default logging, on 127.0.0.1 with its own PostgreSQL database; ` +
       `a paced OpenAI-compatible server in its own process streams every reply as 150 words in 50 chunks over ${REPLY_MS / 1000} s. ` +
-      `Per level, the model alone and then Strata each get ${SECONDS} s of turns sent back to back by every conversation; ` +
+      `Per level, the model alone and then Strata each get ${SECONDS} s of turns sent back to back by every conversation` +
+      (VIA === "action" ? ", to Strata as the browser sends them: the sendMessageAction server action posted to the conversation's page, its Flight stream read to the end; " : "; ") +
       `the first ${WARMUP} s of each phase are not counted. Turn time = client-side time from the request to the end of the stream. ` +
       "CPU per turn = the Strata process tree's user + system CPU during its phase ÷ turns in that phase (warm-up included). " +
       "The load client runs in the benchmark's process on the same two cores.",

@@ -15,7 +15,9 @@ import { ROOT } from "./common";
 export const BUILD_DIR =
   process.env.BENCH_NEXT_DIR ?? path.join(os.tmpdir(), `strata-bench-next-${createHash("sha256").update(ROOT).digest("hex").slice(0, 8)}`);
 const SOURCES = ["app", "components", "lib", "public", "prisma"];
-const FILES = ["next.config.ts", "package.json", "tsconfig.json", "postcss.config.mjs"];
+// proxy.ts and instrumentation.ts too: without them the build would answer without the checks and
+// headers of every page request, and start without the background queue and drain.
+const FILES = ["next.config.ts", "proxy.ts", "instrumentation.ts", "package.json", "tsconfig.json", "postcss.config.mjs"];
 const NEXT_BIN = path.join(ROOT, "node_modules", "next", "dist", "bin", "next");
 
 function walk(dir: string, out: string[]): void {

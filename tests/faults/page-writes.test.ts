@@ -5,6 +5,7 @@
 // cross-site rule (an Origin required with the session cookie, the scheme compared) and
 // HSTS only over https, here with STRATA_TRUSTED_PROXIES set so that the test's
 // X-Forwarded-Proto plays the proxy's.
+// Also: what Next.js compresses (a server action's streamed answer is left uncompressed).
 // Port: PAGE_WRITES_PORT (default 3254); database: the faults database's name + "_pages".
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -176,5 +177,22 @@ describe("the cross-site rule over HTTP", () => {
     expect(await hsts(`${BASE}/api/conversations`)).toBeNull();
     expect(await hsts(`${BASE}/`, { "x-forwarded-proto": "https" })).toBe("max-age=31536000; includeSubDomains");
     expect(await hsts(`${BASE}/api/conversations`, { "x-forwarded-proto": "https" })).toBe("max-age=31536000; includeSubDomains");
+  });
+});
+
+describe("compression", () => {
+  it("a server action's answer goes out uncompressed, pages and scripts compressed", async () => {
+    const gzip = { "accept-encoding": "gzip, deflate, br, zstd" };
+    const answered = await action("createConversationAction", "[{}]", gzip);
+    expect(answered.status).toBe(200);
+    expect(answered.headers.get("content-encoding")).toBeNull();
+    expect(await answered.text()).toContain('"ok":true');
+
+    const page = await fetch(`${BASE}/`, { headers: { cookie, ...gzip } });
+    expect(page.status).toBe(200);
+    expect(page.headers.get("content-encoding")).toBe("gzip");
+    const script = /<script[^>]+src="(\/_next\/static\/[^"]+\.js)"/.exec(await page.text())?.[1];
+    expect(script).toBeDefined();
+    expect((await fetch(`${BASE}${script}`, { headers: gzip })).headers.get("content-encoding")).toBe("gzip");
   });
 });
