@@ -5,7 +5,9 @@ import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { ROOT } from "./lib/common";
 
-const ALL = ["turn-overhead", "compaction-latency", "token-economy", "agent-session", "page-cost", "search", "engine-matrix", "tokens", "long-runs", "long-conversation", "load", "concurrency"];
+const ALL = ["turn-overhead", "compaction-latency", "token-economy", "agent-session", "page-cost", "search", "engine-matrix", "tokens", "long-runs", "long-conversation", "load", "concurrency", "concurrency-action"];
+// Runs of one script with other options: [script, ...arguments].
+const VARIANTS: Record<string, string[]> = { "concurrency-action": ["concurrency", "--via", "action"] };
 const chosen = process.argv.slice(2).length ? process.argv.slice(2) : ALL;
 const failed: string[] = [];
 const started = performance.now();
@@ -17,7 +19,8 @@ for (const name of chosen) {
     process.exit(2);
   }
   console.log(`\n=== ${name} ===`);
-  const result = spawnSync(process.execPath, ["--import", "tsx", path.join(ROOT, "bench", `${name}.ts`)], { cwd: ROOT, stdio: "inherit" });
+  const [script, ...args] = VARIANTS[name] ?? [name];
+  const result = spawnSync(process.execPath, ["--import", "tsx", path.join(ROOT, "bench", `${script}.ts`), ...args], { cwd: ROOT, stdio: "inherit" });
   if (result.status !== 0) failed.push(`${name} (exit ${result.status ?? result.signal})`);
 }
 console.log(`\nbenchmarks done in ${((performance.now() - started) / 60_000).toFixed(1)} min; latest results at the top of docs/benchmarks.md`);
