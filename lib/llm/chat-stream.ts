@@ -4,7 +4,7 @@
 // so callers see one kind of failure whichever way the reply was read. A server that
 // ignores `stream: true` and answers with the whole completion as JSON is read as one chunk.
 
-import { finished, type Readable } from "node:stream";
+import { Readable, finished } from "node:stream";
 import { createParser, type EventSourceMessage } from "eventsource-parser";
 import { APIError } from "openai";
 import type { ChatCompletion, ChatCompletionChunk } from "openai/resources/chat/completions";
@@ -12,10 +12,16 @@ import { eventStreamBody } from "./model-fetch";
 
 /** Yields the chunks; returns whether the server said the reply was complete ([DONE], or a whole JSON completion). */
 export async function* chatChunks(response: Response): AsyncGenerator<ChatCompletionChunk, boolean, undefined> {
-  const body: Readable = eventStreamBody(response);
+  let body: Readable = eventStreamBody(response);
   if (/^application\/(?:[\w.+-]+\+)?json\b/i.test(response.headers.get("content-type") ?? "")) {
-    yield asChunk(await wholeJson(body, response.headers));
-    return true;
+    const text = await wholeText(body);
+    const completion = completionOf(text, response.headers);
+    if (completion) {
+      yield asChunk(completion);
+      return true;
+    }
+    // Not JSON after all: events sent under a JSON content type, read from the text.
+    body = Readable.from([Buffer.from(text)]);
   }
   const arrived: ChatCompletionChunk[] = [];
   let failure: unknown;
@@ -80,14 +86,19 @@ async function restOf(body: Readable): Promise<void> {
   });
 }
 
-async function wholeJson(body: Readable, headers: Headers): Promise<ChatCompletion> {
+async function wholeText(body: Readable): Promise<string> {
   const parts: Buffer[] = [];
   for await (const bytes of body as AsyncIterable<Buffer>) parts.push(bytes);
+  return Buffer.concat(parts).toString("utf8");
+}
+
+/** The chat completion a JSON reply holds; null when the text is not JSON. */
+function completionOf(text: string, headers: Headers): ChatCompletion | null {
   let data: unknown;
   try {
-    data = JSON.parse(Buffer.concat(parts).toString("utf8"));
+    data = JSON.parse(text);
   } catch {
-    throw new SyntaxError("Error reading response: the server answered a streamed request with malformed JSON.");
+    return null;
   }
   const sent = data as { error?: unknown; choices?: unknown } | null;
   if (sent?.error) throw new APIError(undefined, sent.error as object, undefined, headers);

@@ -139,6 +139,13 @@ describe("a streamed reply off the wire", () => {
       response.end(JSON.stringify({ error: { message: "context too long for this deployment", type: "invalid_request_error" } }));
     };
     expect((await modelError(collect())).message).toContain("context too long for this deployment");
+
+    // Events under a JSON content type are still events.
+    handler = (_request, _body, response) => {
+      response.writeHead(200, { "content-type": "application/json" });
+      response.end(reply(["labelled ", "json"]));
+    };
+    expect(textOf(await collect())).toBe("labelled json");
   });
 
   it("takes [DONE] as the end of a reply whose chunks never name a finish reason, and a stream cut off before either as broken", async () => {
