@@ -9,7 +9,8 @@
 //   - through Strata: each user has a Strata conversation and sends its turns back to
 //     back to POST /api/conversations/:id/messages {stream: true} (NDJSON, read to the end),
 //     or with `--via action` as the browser does: the sendMessageAction server action
-//     posted to the conversation's page, its React Flight stream read to the end.
+//     posted to the conversation's page with the session cookie signing in set,
+//     its React Flight stream read to the end.
 // Reported per phase: turns/s, p50/p95 turn time, errors; for Strata also the CPU its
 // process used per streamed turn and its largest resident memory.
 //
@@ -20,7 +21,7 @@ import { readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { ROOT, fmt, fmtInt, median, p95, printTable, resetDatabase, runMain, verdictTable, writeResults, type Table, type Verdict } from "./lib/common";
 import { ensureBuild, startNext } from "./lib/next-server";
-import { benchAuthHeaders, benchUser } from "./lib/user";
+import { benchAuthHeaders, benchSessionHeaders, benchUser } from "./lib/user";
 
 const option = (name: string, fallback: string) => {
   const index = process.argv.indexOf(`--${name}`);
@@ -177,6 +178,8 @@ async function main() {
   const results: { users: number; alone: Phase; strata: Phase }[] = [];
   try {
     await fetch(`${next.url}/api/conversations`, { headers: auth });
+    // A browser sends its turns with the session cookie that signing in set, not an API token.
+    const browser = VIA === "action" ? await benchSessionHeaders(next.url, account) : {};
     for (const users of LEVELS) {
       console.log(`\n${users} conversations: model alone …`);
       const histories = Array.from({ length: users }, () => [] as { role: string; content: string }[]);
@@ -227,7 +230,7 @@ async function main() {
             // As the page's client calls it: the action's arguments as JSON, the reply a Flight stream.
             const response = await fetch(`${next.url}/c/${ids[user]}`, {
               method: "POST",
-              headers: { "next-action": sendAction, "content-type": "text/plain;charset=UTF-8", accept: "text/x-component", origin: next.url, ...auth },
+              headers: { "next-action": sendAction, "content-type": "text/plain;charset=UTF-8", accept: "text/x-component", origin: next.url, ...browser },
               body: JSON.stringify([{ conversationId: ids[user], content: userText(user, index) }]),
             });
             const text = await response.text();
@@ -310,7 +313,7 @@ async function main() {
       `\`next start\` (production build${build.built ? ", rebuilt for this run" : ""}), ${PROCESSES === 1 ? "one process" : `${PROCESSES} processes on one port (STRATA_PROCESSES=${PROCESSES})`}, default logging, on 127.0.0.1 with its own PostgreSQL database; ` +
       `a paced OpenAI-compatible server in its own process streams every reply as 150 words in 50 chunks over ${REPLY_MS / 1000} s. ` +
       `Per level, the model alone and then Strata each get ${SECONDS} s of turns sent back to back by every conversation` +
-      (VIA === "action" ? ", to Strata as the browser sends them: the sendMessageAction server action posted to the conversation's page, its Flight stream read to the end; " : "; ") +
+      (VIA === "action" ? ", to Strata as the browser sends them: the sendMessageAction server action posted to the conversation's page with a signed-in session's cookie, its Flight stream read to the end; " : "; ") +
       `the first ${WARMUP} s of each phase are not counted. Turn time = client-side time from the request to the end of the stream. ` +
       "CPU per turn = the Strata process tree's user + system CPU during its phase ÷ turns in that phase (warm-up included). " +
       "The load client runs in the benchmark's process on the same two cores.",

@@ -5,8 +5,7 @@ import { cache } from "react";
 import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { getSessionCookie } from "better-auth/cookies";
-import { getDb } from "../db/client";
-import { findEnabledUserById, type UserRecord } from "../db/users";
+import { toUser, type UserRecord } from "../db/users";
 import { AppError } from "../errors";
 import { crossSiteRefusal } from "../http/origin";
 import { getAuth } from "./auth";
@@ -32,9 +31,10 @@ export async function userFromHeaders(requestHeaders: Headers): Promise<CurrentU
     return null;
   }
   // Disabling deletes the sessions too; this covers a session made in the same instant.
-  const user = await findEnabledUserById(await getDb(), session.user.id);
-  if (!user) throw new AppError("unauthorized", "Your session has ended. Sign in again.");
-  return user;
+  // The library read the user's row after the session's, in this request: it is as fresh
+  // as a read of our own would be, and a page or an action spends one statement less.
+  if (session.user.banned === true) throw new AppError("unauthorized", "Your session has ended. Sign in again.");
+  return toUser(session.user);
 }
 
 /**

@@ -5,7 +5,7 @@ import { AppError, notFound } from "../errors.ts";
 export type UserRole = "admin" | "user";
 export type UserRecord = { id: string; email: string; name: string; role: UserRole };
 
-export function toUser(row: { id: string; email: string; name: string; role: string | null }): UserRecord {
+export function toUser(row: { id: string; email: string; name: string; role?: string | null | undefined }): UserRecord {
   return { id: row.id, email: row.email, name: row.name, role: row.role === "admin" ? "admin" : "user" };
 }
 
@@ -42,12 +42,6 @@ export async function listSessions(db: Db, userId: string): Promise<SessionRow[]
 export async function deleteUserSession(db: Db, userId: string, sessionId: string): Promise<void> {
   const { count } = await db.session.deleteMany({ where: { id: sessionId, userId } });
   if (count === 0) throw notFound("session", sessionId);
-}
-
-/** The user a live session or token belongs to, or null when there is none or the account is disabled. */
-export async function findEnabledUserById(db: Db, id: string): Promise<UserRecord | null> {
-  const row = await db.user.findUnique({ where: { id }, select: { ...SELECT, banned: true } });
-  return row && row.banned !== true ? toUser(row) : null;
 }
 
 /** The library's password hash of the user's email + password account, or null (OAuth only). */

@@ -11,6 +11,7 @@ import { appendMessages } from "../../lib/db/messages";
 import { claimImport } from "../../lib/db/imports";
 import { createMcpServer } from "../../lib/db/mcp-servers";
 import { AppError } from "../../lib/errors";
+import { userFromHeaders } from "../../lib/auth/current-user";
 import { setupHarness } from "../support/harness";
 import { TEST_PASSWORD, bearer, signIn, signInResponse, signUp, uniqueEmail, type TestUser } from "../support/accounts";
 
@@ -319,6 +320,19 @@ describe("disable and enable", () => {
     expect((await listConversations({ cookie })).status).toBe(200);
   });
 
+
+  it("a session that outlived its account's disabling (made in the same instant) is refused; a live one carries the role", async () => {
+    const late = await signUp(uniqueEmail("late"));
+    await h.db.user.update({ where: { id: late.id }, data: { role: "admin" } });
+    expect(await userFromHeaders(new Headers({ cookie: late.cookie }))).toEqual({ id: late.id, email: late.email, name: expect.any(String), role: "admin" });
+
+    // What disabling does to the user's row, without the deletion of the sessions that follows it.
+    await h.db.user.update({ where: { id: late.id }, data: { banned: true } });
+    expect(await h.db.session.count({ where: { userId: late.id } })).toBeGreaterThan(0);
+    const refused = await refusal(userFromHeaders(new Headers({ cookie: late.cookie })));
+    expect(refused.code).toBe("unauthorized");
+    expect((await listConversations({ cookie: late.cookie })).status).toBe(401);
+  });
   it("an admin cannot disable themselves; an unknown user is not found", async () => {
     const self = await refusal(ops.setUserDisabled(asAdmin(admin), { userId: admin.id, disabled: true }));
     expect(self.message).toMatch(/cannot disable your own account/i);
