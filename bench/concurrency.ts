@@ -307,7 +307,7 @@ async function main() {
   ].filter((verdict): verdict is Verdict => verdict !== null);
   printTable("Targets", verdictTable(verdicts));
   writeResults(VIA === "action" ? "concurrency-action" : "concurrency", `Concurrent streaming conversations${VIA === "action" ? " through the server action" : ""}: one instance beside the model server alone`, {
-    ...(VIA === "action" ? { command: `npx tsx bench/concurrency.ts --via action${PROCESSES === 1 ? "" : ` --processes ${PROCESSES}`}` } : {}),
+    command: `npx tsx bench/concurrency.ts${VIA === "action" ? " --via action" : ""}${PROCESSES === 1 ? "" : ` --processes ${PROCESSES}`}`,
     load: `load average before ${loadBefore}, after ${load()}`,
     intro:
       `\`next start\` (production build${build.built ? ", rebuilt for this run" : ""}), ${PROCESSES === 1 ? "one process" : `${PROCESSES} processes on one port (STRATA_PROCESSES=${PROCESSES})`}, default logging, on 127.0.0.1 with its own PostgreSQL database; ` +
