@@ -320,7 +320,6 @@ describe("disable and enable", () => {
     expect((await listConversations({ cookie })).status).toBe(200);
   });
 
-
   it("a session that outlived its account's disabling (made in the same instant) is refused; a live one carries the role", async () => {
     const late = await signUp(uniqueEmail("late"));
     await h.db.user.update({ where: { id: late.id }, data: { role: "admin" } });
@@ -333,6 +332,7 @@ describe("disable and enable", () => {
     expect(refused.code).toBe("unauthorized");
     expect((await listConversations({ cookie: late.cookie })).status).toBe(401);
   });
+
   it("an admin cannot disable themselves; an unknown user is not found", async () => {
     const self = await refusal(ops.setUserDisabled(asAdmin(admin), { userId: admin.id, disabled: true }));
     expect(self.message).toMatch(/cannot disable your own account/i);
