@@ -3,7 +3,7 @@
 // silently loses their words. Code blocks are highlighted and math typeset once their
 // libraries have loaded (CodeBlock.tsx, math.ts); until then both show as plain code.
 import "katex/dist/katex.min.css";
-import { memo } from "react";
+import { memo, useRef } from "react";
 import ReactMarkdown, { type Options } from "react-markdown";
 import rehypeSanitize, { defaultSchema, type Options as SanitizeSchema } from "rehype-sanitize";
 import remarkGfm from "remark-gfm";
@@ -13,6 +13,7 @@ import { CodeBlock, HighlightContext } from "./CodeBlock";
 import { useLazyModule } from "./lazy-module";
 import { KATEX_OPTIONS, katexPlugin, mayHaveMath, rehypeMathBoxes, remarkPricesAsText } from "./math";
 import { normalizeMathDelimiters } from "./math-delimiters";
+import { useScrollRegions } from "./scroll-regions";
 
 type MdNode = { type: string; value?: string; children?: MdNode[] };
 
@@ -83,8 +84,10 @@ export const Markdown = memo(function Markdown({
 }) {
   const source = normalizeMathDelimiters(text);
   const katex = useLazyModule(katexPlugin, mayHaveMath(source));
+  const body = useRef<HTMLDivElement>(null);
+  useScrollRegions(body);
   return (
-    <div className={`markdown ${className}`}>
+    <div ref={body} className={`markdown ${className}`}>
       <HighlightContext value={!streaming}>
         <ReactMarkdown
           remarkPlugins={citations ? citingPlugins : remarkPlugins}

@@ -50,7 +50,7 @@ export const KATEX_OPTIONS: KatexOptions = {
   strict: "ignore",
 };
 
-type HastNode = { type: string; tagName?: string; properties?: { className?: unknown }; children?: HastNode[] };
+type HastNode = { type: string; tagName?: string; properties?: { className?: unknown; ariaHidden?: unknown }; children?: HastNode[] };
 
 const hasClass = (node: HastNode, name: string) => Array.isArray(node.properties?.className) && node.properties.className.includes(name);
 
@@ -65,14 +65,21 @@ export const MATH_BOX_CLASS = "math-box";
  * elements stay as they are: the box is an inline-flex container, which keeps its
  * content's baseline even as a scroll container (an inline-block would sit on its bottom
  * edge). Display math scrolls as a whole (`.katex-display`).
+ * A box that scrolls can take the keyboard's focus (scroll-regions.ts), which nothing
+ * inside an aria-hidden element may: so KaTeX's drawing (`katex-html`, which screen
+ * readers skip for the MathML beside it) is hidden piece by piece, inside the boxes,
+ * rather than as a whole.
  */
 export function rehypeMathBoxes() {
   const walk = (node: HastNode) => {
     if (hasClass(node, "katex-display")) return;
     if (hasClass(node, "katex-html") && node.children) {
-      node.children = node.children.map((child) =>
-        hasClass(child, "katex-base") ? { type: "element", tagName: "span", properties: { className: [MATH_BOX_CLASS] }, children: [child] } : child,
-      );
+      delete node.properties!.ariaHidden;
+      node.children = node.children.map((child) => {
+        if (child.type !== "element") return child;
+        const hidden = { ...child, properties: { ...child.properties, ariaHidden: "true" } };
+        return hasClass(child, "katex-base") ? { type: "element", tagName: "span", properties: { className: [MATH_BOX_CLASS] }, children: [hidden] } : hidden;
+      });
       return;
     }
     node.children?.forEach(walk);
