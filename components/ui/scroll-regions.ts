@@ -22,6 +22,12 @@ const SELECTOR = REGIONS.map(([selector]) => selector).join(", ");
 function mark(region: HTMLElement) {
   const scrolls = region.scrollWidth > region.clientWidth;
   if (scrolls === region.hasAttribute("tabindex")) return;
+  // Taking the tab stop from the focused element would drop the focus to the page's start
+  // (a phone turned while a code block is read): it goes when the focus leaves.
+  if (!scrolls && region === document.activeElement) {
+    region.addEventListener("blur", () => mark(region), { once: true });
+    return;
+  }
   if (scrolls) {
     region.tabIndex = 0;
     region.setAttribute("aria-label", REGIONS.find(([selector]) => region.matches(selector))![1]);

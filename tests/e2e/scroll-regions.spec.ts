@@ -140,6 +140,16 @@ test("a code block, table or formula that scrolls sideways is a named tab stop t
     if (!phone) for (const attribute of ["role", "aria-label"]) await expect(mediumCode).not.toHaveAttribute(attribute);
     for (const region of [wideCode, table, display, inline]) await expect(region).toHaveAttribute("tabindex", "0");
   }
+  // A block that stops scrolling while it has the focus keeps it (and its tab stop) until the focus leaves:
+  // taking the tab stop at once would drop the focus to the page's start.
+  await page.setViewportSize({ width: 390, height: 900 });
+  await expect(mediumCode).toHaveAttribute("tabindex", "0");
+  await mediumCode.focus();
+  await page.setViewportSize({ width: 1366, height: 900 });
+  await expect.poll(() => mediumCode.evaluate((element) => element.scrollWidth > element.clientWidth), "the medium block fits again").toBe(false);
+  await expect(mediumCode, "the focused block keeps the focus while it fits again").toBeFocused();
+  await mine.getByTestId("message-link").focus();
+  await expect(mediumCode, "once the focus left, the block that fits is no tab stop").not.toHaveAttribute("tabindex");
   // The same when only the message's column narrows and widens, the window unchanged: nothing but the regions' own
   // sizes tells then (Chromium reports KaTeX's fonts loaded again on each window resize, which re-measures too).
   for (const [width, scrolls] of [["300px", true], ["", false]] as const) {
