@@ -1,24 +1,59 @@
-// PDF → text with unpdf (Mozilla's pdf.js, packaged for servers: no canvas, no worker,
-// no native code). Run once, when the file is uploaded; the text is stored beside the bytes.
-import { extractText, getDocumentProxy } from "unpdf";
+// PDF → text, run once when the file is uploaded; the text is stored beside the bytes.
+// Reading a PDF is synchronous work in pdf.js that grows with the file: a 10 MB PDF of
+// text (the default upload limit) took about 5 s, during which no other request of any
+// user was served. So it runs on a worker thread, within a time and a memory bound: a
+// file that needs more ends its thread, not the server, and the upload gets the reason.
+import path from "node:path";
+import { lazyPool } from "../workers/pool";
+import readPdf from "./pdf-worker.mjs";
 
 export type PdfText = { ok: true; text: string; pages: number } | { ok: false; reason: string };
 
-/** The text layer of a PDF, pages separated by a blank line; a clear reason when there is none. */
-export async function pdfText(name: string, bytes: Uint8Array): Promise<PdfText> {
-  let pages: string[];
-  let total: number;
+type ReadTask = { bytes: Uint8Array };
+type ReadResult = Awaited<ReturnType<typeof readPdf>>;
+
+/** How long one PDF may take to be read, waiting for a thread included. */
+export const PDF_READ_TIMEOUT_MS = 30_000;
+/** The heap one thread may use while it reads a PDF (a file that needs more is refused). */
+const PDF_READ_HEAP_MB = 1024;
+
+// No thread is kept warm: PDFs are rare next to turns, and a thread starts in milliseconds.
+const pdfPool = lazyPool<ReadTask, ReadResult>("pdf", path.join(process.cwd(), "lib", "attachments", "pdf-worker.mjs"), {
+  minThreads: 0,
+  resourceLimits: { maxOldGenerationSizeMb: PDF_READ_HEAP_MB },
+});
+
+type Read = { ok: true; result: ReadResult } | { ok: false; reason: string };
+
+async function read(name: string, bytes: Uint8Array, timeoutMs: number): Promise<Read> {
+  const workers = pdfPool.get();
   try {
-    // pdf.js takes ownership of (detaches) the buffer it is given: hand it a copy.
-    const document = await getDocumentProxy(new Uint8Array(bytes), { useSystemFonts: false, verbosity: 0 });
-    const result = await extractText(document, { mergePages: false });
-    pages = result.text;
-    total = result.totalPages;
+    // Without the worker file (an unusual deployment) the file is read on this thread.
+    const result = workers ? await workers.run({ bytes }, { signal: AbortSignal.timeout(timeoutMs) }) : await readPdf({ bytes });
+    return { ok: true, result };
   } catch (error) {
-    const detail = error instanceof Error ? error.message : String(error);
-    return { ok: false, reason: `“${name}” could not be read as a PDF (${detail}).` };
+    return { ok: false, reason: unreadable(name, error, timeoutMs) };
   }
-  const text = pages
+}
+
+function unreadable(name: string, error: unknown, timeoutMs: number): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  const errorName = (error as { name?: unknown } | null)?.name;
+  if (errorName === "AbortError" || errorName === "TimeoutError") {
+    return `“${name}” took longer than ${timeoutMs >= 1000 ? `${Math.round(timeoutMs / 1000)} s` : `${timeoutMs} ms`} to read, so Strata stopped reading it. Attach a smaller PDF (fewer pages), or its text.`;
+  }
+  if (code === "ERR_WORKER_OUT_OF_MEMORY") {
+    return `“${name}” needs more memory to read than Strata gives one file (${PDF_READ_HEAP_MB} MB). Attach a smaller PDF (fewer pages), or its text.`;
+  }
+  const detail = error instanceof Error ? error.message : String(error);
+  return `“${name}” could not be read as a PDF (${detail}).`;
+}
+
+/** The text layer of a PDF, pages separated by a blank line; a clear reason when there is none. */
+export async function pdfText(name: string, bytes: Uint8Array, options: { timeoutMs?: number } = {}): Promise<PdfText> {
+  const read_ = await read(name, bytes, options.timeoutMs ?? PDF_READ_TIMEOUT_MS);
+  if (!read_.ok) return read_;
+  const text = read_.result.pages
     .map((page) => page.trim())
     .filter((page) => page.length > 0)
     .join("\n\n");
@@ -28,5 +63,10 @@ export async function pdfText(name: string, bytes: Uint8Array): Promise<PdfText>
       reason: `“${name}” has no text layer (a scanned or image-only PDF): Strata cannot read its text. Attach a PDF with selectable text, or the text itself.`,
     };
   }
-  return { ok: true, text, pages: total };
+  return { ok: true, text, pages: read_.result.total };
+}
+
+/** Ends the reading threads (tests, shutdown). */
+export function closePdfPool(): Promise<void> {
+  return pdfPool.close();
 }

@@ -3,58 +3,27 @@
 //
 // Counting is linear (./token-count.mjs) but not free: 100,000 characters of the worst
 // kind take about 60 ms, ordinary prose about 20 ms. Texts from ASYNC_MIN_CHARS up go
-// to a piscina pool; shorter ones are counted at once (a worker hop, ~1 ms with the
-// copy of the text, is not worth it below that). The worker is a plain .mjs file
-// loaded by Node from the source tree (process.cwd(): the project root for `next
-// start`, `next dev`, vitest and tsx alike), outside the Next bundle; piscina is in
-// serverExternalPackages so that its own worker bootstrap resolves too. Without the
-// file (an unusual deployment) counts fall back to this thread, still linear.
-import { existsSync } from "node:fs";
-import { availableParallelism } from "node:os";
+// to a worker pool (lib/workers/pool.ts); shorter ones are counted at once (a worker
+// hop, ~1 ms with the copy of the text, is not worth it below that). Without the
+// worker file (an unusual deployment) counts fall back to this thread, still linear.
 import path from "node:path";
-import { Piscina } from "piscina";
 import type { ChatMessage } from "../compression/types";
 import { logger } from "../log/logger";
+import { lazyPool } from "../workers/pool";
 import { countTextTokens, encodingForModel, messageTexts, rememberTextTokens } from "./tokens";
 import { tiktokenEncoder, warmRanks, type EncodingName } from "./token-count.mjs";
 
 /** Texts at least this long are counted on a worker thread (below it: under ~6 ms on this thread, worst kind). */
 export const ASYNC_MIN_CHARS = 10_000;
 
-const WORKER_FILE = path.join(process.cwd(), "lib", "llm", "token-worker.mjs");
-const POOL_KEY = Symbol.for("strata.llm.tokenPool");
-
 type CountTask = { text: string; encoding: EncodingName };
-// `undefined` until the first long count; `null` when there is no worker file.
-type PoolState = { pool: Piscina<CountTask, number> | null | undefined };
-
-function poolState(): PoolState {
-  // On globalThis: Next dev re-evaluates modules on hot reload; one pool per process.
-  const holder = globalThis as unknown as Record<symbol, PoolState | undefined>;
-  return (holder[POOL_KEY] ??= { pool: undefined });
-}
-
-function pool(): Piscina<CountTask, number> | null {
-  const state = poolState();
-  if (state.pool === undefined) state.pool = createPool();
-  return state.pool;
-}
-
-function createPool(): Piscina<CountTask, number> | null {
-  if (!existsSync(WORKER_FILE)) {
-    logger.warn({ file: WORKER_FILE }, "token worker not found: long texts are counted on the main thread");
-    return null;
-  }
-  // One core stays with the event loop. One thread is kept warm (its encoder built);
-  // the others end after a minute idle. Worker threads do not keep the process alive.
-  const maxThreads = Math.max(1, Math.min(4, availableParallelism() - 1));
-  return new Piscina<CountTask, number>({ filename: WORKER_FILE, minThreads: 1, maxThreads, idleTimeout: 60_000 });
-}
+// One thread is kept warm, its encoder built.
+const tokenPool = lazyPool<CountTask, number>("tokens", path.join(process.cwd(), "lib", "llm", "token-worker.mjs"), { minThreads: 1 });
 
 /** Tokens of plain text, like countTextTokens; long texts are counted off the event loop. */
 export async function countTextTokensAsync(text: string, model?: string): Promise<number> {
   if (text.length < ASYNC_MIN_CHARS) return countTextTokens(text, model);
-  const workers = pool();
+  const workers = tokenPool.get();
   if (!workers) return countTextTokens(text, model);
   try {
     const count = await workers.run({ text, encoding: encodingForModel(model) });
@@ -82,20 +51,17 @@ export async function countMessageTokensAsync(message: ChatMessage, model?: stri
  */
 export async function warmTokenCounting(): Promise<void> {
   tiktokenEncoder("o200k_base");
-  pool();
+  tokenPool.get();
   await warmRanks("o200k_base");
 }
 
 /** Texts the pool has counted since it started, and its threads (null: no pool yet, or none possible). */
 export function tokenPoolStats(): { completed: number; threads: number } | null {
-  const workers = poolState().pool;
+  const workers = tokenPool.started();
   return workers ? { completed: workers.completed, threads: workers.threads.length } : null;
 }
 
 /** Ends the worker threads (tests, shutdown); the next long count starts a new pool. */
-export async function closeTokenPool(): Promise<void> {
-  const state = poolState();
-  const workers = state.pool;
-  state.pool = undefined;
-  await workers?.destroy();
+export function closeTokenPool(): Promise<void> {
+  return tokenPool.close();
 }

@@ -1,4 +1,5 @@
 import type { APIRequestContext, Page } from "@playwright/test";
+import { tinyPdf } from "../support/tiny-pdf";
 import { expect, test } from "./support/fixtures";
 import { MODEL_SERVER, newConversation, resetModelServer, saveTestSettings, screenshotPath, seriousAxeViolations, untilSettled } from "./support/helpers";
 
@@ -29,21 +30,25 @@ async function dropFiles(page: Page, files: { name: string; text: string }[]) {
   await form.dispatchEvent("drop", { dataTransfer: transfer });
 }
 
-test("attach a Markdown file: chip with size and tokens, removable before sending; sent, the model gets its text and the message keeps a download chip", async ({ page, request }) => {
+test("attach a Markdown file and a PDF: chips with size and tokens, removable before sending; sent, the model gets their text and the message keeps a download chip each", async ({ page, request }) => {
   await page.setViewportSize({ width: 1366, height: 900 });
   await page.goto("/");
   await newConversation(page);
   await page.getByTestId("attach-input").setInputFiles([
     { name: "notes.md", mimeType: "text/markdown", buffer: Buffer.from(NOTES) },
     { name: "extra.csv", mimeType: "text/csv", buffer: Buffer.from("a,b\n1,2\n") },
+    // A PDF: its text layer is read on upload (lib/attachments/pdf.ts) and sent as its text.
+    { name: "route.pdf", mimeType: "application/pdf", buffer: Buffer.from(tinyPdf(["The ferry leaves pier 14 at 07:40."])) },
   ]);
   const chips = page.getByTestId("draft-attachment");
-  await expect(chips).toHaveCount(2);
+  await expect(chips).toHaveCount(3);
+  await expect(chips.nth(2)).toHaveAttribute("data-state", "ready");
+  await expect(chips.nth(2)).toContainText(/route\.pdf.*tokens/);
   await expect(chips.first()).toHaveAttribute("data-state", "ready");
   await expect(chips.first()).toContainText("notes.md");
   await expect(chips.first()).toContainText(/\d+ B · \d+ tokens/);
   await page.getByRole("button", { name: "Remove extra.csv" }).click();
-  await expect(chips).toHaveCount(1);
+  await expect(chips).toHaveCount(2);
 
   await untilSettled(page, async () => {
     await page.getByTestId("composer").fill("What is on my list?");
@@ -54,17 +59,19 @@ test("attach a Markdown file: chip with size and tokens, removable before sendin
   expect(seen).toContain("What is on my list?");
   expect(seen).toContain("Attached file: notes.md");
   expect(seen).toContain("the blue thermos numbered 5521");
+  expect(seen).toContain("Attached file: route.pdf");
+  expect(seen).toContain("The ferry leaves pier 14 at 07:40.");
   expect(seen).not.toContain("extra.csv");
 
   const userMessage = page.locator("[data-testid=message][data-role=user]").last();
   await expect(userMessage).toContainText("What is on my list?");
-  const chip = userMessage.getByTestId("message-attachment");
-  await expect(chip).toHaveCount(1);
+  await expect(userMessage.getByTestId("message-attachment")).toHaveCount(2);
+  const chip = userMessage.getByTestId("message-attachment").first();
   await expect(chip).toContainText("notes.md");
   // The file's text is in the message (the model saw it) but shown only on request.
   await expect(userMessage).not.toContainText("blue thermos");
-  await userMessage.getByTestId("show-attachment-text").click();
-  await expect(userMessage.getByTestId("attachment-text")).toContainText("blue thermos numbered 5521");
+  await userMessage.getByTestId("show-attachment-text").first().click();
+  await expect(userMessage.getByTestId("attachment-text").first()).toContainText("blue thermos numbered 5521");
   await expect(page.locator("[data-testid=message][data-role=assistant]").last()).toContainText("you said");
 
   // The chip downloads the original file, as a download.
@@ -76,7 +83,7 @@ test("attach a Markdown file: chip with size and tokens, removable before sendin
 
   // After a reload the chip is still there.
   await page.reload();
-  await expect(page.locator("[data-testid=message][data-role=user]").last().getByTestId("message-attachment")).toContainText("notes.md");
+  await expect(page.locator("[data-testid=message][data-role=user]").last().getByTestId("message-attachment").last()).toContainText("route.pdf");
   await page.screenshot({ path: screenshotPath("attachments-desktop") });
   expect(await seriousAxeViolations(page)).toEqual([]);
 });

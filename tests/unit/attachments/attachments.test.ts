@@ -1,11 +1,11 @@
 import fc from "fast-check";
 // Attachments without a database: what kind a file is, a PDF's text, the message a
 // send composes, and the upload limits.
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { composeContent, fenceFor, imageStandIn, leftOutLine, typedPart } from "../../../lib/attachments/compose";
 import { looksLikeText, sniffAttachment } from "../../../lib/attachments/kinds";
 import { attachmentIdsSchema, attachmentNameSchema } from "../../../lib/attachments/limits";
-import { pdfText } from "../../../lib/attachments/pdf";
+import { closePdfPool, pdfText } from "../../../lib/attachments/pdf";
 import { parseConfig } from "../../../lib/config";
 import { tinyPdf } from "../../support/tiny-pdf";
 
@@ -49,7 +49,18 @@ describe("PDF text", () => {
     expect(broken).toMatchObject({ ok: false });
     expect(!broken.ok && broken.reason).toMatch(/could not be read as a PDF/);
   });
+
+  // PDFs are read on a worker thread (a 10 MB one held the event loop for seconds); one
+  // that takes longer than its bound ends its thread, and the next file is read as usual.
+  it("stops reading a PDF that takes longer than its bound, says why, and reads the next one", async () => {
+    const page = Array.from({ length: 50 }, (_, line) => `Line ${line}: the quick brown fox jumps over the lazy dog.`).join("\n");
+    const slow = await pdfText("long.pdf", tinyPdf(Array.from({ length: 1000 }, () => page)), { timeoutMs: 50 });
+    expect(slow).toEqual({ ok: false, reason: expect.stringMatching(/“long\.pdf” took longer than 50 ms to read, so Strata stopped reading it/) });
+    expect(await pdfText("next.pdf", tinyPdf(["Still readable: Zagreb"]))).toEqual({ ok: true, text: "Still readable: Zagreb", pages: 1 });
+  });
 });
+
+afterAll(() => closePdfPool());
 
 describe("the composed message", () => {
   it("appends each file fenced and named, and remembers where each block starts", () => {
