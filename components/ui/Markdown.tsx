@@ -11,6 +11,7 @@ import remarkMath from "remark-math";
 import { CITATION_LINK_CLASS, MessageLink, messageSeqOfHref, remarkCitationLinks } from "./citations";
 import { CodeBlock, HighlightContext } from "./CodeBlock";
 import { useLazyModule } from "./lazy-module";
+import { overMarkdownBudget } from "./markdown-budget";
 import { KATEX_OPTIONS, katexPlugin, mayHaveMath, rehypeMathBoxes, remarkPricesAsText } from "./math";
 import { normalizeMathDelimiters } from "./math-delimiters";
 import { useScrollRegions } from "./scroll-regions";
@@ -83,9 +84,18 @@ export const Markdown = memo(function Markdown({
   citations?: boolean;
 }) {
   const source = normalizeMathDelimiters(text);
-  const katex = useLazyModule(katexPlugin, mayHaveMath(source));
+  const asWritten = overMarkdownBudget(source);
+  const katex = useLazyModule(katexPlugin, !asWritten && mayHaveMath(source));
   const body = useRef<HTMLDivElement>(null);
   useScrollRegions(body);
+  if (asWritten) {
+    return (
+      <div ref={body} className={`markdown ${className}`} data-as-written="true">
+        <p className="whitespace-pre-wrap break-words">{text}</p>
+        <p className="text-[11.5px] text-neutral-600 dark:text-neutral-400">Shown as written: it has more Markdown (links, emphasis, nested lists or quotes) than Strata formats.</p>
+      </div>
+    );
+  }
   return (
     <div ref={body} className={`markdown ${className}`}>
       <HighlightContext value={!streaming}>

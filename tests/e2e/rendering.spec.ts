@@ -201,6 +201,31 @@ test("a 100,000-character run with no space wraps inside its message on a phone 
   expect((await page.evaluate(() => navigator.clipboard.readText())) === run, "Copy gives the run as pasted").toBe(true);
 });
 
+// Issue: 3,000 ">" in a row overflowed the Markdown parser's stack while the timeline rendered, and the conversation
+// showed "This page could not be loaded" on every visit; other inputs (20,000 "x](y)", an unfenced JSON array) took
+// seconds of the reader's tab. Such a text is shown as written (components/ui/markdown-budget.ts).
+test("a message whose Markdown would overflow the parser is shown as written, and its conversation opens, on a desktop and a phone", async ({ page }) => {
+  const hostile = `${">".repeat(5_000)} the quote that never ends`;
+  await page.setViewportSize({ width: 1366, height: 900 });
+  await page.goto("/");
+  await newConversation(page);
+  const composer = page.getByTestId("composer");
+  await composer.fill(hostile);
+  await untilSettled(page, () => composer.press("Enter"));
+  for (const viewport of [{ width: 1366, height: 900 }, { width: 390, height: 844 }]) {
+    await page.setViewportSize(viewport);
+    await page.reload();
+    const mine = page.locator("[data-testid=message][data-role=user]");
+    await expect(mine).toHaveCount(1);
+    await expect(page.locator("[data-testid=message][data-role=assistant]")).toHaveCount(1);
+    const body = mine.locator("[data-as-written=true]");
+    await expect(body).toContainText("Shown as written");
+    expect(await body.locator("p").first().textContent()).toBe(hostile);
+    const sideways = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(sideways, `at ${viewport.width}×${viewport.height}: the page does not scroll sideways`).toBe(0);
+  }
+});
+
 /** `\left(x_{1}+x_{2}+…\right)`: a formula KaTeX cannot break (it breaks only after an operator outside any group), written without spaces. */
 function unbreakableFormula(name: string, terms: number): string {
   return `\\left(${Array.from({ length: terms }, (_, i) => `${name}_{${i + 1}}`).join("+")}\\right)`;
