@@ -6,6 +6,8 @@ export class ChangeBuilder {
   readonly created: CompactionRecord[] = [];
   readonly attempts: AttemptRecord[] = [];
   readonly setAside: { id: string; text: string }[] = [];
+  /** Set when the rounds one call may make ran out with the request still over the hard limit: how many there were. */
+  roundsRanOut: number | null = null;
 
   constructor(
     public transcript: Transcript,

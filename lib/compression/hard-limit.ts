@@ -23,7 +23,13 @@ export function enforceHardLimit(change: ChangeBuilder, context: RunContext, dep
   const before = request(transcript);
   if (before <= budget.hardLimit) return;
   const failed = change.attempts.some((a) => a.outcome === "failed");
-  const why = !settings.enabled ? "automatic compression is disabled" : failed ? "summarizing failed" : "nothing more can be summarized";
+  const why = !settings.enabled
+    ? "automatic compression is disabled"
+    : failed
+      ? "summarizing failed"
+      : change.roundsRanOut !== null
+        ? `the ${change.roundsRanOut} summaries one turn may write are written`
+        : "nothing more can be summarized";
   const reason = `request of ${formatCount(before)} tokens exceeds the hard limit of ${formatCount(budget.hardLimit)} (window ${formatCount(budget.contextWindow)} minus reserve ${formatCount(budget.reserve)}) and ${why}`;
   const attemptContext = { ...context, trigger: "hard_limit" as const, strategy: "truncation" as const };
   const plan = planTruncation({

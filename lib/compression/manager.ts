@@ -53,6 +53,13 @@ export type AutoCompressionManagerDeps = {
 
 /** Automatic rounds per call: one usually suffices; a few let a lagging window catch up. */
 const MAX_ROUNDS = 4;
+/**
+ * Rounds per call while the request is still over the hard limit. Cutting is the last
+ * resort: what it cuts is never summarized, so a backlog (an imported conversation, a
+ * smaller window chosen) is summarized round after round while the user waits, each
+ * round seen as it starts; the bound is only for a backlog too long for one wait.
+ */
+const MAX_ROUNDS_OVER_HARD_LIMIT = 32;
 /** Merges per call; each one shrinks the context, so this only guards against a bug looping. */
 const MAX_MERGES = 16;
 
@@ -292,9 +299,13 @@ export class AutoCompressionManager {
   private async autoCompress(change: ChangeBuilder, context: RunContext): Promise<void> {
     let retried = false;
     let cleared = false;
-    for (let round = 0; round < MAX_ROUNDS; round++) {
+    for (let round = 0; ; round++) {
       if (context.signal?.aborted) return;
       let decision = this.decide(change.transcript, context);
+      if (round >= (decision?.overHardLimit ? MAX_ROUNDS_OVER_HARD_LIMIT : MAX_ROUNDS)) {
+        if (decision?.overHardLimit) change.roundsRanOut = round;
+        return;
+      }
       // Old tool output goes first: it costs no model call, and a summary written after
       // it reads the notes instead of the whole outputs.
       if (!cleared && this.clearOldResults(change, context, decision)) {

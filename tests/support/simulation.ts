@@ -46,6 +46,8 @@ export type Scenario = {
   /** Plant a fact every this many turns (0: none). */
   factEvery?: number;
   systemPrompt?: string;
+  /** The first this many turns arrive at once, as an import does: stored with no model call and no compaction. */
+  importedTurns?: number;
 };
 
 export type Violation = { turn: number; kind: string; detail: string };
@@ -516,6 +518,10 @@ export async function simulate(scenario: Scenario): Promise<SimResult> {
     const content = scripted.user;
     if (scripted.probe) facts.push({ seq: store.messages.length + 1, probe: scripted.probe });
     append({ role: "user", content, tokens: countMessageTokens({ role: "user", content }), pinned: false });
+    if (turn < (scenario.importedTurns ?? 0)) {
+      append({ role: "assistant", content: scripted.reply, tokens: countMessageTokens({ role: "assistant", content: scripted.reply }), pinned: false });
+      continue;
+    }
 
     if (scripted.toolOutput) {
       const call = await modelCall(turn);

@@ -34,6 +34,16 @@ describe("hard-limit truncation", () => {
     expect(manager.measure(change.transcript).totalTokens).toBeLessThanOrEqual(HARD_LIMIT);
   });
 
+  it("a backlog longer than one turn's summaries is cut only after them, and the cut says so", async () => {
+    const { manager } = setup({});
+    // About 48 rounds of summaries at this window: more than one turn writes while the user waits.
+    const change = await manager.process(transcriptOf(chat(700, 300)));
+    expect(change.attempts.filter((a) => a.strategy === "ai_summary" && a.outcome === "applied").length).toBeGreaterThanOrEqual(32);
+    expect(change.created.at(-1)).toMatchObject({ kind: "truncation" });
+    expect(change.attempts.at(-1)!.reason).toMatch(/exceeds the hard limit of 3,800 \(window 4,000 minus reserve 200\) and the 32 summaries one turn may write are written/);
+    expect(manager.measure(change.transcript).totalTokens).toBeLessThanOrEqual(HARD_LIMIT);
+  });
+
   it("drops everything before the kept tail, superseding summaries, and the request fits", async () => {
     const { manager } = setup({ enabled: false, keepRecentCount: 4 });
     resetSeq(11);

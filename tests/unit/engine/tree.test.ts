@@ -49,6 +49,21 @@ describe("a tree, not a chain (default settings, 400 turns, a lossy summarizer)"
   }
 });
 
+// An imported conversation (or a smaller window chosen) arrives over the hard limit with a
+// backlog. Summarizing stopped after four rounds and the rest was cut: 117 to 389 messages
+// that no summary ever read left the model's view, with "nothing more can be summarized".
+describe("a backlog over the hard limit is summarized, not cut", () => {
+  for (const window of [2048, 4096, 8192]) {
+    it(`${window / 1024}k, 200 turns imported at once: no truncation while summaries succeed, nothing over the window`, async () => {
+      const result = await simulate({ window, turns: 203, importedTurns: 200, size: "short", summarizer: { mode: "lossy" }, factEvery: 10, seed: 1 });
+      expect(problemsOf(result)).toEqual([]);
+      expect(result.made.truncations).toBe(0);
+      expect(result.made.summaries).toBeGreaterThan(0);
+      expect(result.overWindow).toBe(0);
+    }, 60_000);
+  }
+});
+
 describe("truncations when summaries fail: one cut takes the place of the one before, never a chain", () => {
   it("a summarizer that always fails: every cut at level 1, however many", async () => {
     const result = await simulate({ window: 4096, turns: 300, size: "short", summarizer: { mode: "lossy", failRate: 1 }, factEvery: 10, seed: 1 });
