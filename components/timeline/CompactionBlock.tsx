@@ -26,6 +26,19 @@ function Stats({ compaction }: { compaction: CompactionView }) {
   );
 }
 
+/** A summary the model no longer reads whole: its request carries the summary's one-line stand-in instead. */
+function OutOfView() {
+  return (
+    <span
+      data-testid="compaction-out-of-view"
+      title="The summaries in view outgrew their room, so the model now gets this one as a single line (its range, title and specifics) instead of the whole summary. It stays here, in search and within the model's reach (open_history)."
+      className="shrink-0 rounded border border-amber-400 px-1 py-px text-[10.5px] text-amber-800 dark:border-amber-600 dark:text-amber-300"
+    >
+      model sees one line
+    </span>
+  );
+}
+
 /** How and when it was made. */
 function Provenance({ compaction }: { compaction: CompactionView }) {
   return (
@@ -102,6 +115,7 @@ export const CompactionBlock = memo(function CompactionBlock({
             <span className="shrink-0 rounded border border-neutral-300 px-1 py-px text-[10.5px] dark:border-neutral-700">
               {triggerLabel(compaction.trigger)}
             </span>
+            {compaction.outOfView != null ? <OutOfView /> : null}
             <Stats compaction={compaction} />
             <Provenance compaction={compaction} />
             {readOnly ? null : <CompactionCost compactionId={compaction.id} />}

@@ -115,9 +115,17 @@ for (const device of DEVICES) {
     });
 
     test("a balanced tree: the search hit for a word of #1 opens it in ≤ 3 interactions, at nearly full width", async ({ page }) => {
-      await openSeeded(page, balancedTree(MESSAGES));
+      const tree = balancedTree(MESSAGES);
+      // The oldest top-level summary has left the model's view (the request carries its stand-in).
+      const top = tree.compactions.filter((c) => c.parentId === null).sort((a, b) => a.fromSeq - b.fromSeq)[0]!;
+      top.outOfView = `[#${top.fromSeq}–#${top.toSeq}, not shown] the oldest part`;
+      await openSeeded(page, tree);
       await page.getByTestId("timeline").evaluate((element) => element.scrollTo(0, 0));
-      await expect(page.locator('[data-testid=compaction-block][data-depth="0"]').first()).toHaveAttribute("data-level", "4");
+      const topBlocks = page.locator('[data-testid=compaction-block][data-depth="0"]');
+      await expect(topBlocks.first()).toHaveAttribute("data-level", "4");
+      // It says so on its header; the others, which the model reads whole, do not.
+      await expect(topBlocks.first().getByTestId("compaction-out-of-view")).toHaveText("model sees one line");
+      await expect(page.getByTestId("compaction-out-of-view")).toHaveCount(1);
       await expect(page.getByTestId("pinned-card")).toContainText(PINNED_TEXT);
 
       // Phone: open the drawer, type, tap the hit (3); desktop: type, click (2).

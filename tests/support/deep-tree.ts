@@ -15,6 +15,8 @@ export type TreeCompaction = {
   summary: string;
   parentId: string | null;
   coveredMessageCount: number;
+  /** Set when the summary has left the model's view: the line that stands for it there. */
+  outOfView?: string;
 };
 
 export type GeneratedTree = { messages: TreeMessage[]; compactions: TreeCompaction[] };

@@ -17,10 +17,10 @@ export async function seedTree(conversationId: string, tree: GeneratedTree): Pro
     await client.query(
       `INSERT INTO "Compaction" (id, "conversationId", level, kind, trigger, strategy, "fromSeq", "toSeq", summary,
          "summaryModel", "summaryTokens", "coveredMessageCount", "coveredTokens", "messagesBefore", "messagesAfter",
-         "tokensBefore", "tokensAfter", "durationMs", background, "supersededById", "keptSeqs")
+         "tokensBefore", "tokensAfter", "durationMs", background, "supersededById", "keptSeqs", "outOfView")
        SELECT i, $1, l, 'summary', 'auto', 'ai_summary', f, t, s, 'gpt-4o-mini', 60, cm, cm * 24, 0, 0, 0, 0, 900, false, p,
-              CASE WHEN $9::int BETWEEN f AND t THEN ARRAY[$9::int] ELSE '{}'::int[] END
-       FROM unnest($2::text[], $3::int[], $4::int[], $5::int[], $6::text[], $7::int[], $8::text[]) AS x(i, l, f, t, s, cm, p)`,
+              CASE WHEN $9::int BETWEEN f AND t THEN ARRAY[$9::int] ELSE '{}'::int[] END, o
+       FROM unnest($2::text[], $3::int[], $4::int[], $5::int[], $6::text[], $7::int[], $8::text[], $10::text[]) AS x(i, l, f, t, s, cm, p, o)`,
       [
         conversationId,
         c.map((x) => x.id),
@@ -31,6 +31,7 @@ export async function seedTree(conversationId: string, tree: GeneratedTree): Pro
         c.map((x) => x.coveredMessageCount),
         c.map((x) => x.parentId),
         tree.messages.find((x) => x.pinned)?.seq ?? 0,
+        c.map((x) => x.outOfView ?? null),
       ],
     );
     await client.query(`UPDATE "Conversation" SET "lastSeq" = $2, "updatedAt" = now() WHERE id = $1`, [conversationId, m.length]);
