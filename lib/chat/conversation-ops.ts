@@ -5,7 +5,7 @@ import { getDb } from "../db/client";
 import { readChatDefaults } from "../db/model-settings";
 import { setPinned } from "../db/messages";
 import { conversationChangeState } from "../db/turn-lease";
-import { defaultModel } from "../llm/client";
+import { startingModel } from "../llm/client";
 import { createConversationInput, idSchema, pinInput, updateConversationInput } from "./inputs";
 import { stopTurnsEverywhere } from "./running-turns";
 import { watchTurn } from "./live-turns";
@@ -20,7 +20,7 @@ export async function createConversation(actor: Actor, input: unknown) {
   const defaults = await readChatDefaults(db, actor.id);
   return conversations.createConversation(db, actor.id, {
     title: title ?? conversations.DEFAULT_TITLE,
-    model: model ?? defaultModel(),
+    model: model ?? (await startingModel()),
     systemPrompt: systemPrompt ?? defaults.instructions,
     temperature: defaults.temperature,
   });

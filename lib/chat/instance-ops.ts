@@ -6,7 +6,7 @@ import { hasAccounts, readSignupsOpen, writeSignupsOpen } from "../db/instance";
 import { authConfig, socialProviders } from "../auth/config";
 import { signupsAllowed } from "../auth/signups";
 import { readDefaults, writeDefaults } from "../db/settings";
-import { defaultModel, getModelEndpoint, listModels } from "../llm/client";
+import { getModelEndpoint, listModels, startingModel } from "../llm/client";
 import { signupsOpenInput } from "./inputs";
 import { type Actor, assertAdmin, parse } from "./actor";
 import { parseSettings } from "./settings-ops";
@@ -41,7 +41,7 @@ export async function setSignupsOpen(actor: Actor, open: unknown): Promise<{ ope
 
 export async function modelInfo() {
   const endpoint = await getModelEndpoint();
-  return { demo: endpoint.demo, defaultModel: defaultModel(), models: await listModels() };
+  return { demo: endpoint.demo, defaultModel: await startingModel(process.env, endpoint), models: await listModels(endpoint) };
 }
 
 /** For pages, which render without it: null when the model endpoint cannot be set up. */

@@ -61,6 +61,19 @@ export function defaultModel(env: Env = process.env): string {
   return config(env).STRATA_DEFAULT_MODEL ?? (isDemoMode(env) ? DEMO_MODEL : "gpt-4o-mini");
 }
 
+/**
+ * The model a new conversation starts with: defaultModel(), unless Strata talks to a
+ * server that lists its models and that one is not among them (an Ollama or vLLM server
+ * has no gpt-4o-mini, and the first message would fail) — then the first model the
+ * server lists. STRATA_DEFAULT_MODEL is taken as set; a server that lists nothing keeps the default.
+ */
+export async function startingModel(env: Env = process.env, endpoint?: ModelEndpoint): Promise<string> {
+  const configured = defaultModel(env);
+  if (config(env).STRATA_DEFAULT_MODEL || isDemoMode(env)) return configured;
+  const models = await listModels(endpoint ?? (await getModelEndpoint(env)));
+  return models?.length && !models.includes(configured) ? models[0]! : configured;
+}
+
 function isLoopback(baseURL: string): boolean {
   try {
     const host = new URL(baseURL).hostname;

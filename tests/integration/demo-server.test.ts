@@ -16,6 +16,7 @@ import {
   isDemoMode,
   listModels,
   ModelError,
+  startingModel,
   streamChat,
   type ChatStreamEvent,
   type ModelEndpoint,
@@ -25,6 +26,7 @@ import { createSummarizer } from "@/lib/llm/summarizer";
 import { startDemoServer } from "@/lib/llm/demo-server";
 import { IDLE_KEEP_ALIVE_MS } from "@/lib/llm/demo-server/http";
 import { startTestServer, type TestServer } from "../support/test-model";
+import { startOutsideModel } from "../support/outside-model/server";
 import { modelError } from "../support/model-error";
 import { countRequestTokens } from "@/lib/llm/tokens";
 import { buildPromptMessages, DEFAULT_SUMMARY_INSTRUCTIONS, DIGEST_INSTRUCTIONS, STRUCTURED_INSTRUCTIONS } from "@/lib/compression/prompts";
@@ -591,6 +593,27 @@ describe("test model: close()", () => {
     expect(error).toBeInstanceOf(ModelError);
     expect((error as ModelError).kind).toBe("network");
     expect(Date.now() - started).toBeLessThan(2000);
+  });
+});
+
+describe("the model a new conversation starts with", () => {
+  // A server Strata has never seen (its own model names): gpt-4o-mini, the default, would fail the first message.
+  it("is the first model a server lists when the default is not among them; the default when it is, or when nothing is listed", async () => {
+    const outside = await startOutsideModel();
+    try {
+      const env = { OPENAI_BASE_URL: outside.url };
+      expect(await startingModel(env, createModelEndpoint({ baseURL: outside.url, maxRetries: 0 }))).toBe("outside-small");
+      expect(await startingModel({ ...env, STRATA_DEFAULT_MODEL: "outside-large" }, createModelEndpoint({ baseURL: outside.url, maxRetries: 0 }))).toBe("outside-large");
+    } finally {
+      await outside.close();
+    }
+    // The test server lists gpt-4o-mini among others.
+    expect(await startingModel({ OPENAI_BASE_URL: server.url }, endpoint)).toBe("gpt-4o-mini");
+    const dead = await startDemoServer();
+    const deadEndpoint = createModelEndpoint({ baseURL: dead.url });
+    await dead.close();
+    expect(await startingModel({ OPENAI_BASE_URL: dead.url }, deadEndpoint)).toBe("gpt-4o-mini");
+    expect(await startingModel({})).toBe("strata-demo");
   });
 });
 
