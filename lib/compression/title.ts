@@ -42,6 +42,9 @@ export function takeTitle(reply: string): { text: string; title?: string } {
   const match = TITLE_LINE.exec(lines[first]!);
   if (!match) return { text: reply };
   const rest = [...lines.slice(0, first), ...lines.slice(first + 1)].join("\n");
+  // A model that titles the part by the request's own header ("Title: Conversation to
+  // summarize (messages 1–42)") names nothing: the summary gets a derived title instead.
+  if (isFraming(match[1] ?? "")) return { text: rest };
   // A cite says where, not what: it is no part of a title (and clipTitle would leave "(261)").
   const title = clipTitle(withoutCitations(match[1] ?? ""));
   return title ? { text: rest, title } : { text: rest };

@@ -23,6 +23,8 @@ describe("titles", () => {
     // No title line, or an empty one: the text is left as it was.
     expect(takeTitle("Summary: the plan.")).toEqual({ text: "Summary: the plan." });
     expect(takeTitle("Title:\nSummary: the plan.").title).toBeUndefined();
+    // A title that is the request's own header names nothing: the line goes, a title is derived later.
+    expect(takeTitle("Title: Conversation to summarize (messages 1–42)\nThe port is 4021.")).toEqual({ text: "The port is 4021." });
   });
 
   it("derives a distinct title when the summarizer ignored the request: a sentence with specifics, not a generic opening", () => {
