@@ -29,7 +29,11 @@ export type MessageVersions = { ids: string[]; current: number; elsewhere: numbe
 
 export type MessageView =
   | (MessageViewBase & { role: "system" })
-  | (MessageViewBase & { role: "user" })
+  | (MessageViewBase & {
+      role: "user";
+      /** Why the model gave no reply to it (it failed before any text); absent or null when it has one or is being retried. */
+      error?: string | null;
+    })
   | (MessageViewBase & {
       role: "assistant";
       toolCalls: ToolCall[];

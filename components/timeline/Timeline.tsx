@@ -22,7 +22,7 @@ type Row =
   | { kind: "earlier" }
   | { kind: "item"; item: TimelineItem; tools?: ReplyTools; modelChange?: string }
   | { kind: "streaming" }
-  | { kind: "retry"; replyShowsError: boolean };
+  | { kind: "retry"; replyShowsError: boolean; noted: string | null };
 
 function rowKey(row: Row): string {
   return row.kind === "item" ? itemKey(row.item) : row.kind;
@@ -64,7 +64,9 @@ export function Timeline() {
       const unanswered = last != null && (last.role === "user" || last.status === "error");
       // The failure is told once: by the failed reply's own bubble when it shows one, else by the row.
       const replyShowsError = last?.role === "assistant" && last.status === "error" && Boolean(last.error);
-      if (lastError?.retryable || (unanswered && !busy && !remoteTurn)) list.push({ kind: "retry", replyShowsError });
+      // Why the model gave no reply, as stored with the message (it outlives this page).
+      const noted = last?.role === "user" ? (last.error ?? null) : null;
+      if (lastError?.retryable || (unanswered && !busy && !remoteTurn)) list.push({ kind: "retry", replyShowsError, noted });
     }
     return list;
   }, [items, pairing, changes, hasEarlier, turnRunning, lastError, busy, remoteTurn, readOnly]);
@@ -238,7 +240,7 @@ export function Timeline() {
                     ) : row.kind === "streaming" ? (
                       <StreamingReply />
                     ) : row.kind === "retry" ? (
-                      <RetryRow replyShowsError={row.replyShowsError} />
+                      <RetryRow replyShowsError={row.replyShowsError} noted={row.noted} />
                     ) : (
                       <EarlierRow root={scrollElement} readerScrolledUp={readerScrolledUp} loading={loadingEarlier} load={loadOlder} />
                     )}

@@ -5,7 +5,7 @@ import { withoutToolRecall, type CompressionSettings } from "../compression/sett
 import { assistantChat } from "../compression/request";
 import type { CallUsage, ToolCall, Transcript } from "../compression/types";
 import { getDb } from "../db/client";
-import { appendMessages, appendReply, extendReply, type ReplyExtension } from "../db/messages";
+import { appendMessages, appendReply, extendReply, noteUnanswered, type ReplyExtension } from "../db/messages";
 import type { MessageDraft, ReplyDraft } from "../db/message-drafts";
 import { keepStored } from "../db/context-cache";
 import { attemptRecordToView, toMessageView, toTranscriptMessage } from "../db/mappers";
@@ -88,13 +88,17 @@ export type ReplyTarget =
 
 export type ReplyInput = ReplyBase & { target: ReplyTarget };
 
-/** Checks that a retry has something to answer: the active context must end with the user's turn. */
+/**
+ * Checks that a retry has something to answer (the active context must end with the
+ * user's turn) and takes back the failure noted on that message: it is being answered.
+ */
 async function assertRetryable(userId: string, conversationId: string): Promise<void> {
   const transcript = await activeTranscript(userId, conversationId);
   const last = transcript.messages.at(-1);
   if (!last || last.role !== "user") {
     throw new AppError("invalid_input", "There is no unanswered message to retry.");
   }
+  await noteUnanswered(await getDb(), userId, conversationId, last.seq, null);
 }
 
 export function runTurn(input: TurnInput): AsyncGenerator<TurnEvent> {
@@ -288,6 +292,10 @@ export async function* streamReply(input: ReplyInput): AsyncGenerator<TurnEvent>
         if (text || reasoning.trim()) {
           const partial = await storeInterrupted(input, { text, reasoning, model, requestTokens, usage }, { stopped, failure });
           if (partial) yield { type: "message", message: partial };
+        } else if (failure && !stopped && target.kind === "new" && round === 0) {
+          // Nothing arrived: the user's message waits for Retry, and says why after a reload too.
+          const asked = transcript.messages.at(-1);
+          if (asked?.role === "user") await noteUnanswered(db, userId, conversationId, asked.seq, failure.message);
         }
         recordTurn(stopped ? "stopped" : "error", usage);
         if (failure && !stopped) {

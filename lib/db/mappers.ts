@@ -148,7 +148,7 @@ export function toMessageView(row: Message): MessageView {
         toolContent: readToolContent(row.toolContent),
       };
     case "user":
-      return { ...base, role: "user" };
+      return { ...base, role: "user", error: row.error };
     case "system":
       return { ...base, role: "system" };
   }

@@ -123,6 +123,14 @@ export async function setPinned(db: Db, userId: string, conversationId: string, 
   return toMessageView(row);
 }
 
+/**
+ * Why the model gave no reply to user message `seq` (null: it has one now), so that a
+ * reload still says why the message waits for Retry. One statement, the owner's only.
+ */
+export async function noteUnanswered(db: Db, userId: string, conversationId: string, seq: number, error: string | null): Promise<void> {
+  await db.message.updateMany({ where: { conversationId, seq, role: "user", conversation: { userId } }, data: { error } });
+}
+
 export async function getMessage(db: Db, userId: string, conversationId: string, seq: number): Promise<MessageView> {
   const row = await db.message.findFirst({ where: { conversationId, seq, conversation: { userId } } });
   if (!row || row.rewoundAt) throw notFound("message", `${conversationId}#${seq}`);

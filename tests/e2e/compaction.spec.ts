@@ -105,6 +105,11 @@ test("a chat model error offers Retry", async ({ page, request }) => {
   // Said once, beside the button that fixes it: no notice repeats it.
   await expect(page.getByTestId("retry-row")).toContainText(/model failed/i);
   await expect(page.locator("[data-testid=notice][data-tone=error]")).toHaveCount(0);
+  const said = (await page.getByTestId("retry-row").locator("p").textContent())!;
+  expect(said).toMatch(/^The model failed: .*500/);
+  // A reload still says why, from what was stored with the message.
+  await page.reload();
+  await expect(page.getByTestId("retry-row").locator("p")).toHaveText(said);
   await request.delete(`${MODEL_SERVER}/__admin/faults`);
   await untilSettled(page, () => page.getByTestId("retry-button").click());
   await expect(page.locator("[data-testid=message][data-role=assistant]").last()).toContainText("you said");

@@ -76,12 +76,18 @@ describe("a chat turn", () => {
     expect(error && error.type === "error" ? error.message : "").toMatch(/500/);
     let rows = await storedMessages(conversation.id);
     expect(rows.map((r) => r.role)).toEqual(["user"]);
+    // Why it waits for Retry is stored with the message, so a reload still says it.
+    expect(rows[0]!.error).toMatch(/500/);
+    const page = await ops.timeline(h.user, { conversationId: conversation.id });
+    const shown = page.items.flatMap((item) => (item.type === "message" ? [item.message] : []));
+    expect(shown.at(-1)).toMatchObject({ role: "user", error: expect.stringMatching(/500/) });
 
     const retried = [];
     for await (const event of await ops.startTurn(h.user, { conversationId: conversation.id, retry: true })) retried.push(event);
     expect(retried.some((e) => e.type === "error")).toBe(false);
     rows = await storedMessages(conversation.id);
     expect(rows.map((r) => r.role)).toEqual(["user", "assistant"]);
+    expect(rows[0]!.error).toBeNull();
   });
 
   it("keeps the partial reply, marked stopped, when the user stops mid-stream", async () => {
