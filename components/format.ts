@@ -70,3 +70,14 @@ export function costLabel(figure: CostFigure): string {
   if (figure.cost !== null) return formatCost(figure.cost) + (figure.unpricedCalls > 0 ? "+" : "");
   return `${formatCount(figure.promptTokens + figure.completionTokens)} tok`;
 }
+
+/**
+ * A refused form, said in the form's words: the server names a field by its key
+ * ("inputPerMillion: …", for API callers); a form names it by its label, or not at all
+ * when it has one field (label ""). A field the form does not know keeps the server's message.
+ */
+export function fieldRefusal(error: { message: string; fields?: Record<string, string[]> }, labels: Record<string, string>): string {
+  const [key, messages] = Object.entries(error.fields ?? {})[0] ?? [];
+  if (!key || !(key in labels) || !messages?.[0]) return error.message;
+  return labels[key] ? `${labels[key]}: ${messages[0]}` : messages[0];
+}

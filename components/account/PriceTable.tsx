@@ -1,7 +1,7 @@
 "use client";
 import { useState } from "react";
 import { savePriceAction } from "@/app/actions";
-import { formatTime } from "@/components/format";
+import { fieldRefusal, formatTime } from "@/components/format";
 import type { ModelPriceView } from "@/lib/pricing";
 import { submitWith } from "../ui/forms";
 
@@ -16,11 +16,6 @@ const EMPTY: Draft = { model: "", inputPerMillion: "", cachedInputPerMillion: ""
 
 const LABELS: Record<string, string> = { model: "Model", ...Object.fromEntries(FIELDS.map((field) => [field.key, field.label])) };
 
-/** The server names the field by its key ("inputPerMillion: …"): say it with the form's label. */
-function refusal(error: { message: string; fields?: Record<string, string[]> }): string {
-  const [key, messages] = Object.entries(error.fields ?? {})[0] ?? [];
-  return key && LABELS[key] && messages?.[0] ? `${LABELS[key]}: ${messages[0]}` : error.message;
-}
 
 // An empty field is "no price"; anything else goes to the server as typed (a non-number
 // as NaN), where the schema says what is wrong with it.
@@ -39,7 +34,7 @@ export function PriceTable({ initialPrices, models }: { initialPrices: ModelPric
     const result = await savePriceAction(price);
     setSaving(false);
     if (!result.ok) {
-      setError(refusal(result.error));
+      setError(fieldRefusal(result.error, LABELS));
       return false;
     }
     setPrices(result.data);

@@ -1,7 +1,7 @@
 "use client";
 import { useEffect, useRef, useState } from "react";
 import { createTokenAction, revokeTokenAction } from "@/app/actions";
-import { formatTime } from "@/components/format";
+import { fieldRefusal, formatTime } from "@/components/format";
 import type { TokenView } from "@/lib/views";
 import { Button } from "../ui/Button";
 import { CopyButton } from "../ui/CopyButton";
@@ -84,7 +84,7 @@ export function TokenManager({ initialTokens }: { initialTokens: TokenView[] }) 
     setError(null);
     const result = await createTokenAction({ name, expiresInDays });
     setWorking(false);
-    if (!result.ok) return setError(result.error.message);
+    if (!result.ok) return setError(fieldRefusal(result.error, { name: "", expiresInDays: "Expires" }));
     const { token, ...view } = result.data;
     setTokens((current) => [view, ...current]);
     setCreated(token);
@@ -147,7 +147,7 @@ export function TokenManager({ initialTokens }: { initialTokens: TokenView[] }) 
         </div>
       ) : null}
       {error ? (
-        <p role="alert" className="text-[12px] text-red-700 dark:text-red-400">
+        <p role="alert" data-testid="token-error" className="text-[12px] text-red-700 dark:text-red-400">
           {error}
         </p>
       ) : null}

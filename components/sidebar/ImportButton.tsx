@@ -8,6 +8,7 @@ const POLL_MS = 500;
 const unreachable = "The import failed: the server could not be reached.";
 
 const isMarkdown = (file: File) => /\.(md|markdown)$/i.test(file.name) || file.type === "text/markdown";
+const isJson = (file: File) => /\.json$/i.test(file.name) || file.type === "application/json";
 
 /**
  * Imports a JSON export (one conversation, or the bulk file of all of them) or a Markdown
@@ -21,8 +22,14 @@ export function ImportButton() {
   const [state, setState] = useState<{ busy: boolean; messages: number; error: string | null }>({ busy: false, messages: 0, error: null });
 
   async function importFile(file: File) {
-    setState({ busy: true, messages: 0, error: null });
     const fail = (error: string) => setState({ busy: false, messages: 0, error });
+    // The file dialog's "all files" lets anything through, and the server would call it
+    // "not valid JSON". A file named neither way is an export when it starts like JSON
+    // (a download saved without its extension).
+    if (!isMarkdown(file) && !isJson(file) && !/^\s*[[{]/.test(await file.slice(0, 64).text())) {
+      return fail(`“${file.name}” is neither a Strata export (the .json file Export gives) nor a Markdown transcript (.md): nothing was imported.`);
+    }
+    setState({ busy: true, messages: 0, error: null });
     const response = await fetch("/api/conversations/import", {
       method: "POST",
       headers: { "content-type": isMarkdown(file) ? "text/markdown" : "application/json", prefer: "respond-async" },

@@ -26,7 +26,7 @@ export const MAX_DEPTH = MAX_INPUT_DEPTH;
 export const MAX_HEADER_CHARS = 4_000_000;
 
 const refused = (message: string) => new AppError("invalid_input", `The file cannot be imported: ${message}`);
-const notJson = () => new AppError("invalid_input", "The request body is not valid JSON.");
+const notJson = () => new AppError("invalid_input", "The file is not valid JSON: an export is the .json file Export gives.");
 
 const isSection = (key: string): key is Section => (SECTIONS as readonly string[]).includes(key);
 const isHeader = (key: string): key is HeaderField => (HEADER_FIELDS as readonly string[]).includes(key);
@@ -183,5 +183,5 @@ export async function* readExport(source: AsyncIterable<Uint8Array> | Iterable<U
     }
     yield* parts;
   }
-  if (!rootClosed) throw new AppError("invalid_input", "The request body is not valid JSON (it ends early).");
+  if (!rootClosed) throw new AppError("invalid_input", "The file is not valid JSON (it ends early): an export is the .json file Export gives.");
 }

@@ -105,7 +105,7 @@ export async function importConversations(
             if (part.value.type === "docEnd") return importer.finish();
             if (part.value.type !== "docStart") await importer.take(part.value);
           }
-          throw new AppError("invalid_input", "The request body is not valid JSON (it ends early).");
+          throw new AppError("invalid_input", "The file is not valid JSON (it ends early): an export is the .json file Export gives.");
         },
         { timeout: TRANSACTION_MS, maxWait: 10_000 },
       );

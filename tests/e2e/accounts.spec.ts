@@ -76,6 +76,9 @@ test("a second user cannot see or open the first user's conversation, and has th
 
 test("a personal API token works for scripts until it is revoked", async ({ page, baseURL }) => {
   await page.goto("/account");
+  // A token without a name is refused in the form's words (the API's message names the field: "name: …").
+  await page.getByTestId("token-create").click();
+  await expect(page.getByTestId("token-error")).toHaveText("Give the token a name.");
   await page.getByTestId("token-name").fill("curl example");
   await page.getByTestId("token-create").click();
   const token = (await page.getByTestId("token-value").textContent())!.trim();

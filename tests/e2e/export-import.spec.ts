@@ -48,4 +48,10 @@ test("export a conversation with a 2-level tree as JSON and Markdown, then impor
   // A broken file is refused with a clear message.
   await page.getByTestId("import-file").setInputFiles({ name: "broken.json", mimeType: "application/json", buffer: Buffer.from('{"format":"other"}') });
   await expect(page.getByTestId("import-error")).toContainText("The file cannot be imported");
+  // A file that is neither an export nor a transcript is refused in the browser, saying what is taken.
+  await page.getByTestId("import-file").setInputFiles({ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("just some notes") });
+  await expect(page.getByTestId("import-error")).toHaveText("“notes.txt” is neither a Strata export (the .json file Export gives) nor a Markdown transcript (.md): nothing was imported.");
+  // A .json file that is not JSON says so as a file, not as a request body.
+  await page.getByTestId("import-file").setInputFiles({ name: "notes.json", mimeType: "application/json", buffer: Buffer.from("just some notes") });
+  await expect(page.getByTestId("import-error")).toHaveText("The file is not valid JSON: an export is the .json file Export gives.");
 });
