@@ -4,13 +4,13 @@ import type { Db } from "./client.ts";
 import type { Conversation, Prisma } from "./generated/client.ts";
 import { toConversationView } from "./mappers.ts";
 import { notFound } from "../errors.ts";
+import { titleFromMessage } from "../conversation-title.ts";
 import type { ConversationSummary, ConversationView } from "../views";
 
 type Reader = Pick<Db, "conversation">;
 
 /** What a conversation is called until its first message names it. */
 export const DEFAULT_TITLE = "New conversation";
-const NAMED_TITLE_CHARS = 60;
 
 /**
  * Names a conversation still called DEFAULT_TITLE after its first message (seq 1: nothing
@@ -25,7 +25,7 @@ export async function nameAfterFirstMessage(
   message: { seq: number; content: string },
 ): Promise<string | null> {
   if (message.seq !== 1) return null;
-  const title = Array.from(message.content.replace(/\s+/g, " ").trim()).slice(0, NAMED_TITLE_CHARS).join("");
+  const title = titleFromMessage(message.content);
   if (!title) return null;
   const { count } = await tx.conversation.updateMany({ where: { ...ownedConversation(userId, conversationId), title: DEFAULT_TITLE }, data: { title } });
   return count > 0 ? title : null;
