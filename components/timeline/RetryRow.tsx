@@ -4,8 +4,9 @@ import { Button } from "../ui/Button";
 
 /**
  * After a model error (or an unanswered last message): try the reply again. A failure is
- * told once (after a reload, from the reason stored with the message): by the failed reply's bubble when it shows one (`replyShowsError`), by this
- * row when Retry can fix it, by the notices above the composer when it cannot.
+ * told once: by the failed reply's bubble when it shows one (`replyShowsError`), by this
+ * row when Retry can fix it (after a reload, from the reason stored with the message:
+ * `noted`), by the notices above the composer when it cannot.
  */
 export function RetryRow({ replyShowsError, noted }: { replyShowsError: boolean; noted: string | null }) {
   const lastError = useChat((state) => state.lastError);
