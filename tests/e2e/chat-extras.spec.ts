@@ -67,7 +67,8 @@ test("Copy a message and a code block; the tab shows the title; skip link and sh
   await mine.getByTestId("copy-code").click();
   expect((await page.evaluate(() => navigator.clipboard.readText())).trim()).toBe("npm run dev -- --port 3000");
 
-  await expect(page).toHaveTitle("Run this: ``` npm run dev -- --port 3000 ``` · Strata");
+  // Named after what the first message says, without its fences (lib/conversation-title.ts).
+  await expect(page).toHaveTitle("Run this: npm run dev -- --port 3000 · Strata");
 
   await page.getByTestId("conversation-heading").click();
   await page.keyboard.press("Shift+Escape");
