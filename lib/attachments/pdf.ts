@@ -51,9 +51,9 @@ function unreadable(name: string, error: unknown, timeoutMs: number): string {
 
 /** The text layer of a PDF, pages separated by a blank line; a clear reason when there is none. */
 export async function pdfText(name: string, bytes: Uint8Array, options: { timeoutMs?: number } = {}): Promise<PdfText> {
-  const read_ = await read(name, bytes, options.timeoutMs ?? PDF_READ_TIMEOUT_MS);
-  if (!read_.ok) return read_;
-  const text = read_.result.pages
+  const outcome = await read(name, bytes, options.timeoutMs ?? PDF_READ_TIMEOUT_MS);
+  if (!outcome.ok) return outcome;
+  const text = outcome.result.pages
     .map((page) => page.trim())
     .filter((page) => page.length > 0)
     .join("\n\n");
@@ -63,7 +63,7 @@ export async function pdfText(name: string, bytes: Uint8Array, options: { timeou
       reason: `“${name}” has no text layer (a scanned or image-only PDF): Strata cannot read its text. Attach a PDF with selectable text, or the text itself.`,
     };
   }
-  return { ok: true, text, pages: read_.result.total };
+  return { ok: true, text, pages: outcome.result.total };
 }
 
 /** Ends the reading threads (tests, shutdown). */
