@@ -4,6 +4,7 @@
 // bug and is logged, not shown.
 import type { z } from "zod";
 import { databaseCause } from "./db/database-cause";
+import { issueMessage } from "./issue-messages";
 import { logger } from "./log/logger";
 
 export type AppErrorCode =
@@ -126,10 +127,10 @@ function fittingBranch(issue: z.core.$ZodIssue): z.core.$ZodIssue[] {
 export function invalidInput(error: z.ZodError): AppError {
   const fields: Record<string, string[]> = {};
   const issues = error.issues.flatMap(fittingBranch);
-  for (const issue of issues) (fields[issue.path.join(".") || "_"] ??= []).push(issue.message);
+  for (const issue of issues) (fields[issue.path.join(".") || "_"] ??= []).push(issueMessage(issue));
   const first = issues[0];
   const where = first?.path.length ? `${first.path.join(".")}: ` : "";
-  return new AppError("invalid_input", `${where}${first?.message ?? "Invalid input."}`, fields);
+  return new AppError("invalid_input", `${where}${first ? issueMessage(first) : "Invalid input."}`, fields);
 }
 
 export function notFound(what: string, id: string): AppError {

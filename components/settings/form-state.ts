@@ -1,6 +1,8 @@
 // The settings form holds what the user typed (strings for numbers, rows for the
 // overrides) and converts it to the schema's shape for validation and saving.
+import type { z } from "zod";
 import { compressionSettingsSchema, DEFAULT_SETTINGS, type CompressionSettings } from "@/lib/compression/settings";
+import { issueMessage } from "@/lib/issue-messages";
 import { SETTING_FIELDS, type SettingName } from "@/components/settings/fields";
 
 export type OverrideRow = { key: number; model: string; tokens: string };
@@ -55,26 +57,18 @@ export function fromFormValues(values: FormValues): { input: Record<string, unkn
   return { input, rowErrors };
 }
 
-type Issue = { code: string; message: string; path: PropertyKey[]; maximum?: unknown; minimum?: unknown; inclusive?: boolean; expected?: unknown; origin?: unknown };
+type Issue = z.core.$ZodIssue;
 
-/** The schema's issues in plain words ("At most 1." rather than "Too big: expected number to be <=1"). */
-export function readableIssue(issue: Issue): string {
-  switch (issue.code) {
-    case "too_big":
-      if (issue.origin === "string") return `At most ${String(issue.maximum)} characters.`;
-      return issue.inclusive === false ? `Must be below ${String(issue.maximum)}.` : `At most ${String(issue.maximum)}.`;
-    case "too_small":
-      if (issue.origin === "string") return Number(issue.minimum) <= 1 ? "Cannot be empty." : `At least ${String(issue.minimum)} characters.`;
-      return issue.inclusive === false ? `Must be above ${String(issue.minimum)}.` : `At least ${String(issue.minimum)}.`;
-    case "invalid_type":
-      if (issue.expected === "int") return "Enter a whole number.";
-      if (issue.expected === "number") return "Enter a number.";
-      return "This value has the wrong type.";
-    case "invalid_value":
-      return "Choose one of the listed options.";
-    default:
-      return issue.message;
+/**
+ * The schema's issues in plain words, as every refused field says them (lib/issue-messages.ts),
+ * but for what the form makes plain: its fields take numbers, its choices are listed.
+ */
+function readableIssue(issue: Issue): string {
+  if (issue.code === "invalid_type" && (issue.expected === "int" || issue.expected === "number")) {
+    return issue.expected === "int" ? "Enter a whole number." : "Enter a number.";
   }
+  if (issue.code === "invalid_value") return "Choose one of the listed options.";
+  return issueMessage(issue);
 }
 
 function collect(issues: readonly Issue[], into: FieldErrors, skip: ReadonlySet<string> = new Set()): void {
@@ -96,12 +90,12 @@ export function validateSettings(values: FormValues): { settings: CompressionSet
   const errors: FieldErrors = {};
   const result = compressionSettingsSchema.safeParse(input);
   if (!result.success) {
-    collect(result.error.issues as Issue[], errors);
+    collect(result.error.issues, errors);
     const invalid = new Set(Object.keys(errors));
     const patched: Record<string, unknown> = { ...input };
     for (const name of invalid) patched[name] = DEFAULT_SETTINGS[name as SettingName];
     const second = compressionSettingsSchema.safeParse(patched);
-    if (!second.success) collect(second.error.issues as Issue[], errors, invalid);
+    if (!second.success) collect(second.error.issues, errors, invalid);
   }
   if (rowErrors.length) (errors.contextWindowOverrides ??= []).push(...rowErrors);
   return { settings: result.success && rowErrors.length === 0 ? result.data : null, errors };

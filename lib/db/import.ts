@@ -14,6 +14,7 @@ import type { Db } from "./client.ts";
 import { Prisma } from "./generated/client.ts";
 import { toConversationView } from "./mappers.ts";
 import { AppError, assertStorableText } from "../errors.ts";
+import { issueMessage } from "../issue-messages.ts";
 import type { ConversationView } from "../views";
 import { SECTION_LIMITS, TITLE_LIMIT, conversationExport, exportedAttempt, exportedCompaction, exportedMessage, type ExportedAttachment, type ExportedCompaction, type ExportedMessage } from "./export-format.ts";
 import { config } from "../config.ts";
@@ -47,10 +48,10 @@ type CompactionRange = Pick<ExportedCompaction, "ref" | "level" | "fromSeq" | "t
 function zodRefused(at: (string | number)[], error: z.ZodError): AppError {
   const fields: Record<string, string[]> = {};
   const place = (path: readonly PropertyKey[]) => [...at, ...path].map(String).join(".");
-  for (const issue of error.issues) (fields[place(issue.path) || "_"] ??= []).push(issue.message);
+  for (const issue of error.issues) (fields[place(issue.path) || "_"] ??= []).push(issueMessage(issue));
   const first = error.issues[0];
   const where = first ? place(first.path) : "";
-  return new AppError("invalid_input", `${PREFIX}${where ? `${where}: ` : ""}${first?.message ?? "Invalid input."}`, fields);
+  return new AppError("invalid_input", `${PREFIX}${where ? `${where}: ` : ""}${first ? issueMessage(first) : "Invalid input."}`, fields);
 }
 
 function parseItem<T>(schema: z.ZodType<T>, section: Section, index: number, value: unknown): T {

@@ -3,6 +3,7 @@
 // which the SDK's own listTools would do, as it validates the list as a whole.
 import { ToolSchema } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
+import { issueMessage } from "../issue-messages";
 
 export type McpToolInfo = {
   name: string;
@@ -27,7 +28,7 @@ export function checkTools(listed: readonly unknown[]): { tools: McpToolInfo[]; 
     const parsed = ToolSchema.safeParse(entry);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      skipped.push({ name, reason: `invalid definition${issue ? ` at ${issue.path.join(".") || "top"}: ${issue.message}` : ""}` });
+      skipped.push({ name, reason: `invalid definition${issue ? ` at ${issue.path.join(".") || "top"}: ${issueMessage(issue)}` : ""}` });
       continue;
     }
     const tool = parsed.data;

@@ -53,7 +53,7 @@ test("shows every error at once, in words, and focuses the first", async ({ page
   await field(page, "countKeepRecent").fill("12");
   await page.getByTestId("settings-save").click();
   const errors = page.getByTestId("settings-error");
-  await expect(page.locator("[data-testid=settings-error][data-field=threshold]")).toHaveText("At most 1.");
+  await expect(page.locator("[data-testid=settings-error][data-field=threshold]")).toHaveText("Must be at most 1.");
   await expect(page.locator("[data-testid=settings-error][data-field=countKeepRecent]")).toHaveText("Keep-recent must be below the count threshold.");
   await expect(errors.filter({ hasText: /expected|Too big|<=/ })).toHaveCount(0);
   await expect(field(page, "threshold")).toBeFocused();

@@ -9,6 +9,7 @@ import { getDb } from "../../db/client";
 import { historyState, readHistoryRange, type HistoryMessage } from "../../db/history";
 import { searchHistory } from "../../db/search";
 import { AppError } from "../../errors";
+import { issueMessage } from "../../issue-messages";
 import { modelCatalog } from "../../llm/models";
 import { tokenCounter } from "../../llm/tokens";
 import type { SearchHit } from "../../views";
@@ -38,7 +39,7 @@ function parsed<T>(schema: z.ZodType<T>, json: string, shape: string): { ok: tru
   const result = schema.safeParse(raw);
   if (result.success) return { ok: true, value: result.data };
   const issue = result.error.issues[0];
-  return { ok: false, run: { outcome: "failed", content: `Error: ${issue ? `${issue.path.join(".") || "arguments"}: ${issue.message}` : "invalid arguments"}; expected ${shape}.` } };
+  return { ok: false, run: { outcome: "failed", content: `Error: ${issue ? `${issue.path.join(".") || "arguments"}: ${issueMessage(issue)}` : "invalid arguments"} Expected ${shape}.` } };
 }
 
 const count = (text: string) => tokenCounter.count(text);
