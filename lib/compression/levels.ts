@@ -111,22 +111,17 @@ export function planSetAside(transcript: Transcript, budget: ContextBudget, toke
 }
 
 /**
- * What the next compaction may set aside, set aside now when this one already changes
- * the request there. A merge writes a summary that is often the oldest in view; when
- * the next summary, as large as its bound allows, would make planMerge set exactly
- * that summary aside, it would leave the view one compaction later and the request
- * would change a second time from the same early place — everything after it read
- * again uncached, and often a merge call made first to keep it. Only a summary this
- * pass's merges wrote (`mergedIds`) leaves ahead of time: the request is new from
- * there anyway; a summary the model has already seen in its place keeps it until it
- * must go. When even a next summary of that size would leave room to merge instead
- * (and so keep that summary's content in view), nothing leaves.
- *
- * The next summary counts at its bound, not at the size of the last one: one a few
- * tokens larger than the last (a summarizer that writes up to its bound writes
- * several such) tipped the next compaction from a merge to a departure, and the
- * request changed twice from the same place. Counted at the bound, the acceptance
- * run (8k, 400 turns) made 28 summary calls instead of 33 for the same facts in view.
+ * What the next compaction would set aside, set aside now when this one already
+ * changes the request there. A merge writes a summary that is often the oldest in
+ * view; when the next summary (as large as the one this pass wrote from messages, else
+ * half its bound, as planFold takes it) would make
+ * planMerge set exactly that summary aside, it would leave the view one compaction
+ * later and the request would change a second time from the same early place —
+ * everything after it read again uncached. Only a summary this pass's merges wrote
+ * (`mergedIds`) leaves ahead of time: the request is new from there anyway; a summary
+ * the model has already seen in its place keeps it until it must go. When the next
+ * compaction would merge instead (and so keep that summary's content in view), nothing
+ * leaves.
  */
 export function planSetAsideAhead(
   transcript: Transcript,
@@ -134,8 +129,8 @@ export function planSetAsideAhead(
   tokens: TokenCounter,
   cap: number,
   mergedIds: ReadonlySet<string>,
+  nextTokens = Math.round(budget.summaryMaxTokens / 2),
 ): LevelPlan | null {
-  const nextTokens = budget.summaryMaxTokens;
   const oldest = inViewSummaries(transcript)[0];
   const upcoming = summarizable(transcript)[0];
   if (!oldest || !mergedIds.has(oldest.id) || !upcoming) return null;
@@ -152,7 +147,8 @@ export function planSetAsideAhead(
   };
   delete next.title;
   delete next.outOfView;
-  // The next summary's text is not written yet: it counts at its bound, beside its label.
+  // The next summary's text is not written yet: it counts as the size it is expected to
+  // have, beside its label (left out, the plan saw room for a merge a dozen tokens short).
   const counting: TokenCounter = { count: (text) => (text.endsWith(NEXT_SUMMARY) ? tokens.count(text.slice(0, -NEXT_SUMMARY.length)) + nextTokens : tokens.count(text)) };
   const withNext: Transcript = {
     ...transcript,
@@ -164,7 +160,7 @@ export function planSetAsideAhead(
   return {
     kind: "set_aside",
     compaction: oldest,
-    reason: `a next summary as large as its bound would make the summary of messages ${oldest.fromSeq}–${oldest.toSeq} (level ${oldest.level}) leave the model's view, and this merge already changes the request from there: it leaves now`,
+    reason: `the next summary would make the summary of messages ${oldest.fromSeq}–${oldest.toSeq} (level ${oldest.level}) leave the model's view, and this merge already changes the request from there: it leaves now`,
   };
 }
 

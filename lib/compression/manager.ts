@@ -460,7 +460,8 @@ export class AutoCompressionManager {
   private setAsideAhead(change: ChangeBuilder, context: RunContext): boolean {
     const merged = new Set(change.created.filter((c) => c.kind === "summary" && c.childIds.length > 0).map((c) => c.id));
     if (merged.size === 0) return false;
-    const plan = planSetAsideAhead(change.transcript, context.budget, this.deps.tokens, this.cap(change.transcript, context), merged);
+    const written = change.created.findLast((c) => c.kind === "summary" && c.childIds.length === 0);
+    const plan = planSetAsideAhead(change.transcript, context.budget, this.deps.tokens, this.cap(change.transcript, context), merged, written?.summaryTokens);
     if (!plan || plan.kind !== "set_aside") return false;
     // Not when the other stand-ins would have to give up room for it: that is a loss now, for a saving later.
     const texts = standIns(change.transcript.compactions, plan.compaction, context.budget, this.deps.tokens, context.settings.preserveFactLines);

@@ -157,7 +157,7 @@ describe("what a level of summaries costs", () => {
 });
 
 describe("a summary a merge just wrote, that the next summary would push out of view", () => {
-  // Summary budget 720, level budget 500, summaries bounded at 240 tokens (the next one counts at that bound).
+  // Summary budget 720, level budget 500, summaries bounded at 240 tokens (the next one counts as 120).
   const budget = contextBudget(3000, { ...DEFAULT_SETTINGS, keepRecentCount: 6, hardLimitReserve: 400, maxSummaryTokensPerLevel: 500 }, 0);
   const standIn = compaction("s0", 1, 40, { level: 3, outOfView: "[#1–#40, not shown] the start" });
   /** The stand-in, then `shown` in view, then messages from #81 on (the next summary starts there). */
@@ -174,19 +174,18 @@ describe("a summary a merge just wrote, that the next summary would push out of 
     expect(planMerge(transcript, budget, counter, 10)).toBeNull();
     const plan = planSetAsideAhead(transcript, budget, counter, 10, new Set(["m"]));
     expect(plan).toMatchObject({ kind: "set_aside", compaction: { id: "m" } });
-    expect(plan!.reason).toMatch(/^a next summary as large as its bound would make the summary of messages 41–80 \(level 2\) leave the model's view/);
+    expect(plan!.reason).toMatch(/^the next summary would make the summary of messages 41–80 \(level 2\) leave the model's view/);
     // A summary the model already saw in that place (not written by this pass) keeps it until it must go.
     expect(planSetAsideAhead(transcript, budget, counter, 10, new Set())).toBeNull();
   });
 
-  it("counts the next summary at its bound, label included, not at a smaller guess", () => {
-    // With a next summary of 240 tokens and its label the summaries would outgrow 720 (by
-    // a few tokens: left without its label, the next one fits); at half the bound (120)
-    // they would not, and a summarizer that writes up to its bound would then set this
-    // summary aside one compaction later, changing the request twice from here.
-    expect(budget.summaryMaxTokens).toBe(240);
+  it("counts the next summary with its label", () => {
+    // A next summary as large as this pass's (240 tokens here) and its label make the
+    // summaries outgrow 720 by a few tokens; without the label they would fit, and the
+    // summary would leave one compaction later, changing the request twice from here.
     const merged = compaction("m", 41, 80, { level: 2, summary: text(1770), childIds: ["a", "b"] });
-    expect(planSetAsideAhead(state(merged), budget, counter, 10, new Set(["m"]))).toMatchObject({ kind: "set_aside", compaction: { id: "m" } });
+    expect(planSetAsideAhead(state(merged), budget, counter, 10, new Set(["m"]), 240)).toMatchObject({ kind: "set_aside", compaction: { id: "m" } });
+    expect(planSetAsideAhead(state(merged), budget, counter, 10, new Set(["m"]), 200)).toBeNull();
   });
 
   it("stays while the next summary leaves room for it", () => {

@@ -33,13 +33,10 @@ describe("a tree, not a chain (default settings, 400 turns, a lossy summarizer)"
     // A summary a merge has just written leaves the view with that merge when the next
     // summary would set it aside anyway (docs/design.md, "A stable prefix"): 90.75% and
     // 8.25 calls per 100 turns, against 90.56% and 8.75 when it left one compaction later.
-    // Judged with the next summary at its bound (levels.ts, planSetAsideAhead): 91.0% and 7
-    // calls per 100 turns; judged at the size of the last summary, a slightly larger next one
-    // still tipped the next compaction into setting it aside.
     expect(result.cachedShare).toBeGreaterThanOrEqual(0.9);
     expect(result.summaryCachedShare).toBeGreaterThanOrEqual(0.7);
-    expect(result.allCachedShare).toBeGreaterThanOrEqual(0.909);
-    expect(result.summaryCallsPer100Turns).toBeLessThanOrEqual(7.5);
+    expect(result.allCachedShare).toBeGreaterThanOrEqual(0.907);
+    expect(result.summaryCallsPer100Turns).toBeLessThanOrEqual(8.5);
   }, 60_000);
 
   for (const window of [2048, 32_768]) {
