@@ -38,6 +38,14 @@ export function AppShell({ sidebar, children }: { sidebar: React.ReactNode; chil
     setOpen(false);
   }
 
+  // A drawer left open on a phone is closed when the window widens (the sidebar is in
+  // place then): narrowed again, the conversation must not come back under a backdrop.
+  if (!narrow && open) setOpen(false);
+  // The drawer's button is hidden from 768 px up: focus it held moves to the page.
+  useEffect(() => {
+    if (!narrow && document.activeElement === toggle.current) document.getElementById("main")?.focus();
+  }, [narrow]);
+
   useEffect(() => {
     if (!open) return;
     const onKey = (event: KeyboardEvent) => {

@@ -276,10 +276,13 @@ export const useChat = create<ChatState>()((set, get) => {
     before?.();
     const turn: TurnProgress = { compacted: false, finished: false, metered: false };
     let accepted = false;
+    // Whether the server answered at all: a connection lost after that lost the stream, not the request.
+    let answered = false;
     // The name the server gave the conversation with this first message; shown once the turn ends.
     let title: string | null = null;
     try {
       for await (const event of streamTurn(conversationId, request, abort.signal)) {
+        answered = true;
         if (event.type === "message" && event.message.role === "user" && !accepted) {
           accepted = true;
           onAccepted?.();
@@ -293,8 +296,13 @@ export const useChat = create<ChatState>()((set, get) => {
       }
     } catch (error) {
       if (!abort.signal.aborted) {
+        // What the browser says of a failed fetch ("TypeError: Failed to fetch") names no cause a person can act on.
         const message =
-          error instanceof TurnRequestError ? error.message : `The connection to the server failed: ${String(error)}`;
+          error instanceof TurnRequestError
+            ? error.message
+            : answered
+              ? "The connection to the server was lost while the reply was streaming; reload the page to see how the turn ended."
+              : "The server could not be reached (check the network connection).";
         forConversation(conversationId, () => {
           if (onAccepted && !accepted) notify("error", `${message} Your message was not sent; it is still in the box.`, "unsent");
           else notify("error", message);

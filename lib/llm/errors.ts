@@ -48,6 +48,20 @@ export function malformedError(detail?: string, cause?: unknown): ModelError {
 /** What the caller knows about why its abort signal fired. */
 export type AbortContext = { timedOut: boolean; timeoutMs: number; baseURL?: string };
 
+/**
+ * The model server's address as every user may see it: scheme, host and path. A user
+ * name, password or query in OPENAI_BASE_URL (some proxies take a key there) stays on
+ * the server.
+ */
+export function shownAddress(baseURL: string): string | null {
+  try {
+    const url = new URL(baseURL);
+    return `${url.protocol}//${url.host}${url.pathname.replace(/\/$/, "")}`;
+  } catch {
+    return null;
+  }
+}
+
 /** Maps anything thrown by the openai client (or our own code) to a ModelError. */
 export function toModelError(error: unknown, context: AbortContext): ModelError {
   if (error instanceof ModelError) return error;
@@ -56,9 +70,8 @@ export function toModelError(error: unknown, context: AbortContext): ModelError 
     return context.timedOut ? timeoutError(context.timeoutMs, error) : abortedError(error);
   }
   if (error instanceof APIConnectionError) {
-    return new ModelError("network", `Could not reach the model server${context.baseURL ? ` at ${context.baseURL}` : ""}`, {
-      cause: error,
-    });
+    const where = context.baseURL ? shownAddress(context.baseURL) : null;
+    return new ModelError("network", `Could not reach the model server${where ? ` at ${where}` : ""}`, { cause: error });
   }
   if (error instanceof APIError) {
     const status = error.status;

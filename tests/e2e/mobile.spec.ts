@@ -282,3 +282,20 @@ test("at 390×844: an API token's name stays readable in the list (it takes its 
   const fits = await label.evaluate((el) => el.scrollWidth <= el.clientWidth + 1);
   expect(fits).toBe(true);
 });
+
+test("a drawer left open on a phone is closed when the window widens, and stays closed when it narrows again", async ({ page }) => {
+  await newConversation(page);
+  await page.getByTestId("drawer-toggle").click();
+  await expect(page.getByTestId("drawer")).toHaveAttribute("data-open", "true");
+  await page.setViewportSize({ width: 1366, height: 900 });
+  // The sidebar is in place, and the focus the hidden button held is on the page.
+  await expect(page.getByTestId("drawer")).toBeInViewport();
+  await expect(page.getByTestId("drawer-toggle")).toBeHidden();
+  await expect(page.locator("#main")).toBeFocused();
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(page.getByTestId("drawer")).toHaveAttribute("data-open", "false");
+  await expect(page.getByTestId("drawer-backdrop")).toHaveCount(0);
+  await expect(page.getByTestId("composer")).toBeInViewport();
+  await page.getByTestId("composer").click();
+  await expect(page.getByTestId("composer")).toBeFocused();
+});

@@ -229,3 +229,23 @@ test("a summary from the preview that cannot be applied says why inside the dial
   await expect(summary).toHaveValue(tooLong);
   await expect(page.locator('[data-testid=compaction-block][data-trigger="manual"]')).toHaveCount(0);
 });
+
+test("a message sent while the network is down stays in the box, with a reason in words, and goes once it is back", async ({ page, context, request }) => {
+  await resetModelServer(request);
+  await newConversation(page);
+  await context.setOffline(true);
+  try {
+    await page.getByTestId("composer").fill("Sent while offline");
+    await page.getByTestId("composer").press("Enter");
+    const notice = page.getByTestId("notice").first();
+    await expect(notice).toHaveText(/The server could not be reached \(check the network connection\)\. Your message was not sent; it is still in the box\./);
+    await expect(notice).not.toContainText(/TypeError|Failed to fetch/);
+    await expect(page.getByTestId("composer")).toHaveValue("Sent while offline");
+  } finally {
+    await context.setOffline(false);
+  }
+  await untilSettled(page, () => page.getByTestId("composer").press("Enter"));
+  await expect(page.getByTestId("composer")).toHaveValue("");
+  await expect(page.locator("[data-testid=message][data-role=user]").last()).toContainText("Sent while offline");
+  await expect(page.getByTestId("notice")).toHaveCount(0);
+});
