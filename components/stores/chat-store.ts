@@ -32,7 +32,7 @@ import { plural } from "@/components/format";
 import { streamTurn, TurnRequestError } from "@/components/stores/stream-turn";
 import { watchTurn } from "@/components/stores/watch-turn";
 import type { TurnBody } from "@/lib/chat/turn-request";
-import { applyCompaction, itemSeq, lastMessage, patchMessage, prependPage, upsertMessage } from "@/components/timeline/items";
+import { applyCompaction, itemSeq, lastMessage, noteUnanswered, patchMessage, prependPage, upsertMessage } from "@/components/timeline/items";
 
 const STOP_GRACE_MS = 5000;
 
@@ -155,7 +155,10 @@ export const useChat = create<ChatState>()((set, get) => {
       switch (event.type) {
         case "message":
           set((state) => ({
-            items: upsertMessage(event.message.role === "user" ? withoutPending(state.items) : state.items, event.message),
+            items: upsertMessage(
+              event.message.role === "user" ? withoutPending(state.items) : event.message.role === "assistant" ? noteUnanswered(state.items, null) : state.items,
+              event.message,
+            ),
             streaming: event.message.role === "assistant" ? null : state.streaming,
           }));
           break;
@@ -197,7 +200,7 @@ export const useChat = create<ChatState>()((set, get) => {
           break;
         case "error":
           turn.finished = true;
-          set({ lastError: { message: event.message, retryable: event.retryable }, streaming: null, compressing: null });
+          set((state) => ({ lastError: { message: event.message, retryable: event.retryable }, streaming: null, compressing: null, items: noteUnanswered(state.items, event.message) }));
           // A retryable failure is told once, by the timeline's retry row beside its Retry button.
           if (!event.retryable) notify("error", `The model failed: ${event.message}`);
           break;

@@ -181,6 +181,12 @@ export const MessageItem = memo(function MessageItem({ message, nested = false, 
         <>
           {message.role === "assistant" && message.reasoning ? <ReasoningBlock text={message.reasoning} /> : null}
           {message.content ? message.role === "user" ? <UserMessageBody message={message} /> : <Markdown text={message.content} breaks={false} /> : null}
+          {/* A message the model never answered, with the conversation gone on after it: why, where the Retry row said it. */}
+          {message.role === "user" && message.error && !isLast ? (
+            <p data-testid="message-unanswered" className="mt-1 text-[12px] text-neutral-600 dark:text-neutral-400">
+              Not answered. The model failed: {message.error}
+            </p>
+          ) : null}
           {/* Stopped while the model was still thinking: the thinking is kept, there is no answer yet. */}
           {message.role === "assistant" && message.status === "stopped" && !message.content && !message.toolCalls.length ? (
             <p data-testid="stopped-before-answer" className="text-[12.5px] italic text-neutral-600 dark:text-neutral-400">

@@ -40,6 +40,16 @@ export function applyCompaction(items: TimelineItem[], compaction: CompactionVie
   return sorted([...rest, { type: "compaction", compaction }]);
 }
 
+/**
+ * The reason the last message, when it is the user's, went unanswered (null: it is being
+ * answered now), as the server stores it with the message when a turn fails before any reply.
+ */
+export function noteUnanswered(items: TimelineItem[], error: string | null): TimelineItem[] {
+  const last = lastMessage(items);
+  if (last?.role !== "user" || (last.error ?? null) === error) return items;
+  return items.map((item) => (item.type === "message" && item.message.id === last.id ? { ...item, message: { ...last, error } } : item));
+}
+
 export function patchMessage(items: TimelineItem[], messageId: string, patch: Partial<Pick<MessageView, "pinned">>): TimelineItem[] {
   return items.map((item) =>
     item.type === "message" && item.message.id === messageId

@@ -114,4 +114,21 @@ test("a chat model error offers Retry", async ({ page, request }) => {
   await untilSettled(page, () => page.getByTestId("retry-button").click());
   await expect(page.locator("[data-testid=message][data-role=assistant]").last()).toContainText("you said");
   await expect(page.getByTestId("retry-button")).toHaveCount(0);
+  await expect(page.getByTestId("message-unanswered")).toHaveCount(0);
+});
+
+test("a message left unanswered says why once the conversation goes on past it", async ({ page, request }) => {
+  await saveTestSettings(request, {});
+  await newConversation(page);
+  await addFault(request, { type: "http_500", target: "chat", times: 3 });
+  await sendMessage(page, "This one is never answered");
+  const said = (await page.getByTestId("retry-row").locator("p").textContent())!;
+  await request.delete(`${MODEL_SERVER}/__admin/faults`);
+  await sendMessage(page, "So I ask again");
+  const users = page.locator("[data-testid=message][data-role=user]");
+  await expect(users.first().getByTestId("message-unanswered")).toHaveText(`Not answered. ${said}`);
+  await expect(users.last().getByTestId("message-unanswered")).toHaveCount(0);
+  await expect(page.getByTestId("retry-row")).toHaveCount(0);
+  await page.reload();
+  await expect(users.first().getByTestId("message-unanswered")).toHaveText(`Not answered. ${said}`);
 });

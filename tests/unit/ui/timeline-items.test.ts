@@ -2,7 +2,7 @@
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import { applyCompaction } from "@/components/timeline/items";
+import { applyCompaction, noteUnanswered } from "@/components/timeline/items";
 import { TimelineEntry } from "@/components/timeline/TimelineEntry";
 import type { CompactionView, MessageView, TimelineItem } from "@/lib/views";
 
@@ -39,5 +39,26 @@ describe("a clearing in the timeline", () => {
     const text = html.replace(/<[^>]+>/g, " ").replace(/\s+/g, " ");
     expect(text).toContain("9 tool results cleared from the model&#x27;s view · 30,500 → 9,100 tokens");
     expect(text).toContain("#12–#40");
+  });
+});
+
+describe("noteUnanswered (timeline items)", () => {
+  const user = (seq: number, error: string | null = null): TimelineItem => ({ type: "message", message: { id: `u${seq}`, seq, role: "user", content: `#${seq}`, error } as MessageView });
+  const errorOf = (items: TimelineItem[], seq: number) => {
+    const item = items.find((entry) => entry.type === "message" && entry.message.seq === seq);
+    return item?.type === "message" && item.message.role === "user" ? (item.message.error ?? null) : "not a user message";
+  };
+
+  it("notes why the last message, the user's, went unanswered, and clears it when a reply comes", () => {
+    const failed = noteUnanswered([message(1), user(2)], "HTTP 500");
+    expect(errorOf(failed, 2)).toBe("HTTP 500");
+    expect(errorOf(noteUnanswered(failed, null), 2)).toBeNull();
+  });
+
+  it("touches nothing when the last message is not the user's, or an earlier one carries the note", () => {
+    const items = [user(2, "HTTP 500"), message(3)];
+    expect(noteUnanswered(items, "timeout")).toBe(items);
+    expect(noteUnanswered(items, null)).toBe(items);
+    expect(errorOf(noteUnanswered([user(2, "HTTP 500"), user(4)], null), 2)).toBe("HTTP 500");
   });
 });
