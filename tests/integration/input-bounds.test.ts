@@ -48,6 +48,16 @@ beforeAll(async () => {
   await send(conversationId, "Hello there.");
 });
 
+describe("a refused setting, as the API answers it", () => {
+  it("names the field and what to change, in words, per field too", async () => {
+    const response = await putSettings(JSON.stringify({ threshold: 5 }));
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({
+      error: { code: "invalid_input", message: "threshold: Must be at most 1.", fields: { threshold: ["Must be at most 1."] } },
+    });
+  });
+});
+
 describe("context-window overrides (item 2)", () => {
   it(`refuses 10,000 overrides with a 400 naming the limit of ${MAX_CONTEXT_WINDOW_OVERRIDES}, storing nothing`, async () => {
     const before = await rowCounts(h.db);
