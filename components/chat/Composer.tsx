@@ -79,12 +79,9 @@ export function Composer({
     if (!sendable(content)) return;
     if (start) {
       setStarting(true);
-      const started = await start(content, picked.raw);
-      setStarting(false);
-      if (started) {
-        clear();
-        picked.clear();
-      }
+      // Started, the page moves to the new conversation, which sends the text from there:
+      // the box keeps it (busy) until that page replaces it, rather than emptying first.
+      if (!(await start(content, picked.raw))) setStarting(false);
       return;
     }
     const command = COMPACT_COMMAND.exec(content.trim());

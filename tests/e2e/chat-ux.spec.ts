@@ -192,8 +192,24 @@ test("the home page has a composer: the first message starts the conversation, a
   await composer.fill("Started from the home page");
   // Typing stores nothing.
   expect(await count()).toBe(before);
+  // What the box holds at every frame until the conversation's page replaces it.
+  await page.evaluate(() => {
+    const seen: string[] = [];
+    Object.assign(window, { homeBoxValues: seen });
+    const record = () => {
+      if (location.pathname !== "/") return;
+      const box = document.querySelector<HTMLTextAreaElement>("[data-testid=home-composer] [data-testid=composer]");
+      if (box) seen.push(box.value);
+      requestAnimationFrame(record);
+    };
+    record();
+  });
   await composer.press("Enter");
   await page.waitForURL(/\/c\/[0-9a-f-]+$/);
+  // The text never left the box before the conversation showed it.
+  const seen = await page.evaluate(() => (window as unknown as { homeBoxValues: string[] }).homeBoxValues);
+  expect(seen.length).toBeGreaterThan(0);
+  expect(seen.filter((value) => value !== "Started from the home page")).toEqual([]);
   const conversation = page.getByTestId("conversation");
   await expect(conversation).toHaveAttribute("data-ready", "true");
   await expect(messages(page).first()).toContainText("Started from the home page");
