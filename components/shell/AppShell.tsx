@@ -41,9 +41,14 @@ export function AppShell({ sidebar, children }: { sidebar: React.ReactNode; chil
   // A drawer left open on a phone is closed when the window widens (the sidebar is in
   // place then): narrowed again, the conversation must not come back under a backdrop.
   if (!narrow && open) setOpen(false);
-  // The drawer's button is hidden from 768 px up: focus it held moves to the page.
+  // The drawer's button is hidden from 768 px up: focus it held moves to the page. The
+  // browser may have dropped it to <body> already when the button was hidden.
+  const wasNarrow = useRef(narrow);
   useEffect(() => {
-    if (!narrow && document.activeElement === toggle.current) document.getElementById("main")?.focus();
+    const widened = wasNarrow.current && !narrow;
+    wasNarrow.current = narrow;
+    const held = document.activeElement;
+    if (widened && (held === toggle.current || held === document.body)) document.getElementById("main")?.focus();
   }, [narrow]);
 
   useEffect(() => {
